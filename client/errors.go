@@ -1,0 +1,166 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+)
+
+// Error codes a server may answer with. The first five are standard JSON-RPC;
+// the rest are MCP's.
+const (
+	CodeParseError     int64 = jsonrpc.CodeParseError     // -32700: the peer could not parse the JSON
+	CodeInvalidRequest int64 = jsonrpc.CodeInvalidRequest // -32600: not a valid request object
+	CodeMethodNotFound int64 = jsonrpc.CodeMethodNotFound // -32601: unknown method, or a capability not advertised
+	CodeInvalidParams  int64 = jsonrpc.CodeInvalidParams  // -32602: unknown tool or prompt, bad arguments, ...
+	CodeInternalError  int64 = jsonrpc.CodeInternalError  // -32603: a fault in the server
+
+	// CodeHeaderMismatch (2026-07-28): an HTTP header disagrees with the body.
+	CodeHeaderMismatch int64 = -32020
+	// CodeMissingRequiredClientCapability (2026-07-28): the request needs a
+	// client capability the client did not declare; data holds
+	// {requiredCapabilities}.
+	CodeMissingRequiredClientCapability int64 = -32021
+	// CodeUnsupportedProtocolVersion (2026-07-28): the server does not speak
+	// the requested version; data holds {supported, requested}.
+	CodeUnsupportedProtocolVersion int64 = -32022
+	// CodeURLElicitationRequired (2025-11-25 only): the request needs the URL
+	// elicitations listed in data.elicitations first.
+	CodeURLElicitationRequired int64 = -32042
+
+	// CodeResourceNotFound is how 2026-07-28 servers (and go-sdk at every
+	// version) report an unknown resource URI: invalid params, with data.uri.
+	CodeResourceNotFound int64 = jsonrpc.CodeInvalidParams
+	// CodeLegacyResourceNotFound is the resource-not-found code of 2024-11-05
+	// to 2025-11-25, still sent by mcp-go on legacy connections.
+	CodeLegacyResourceNotFound int64 = -32002
+
+	// CodeUserRejected is the code a client answers a sampling request with
+	// when the user declines it (legacy sampling).
+	CodeUserRejected int64 = -1
+)
+
+// ErrClosed is wrapped by every error caused by the connection having ended:
+// [Client.Close] was called, the transport failed, or the server went away.
+// Test for it with errors.Is.
+var ErrClosed = errors.New("client: connection closed")
+
+// Error is a JSON-RPC error response from the server, exactly as it came: the
+// code is never rewritten (go-sdk sends code 0 for plain handler errors, and
+// that is what Code holds) and Data is the raw JSON of the "data" member.
+// Recover it with errors.As.
+//
+// Callbacks may also return an *Error to answer a server request with that
+// exact error (for example [CodeUserRejected] for a declined sampling).
+type Error struct {
+	Code    int64
+	Message string
+	Data    json.RawMessage
+	// Method is the request that failed ("tools/call"); empty when the error
+	// is sent rather than received.
+	Method string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Method != "" {
+		b.WriteString(e.Method)
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "server error %d: %s", e.Code, e.Message)
+	if len(e.Data) > 0 {
+		b.WriteString(" (data: ")
+		b.Write(e.Data)
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+// Is reports whether target is an *Error with the same code, so that
+// errors.Is(err, &client.Error{Code: client.CodeMethodNotFound}) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
+}
+
+// DataField decodes one member of Data into v. It reports false when Data is
+// not an object, lacks the member, or the member does not decode into v.
+func (e *Error) DataField(name string, v any) bool {
+	if len(e.Data) == 0 {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(e.Data, &m) != nil {
+		return false
+	}
+	raw, ok := m[name]
+	if !ok {
+		return false
+	}
+	return json.Unmarshal(raw, v) == nil
+}
+
+// IsResourceNotFound reports whether err is a server's "resource not found"
+// in either form: code -32002 (2025-11-25 and older), or -32602 with a
+// data.uri member (2026-07-28, go-sdk). It returns the URI from data.uri when
+// there is one. A -32602 without data.uri is an ordinary invalid-params error
+// and is not recognised, unless its message says the resource was not found
+// (mcp-go's modern form carries no data).
+func IsResourceNotFound(err error) (uri string, ok bool) {
+	var e *Error
+	if !errors.As(err, &e) {
+		return "", false
+	}
+	switch e.Code {
+	case CodeLegacyResourceNotFound:
+		e.DataField("uri", &uri)
+		return uri, true
+	case CodeResourceNotFound:
+		if e.DataField("uri", &uri) {
+			return uri, true
+		}
+		if strings.Contains(strings.ToLower(e.Message), "resource not found") {
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// UnsupportedVersion reports whether err is a -32022 (unsupported protocol
+// version) error and returns the versions the server listed in data.supported.
+func UnsupportedVersion(err error) (supported []string, ok bool) {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeUnsupportedProtocolVersion {
+		return nil, false
+	}
+	e.DataField("supported", &supported)
+	return supported, true
+}
+
+// fromWire converts a decoded JSON-RPC error into the client's error type,
+// keeping code, message and data exactly.
+func fromWire(method string, w *jsonrpc.Error) *Error {
+	return &Error{Code: w.Code, Message: w.Message, Data: w.Data, Method: method}
+}
+
+// closedError is the error every call gets once the connection has ended. It
+// wraps ErrClosed and, when there was one, the cause.
+type closedError struct{ cause error }
+
+func (e *closedError) Error() string {
+	if e.cause == nil {
+		return ErrClosed.Error()
+	}
+	return ErrClosed.Error() + ": " + e.cause.Error()
+}
+
+func (e *closedError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{ErrClosed}
+	}
+	return []error{ErrClosed, e.cause}
+}
