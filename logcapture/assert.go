@@ -1,0 +1,112 @@
+package logcapture
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+)
+
+// TestingT is what the assertions need from a test: *testing.T,
+// *testing.B, testify's mocks and any fake with an Errorf method. If it also
+// has a Helper method (as testing.TB does), the assertions call it so that
+// failures point at the caller.
+type TestingT interface {
+	Errorf(format string, args ...any)
+}
+
+// RequireT is a [TestingT] that can stop the test, as *testing.T can.
+type RequireT interface {
+	TestingT
+	FailNow()
+}
+
+func helper(t TestingT) {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
+}
+
+// AssertLogged checks that a record matching every matcher was captured. It
+// returns the first such record and true; otherwise it reports a failure
+// listing every captured record and returns false.
+//
+//	rec, ok := logs.AssertLogged(t, logcapture.Level(slog.LevelError), logcapture.HasAttr("stack"))
+func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) (Record, bool) {
+	helper(t)
+	if rec, ok := r.first(ms); ok {
+		return rec, true
+	}
+	t.Errorf("%s", failure(fmt.Sprintf("no record matches %s", describe(ms, " and ")), r.Records(), nil))
+	return Record{}, false
+}
+
+// RequireLogged is [Recorder.AssertLogged] that stops the test (FailNow)
+// when no record matches, so the returned record can be used directly.
+func (r *Recorder) RequireLogged(t RequireT, ms ...Matcher) Record {
+	helper(t)
+	rec, ok := r.AssertLogged(t, ms...)
+	if !ok {
+		t.FailNow()
+	}
+	return rec
+}
+
+// AssertNone checks that no captured record matches every matcher. On
+// failure it reports the matching records among all captured ones.
+//
+//	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
+func (r *Recorder) AssertNone(t TestingT, ms ...Matcher) bool {
+	helper(t)
+	return r.AssertCount(t, 0, ms...)
+}
+
+// AssertNoWarnings checks that nothing at WARN or above was captured.
+func (r *Recorder) AssertNoWarnings(t TestingT) bool {
+	helper(t)
+	return r.AssertNone(t, AtLeast(slog.LevelWarn))
+}
+
+// AssertCount checks that exactly n captured records match every matcher.
+func (r *Recorder) AssertCount(t TestingT, n int, ms ...Matcher) bool {
+	helper(t)
+	got := r.Count(ms...)
+	if got == n {
+		return true
+	}
+	// Only a failure pays for a copy of the records. One logged since the
+	// count shows in the list but not in the number.
+	all := r.Records()
+	what := describe(ms, " and ")
+	head := fmt.Sprintf("want %d %s matching %s, got %d", n, plural(n, "record"), what, got)
+	if n == 0 {
+		head = fmt.Sprintf("want no record matching %s, got %d", what, got)
+	}
+	t.Errorf("%s", failure(head, all, func(rec Record) bool { return matchAll(ms, rec) }))
+	return false
+}
+
+// failure builds an assertion message: the headline, then every captured
+// record, matching ones marked with "> " when mark is given.
+func failure(head string, all []Record, mark func(Record) bool) string {
+	var b strings.Builder
+	b.WriteString("logcapture: ")
+	b.WriteString(head)
+	if len(all) == 0 {
+		b.WriteString("\nno records were captured")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\ncaptured %d %s", len(all), plural(len(all), "record"))
+	if mark != nil {
+		b.WriteString(" (> marks a match)")
+	}
+	b.WriteString(":\n")
+	b.WriteString(strings.TrimRight(formatRecords(all, mark), "\n"))
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

@@ -1,0 +1,89 @@
+package logcapture
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// formatRecords writes one record per line; if mark is not nil, records it
+// selects are prefixed with "> " and the others with "  ".
+func formatRecords(recs []Record, mark func(Record) bool) string {
+	var b strings.Builder
+	for _, r := range recs {
+		prefix := ""
+		if mark != nil {
+			prefix = "  "
+			if mark(r) {
+				prefix = "> "
+			}
+		}
+		writeRecord(&b, r, prefix)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// writeRecord writes r as
+//
+//	ERROR message key=value key2="two words" (file.go:12)
+//	    stack:
+//	        goroutine 7 [running]:
+//	        ...
+//
+// Multi-line values (stacks, wrapped errors) go in indented blocks after the
+// line so that they stay readable. Like pytest's captured log, it leaves the
+// time out: the order of the lines is what a reader needs, and the text stays
+// the same from run to run.
+func writeRecord(b *strings.Builder, r Record, prefix string) {
+	b.WriteString(prefix)
+	fmt.Fprintf(b, "%-5s %s", r.Level, r.Message)
+	var blocks []attr
+	for _, a := range r.attrs {
+		text := valueText(a.value)
+		if strings.Contains(text, "\n") {
+			blocks = append(blocks, a)
+			continue
+		}
+		b.WriteByte(' ')
+		b.WriteString(a.path())
+		b.WriteByte('=')
+		b.WriteString(quoteIfNeeded(text))
+	}
+	if src := r.Source(); src != nil && src.File != "" {
+		fmt.Fprintf(b, " (%s:%d)", filepath.Base(src.File), src.Line)
+	}
+	indent := strings.Repeat(" ", len(prefix))
+	for _, a := range blocks {
+		fmt.Fprintf(b, "\n%s    %s:", indent, a.path())
+		for line := range strings.SplitSeq(strings.TrimRight(valueText(a.value), "\n"), "\n") {
+			b.WriteString("\n" + indent + "        " + line)
+		}
+	}
+}
+
+// quoteValue renders a wanted value in a matcher description; strings are
+// always quoted so that "5" and 5 read differently.
+func quoteValue(v slog.Value) string {
+	if v.Kind() == slog.KindString {
+		return strconv.Quote(v.String())
+	}
+	return quoteIfNeeded(valueText(v))
+}
+
+// quoteIfNeeded quotes s when it is empty or holds spaces, quotes, '=' or
+// non-printable characters, the way slog's TextHandler does.
+func quoteIfNeeded(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, c := range s {
+		if unicode.IsSpace(c) || c == '"' || c == '=' || !unicode.IsPrint(c) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}

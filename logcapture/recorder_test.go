@@ -1,0 +1,276 @@
+package logcapture_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"log/slog"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcptestkit/mcptestkit/logcapture"
+)
+
+// fakeTB records what New does with its test. Methods New does not use are
+// left to the nil embedded interface, so a call to one panics loudly.
+type fakeTB struct {
+	testing.TB
+	failed   bool
+	cleanups []func()
+	logs     []string
+}
+
+func (f *fakeTB) Helper()                 {}
+func (f *fakeTB) Failed() bool            { return f.failed }
+func (f *fakeTB) Cleanup(fn func())       { f.cleanups = append(f.cleanups, fn) }
+func (f *fakeTB) Log(args ...any)         { f.logs = append(f.logs, fmt.Sprint(args...)) }
+func (f *fakeTB) Logf(s string, a ...any) { f.logs = append(f.logs, fmt.Sprintf(s, a...)) }
+
+// finish runs the cleanups last-registered first, as testing does.
+func (f *fakeTB) finish() {
+	for i := len(f.cleanups) - 1; i >= 0; i-- {
+		f.cleanups[i]()
+	}
+}
+
+func TestQueries(t *testing.T) {
+	logs := logcapture.New(t)
+	l := logs.Logger()
+	l.Debug("d")
+	l.Info("i1", "k", 1)
+	l.Warn("w")
+	l.Info("i2", "k", 2)
+
+	if got := logs.Count(); got != 4 {
+		t.Errorf("Count() = %d, want 4", got)
+	}
+	if got := logs.Messages(); !slices.Equal(got, []string{"d", "i1", "w", "i2"}) {
+		t.Errorf("Messages() = %q", got)
+	}
+	if got := logs.Messages(logcapture.Level(slog.LevelInfo)); !slices.Equal(got, []string{"i1", "i2"}) {
+		t.Errorf("Messages(Level(INFO)) = %q", got)
+	}
+	if got := logs.Count(logcapture.Level(slog.LevelInfo), logcapture.Attr("k", 2)); got != 1 {
+		t.Errorf("Count(INFO, k=2) = %d, want 1 (matchers combine with and)", got)
+	}
+	if got := logs.Records(logcapture.AtLeast(slog.LevelWarn)); len(got) != 1 || got[0].Message != "w" {
+		t.Errorf("Records(AtLeast(WARN)) = %v", got)
+	}
+	logs.Clear()
+	if got := logs.Count(); got != 0 {
+		t.Errorf("Count() after Clear = %d", got)
+	}
+	l.Info("after")
+	if got := logs.Messages(); !slices.Equal(got, []string{"after"}) {
+		t.Errorf("Messages() after Clear = %q", got)
+	}
+}
+
+func TestMinLevel(t *testing.T) {
+	var lv slog.LevelVar
+	lv.Set(slog.LevelWarn)
+	logs := logcapture.New(t, logcapture.MinLevel(&lv))
+	l := logs.Logger()
+	l.Info("dropped")
+	l.Warn("kept")
+	lv.Set(slog.LevelDebug)
+	l.Debug("kept too")
+	if got := logs.Messages(); !slices.Equal(got, []string{"kept", "kept too"}) {
+		t.Errorf("Messages() = %q", got)
+	}
+	if logcapture.New(t).Enabled(context.Background(), slog.Level(-100)) != true {
+		t.Error("a recorder without MinLevel should keep every level")
+	}
+}
+
+func TestStdLogger(t *testing.T) {
+	logs := logcapture.New(t)
+	logs.StdLogger(slog.LevelError).Printf("http: accept error: %s", "boom")
+	r, ok := logs.AssertLogged(t, logcapture.Level(slog.LevelError), logcapture.Message("http: accept error: boom"))
+	if ok && r.Source() != nil && !strings.HasSuffix(r.Source().File, "recorder_test.go") {
+		t.Errorf("source = %v", r.Source())
+	}
+}
+
+// TestCaptureDefault changes process-wide state, so it is not parallel.
+func TestCaptureDefault(t *testing.T) {
+	prev, prevW, prevFlags := slog.Default(), log.Writer(), log.Flags()
+
+	ft := &fakeTB{}
+	logs := logcapture.New(ft, logcapture.CaptureDefault())
+	slog.Warn("from slog")
+	log.Print("from log")
+	if got := logs.Messages(); !slices.Equal(got, []string{"from slog", "from log"}) {
+		t.Errorf("Messages() = %q", got)
+	}
+	ft.finish()
+
+	if slog.Default() != prev {
+		t.Error("slog.Default() not restored")
+	}
+	if log.Writer() != prevW || log.Flags() != prevFlags {
+		t.Error("the log package's writer or flags not restored")
+	}
+}
+
+func TestFailureDump(t *testing.T) {
+	t.Run("failed", func(t *testing.T) {
+		ft := &fakeTB{}
+		logs := logcapture.New(ft)
+		logs.Logger().Info("started", "port", 8080)
+		logs.Logger().Error("tool handler panicked", "tool", "explode", "stack", "goroutine 9 [running]:\nmain.explode()")
+		ft.failed = true
+		ft.finish()
+		if len(ft.logs) != 1 {
+			t.Fatalf("logged %d times, want 1: %q", len(ft.logs), ft.logs)
+		}
+		got := ft.logs[0]
+		for _, want := range []string{
+			"----- Captured log -----",
+			"\nINFO  started port=8080 (recorder_test.go:",
+			"\nERROR tool handler panicked tool=explode (recorder_test.go:",
+			"\n    stack:\n        goroutine 9 [running]:\n        main.explode()",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("dump lacks %q:\n%s", want, got)
+			}
+		}
+	})
+	t.Run("passed", func(t *testing.T) {
+		ft := &fakeTB{}
+		logcapture.New(ft).Logger().Info("x")
+		ft.finish()
+		if len(ft.logs) != 0 {
+			t.Errorf("dumped for a passing test: %q", ft.logs)
+		}
+	})
+	t.Run("NoDump", func(t *testing.T) {
+		ft := &fakeTB{}
+		logcapture.New(ft, logcapture.NoDump()).Logger().Info("x")
+		ft.failed = true
+		ft.finish()
+		if len(ft.logs) != 0 || len(ft.cleanups) != 0 {
+			t.Errorf("NoDump still registered a dump: logs %q, %d cleanups", ft.logs, len(ft.cleanups))
+		}
+	})
+	t.Run("nothing captured", func(t *testing.T) {
+		ft := &fakeTB{}
+		logcapture.New(ft)
+		ft.failed = true
+		ft.finish()
+		if len(ft.logs) != 0 {
+			t.Errorf("dumped an empty log: %q", ft.logs)
+		}
+	})
+}
+
+// TestFailureDumpInGoTest runs a deliberately failing test in a child process
+// and checks that the real testing package prints the dump in its output.
+func TestFailureDumpInGoTest(t *testing.T) {
+	if os.Getenv("LOGCAPTURE_CHILD") == "1" {
+		t.Skip("the child runs only TestChildFails")
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildFails$", "-test.v")
+	cmd.Env = append(os.Environ(), "LOGCAPTURE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child test passed; want it to fail:\n%s", out)
+	}
+	for _, want := range []string{
+		"--- FAIL: TestChildFails",
+		"the child failed on purpose",
+		"------------------------------ Captured log ------------------------------",
+		"INFO  before the failure user=ada",
+		"ERROR it broke",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("child output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestChildFails(t *testing.T) {
+	if os.Getenv("LOGCAPTURE_CHILD") != "1" {
+		t.Skip("run by TestFailureDumpInGoTest in a child process")
+	}
+	logs := logcapture.New(t)
+	logs.Logger().Info("before the failure", "user", "ada")
+	logs.Logger().Error("it broke")
+	t.Error("the child failed on purpose")
+}
+
+func TestWait(t *testing.T) {
+	logs := logcapture.New(t)
+	logs.Logger().Info("already here")
+	if r, err := logs.Wait(t.Context(), logcapture.Message("already here")); err != nil || r.Message != "already here" {
+		t.Fatalf("Wait for a present record = %v, %v", r, err)
+	}
+
+	start := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		<-start
+		logs.Logger().Info("noise")
+		logs.Logger().Info("late", "n", 2)
+	}()
+	close(start)
+	r, err := logs.Wait(t.Context(), logcapture.Message("late"))
+	<-done
+	if err != nil || r.Value("n") != int64(2) {
+		t.Fatalf("Wait = %v, %v", r, err)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := logs.Wait(ctx, logcapture.Message("never")); err != context.Canceled {
+		t.Errorf("Wait on a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestConcurrent logs from many goroutines through derived loggers while
+// others query and clear; run it with -race.
+func TestConcurrent(t *testing.T) {
+	for i := range 4 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			logs := logcapture.New(t)
+			const writers, each = 8, 200
+			var wg sync.WaitGroup
+			for w := range writers {
+				wg.Go(func() {
+					l := logs.Logger().With("writer", w).WithGroup("g")
+					for j := range each {
+						l.Info("msg", "j", j)
+					}
+				})
+			}
+			stop := make(chan struct{})
+			var readers sync.WaitGroup
+			readers.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+						_ = logs.Count(logcapture.Attr("writer", 3))
+						_ = logs.String()
+					}
+				}
+			})
+			wg.Wait()
+			close(stop)
+			readers.Wait()
+			if got := logs.Count(); got != writers*each {
+				t.Errorf("Count() = %d, want %d", got, writers*each)
+			}
+			if got := logs.Count(logcapture.Attr("writer", 3), logcapture.Attr("g.j", each-1)); got != 1 {
+				t.Errorf("Count(writer 3, last j) = %d, want 1", got)
+			}
+		})
+	}
+}
