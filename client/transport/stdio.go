@@ -1,0 +1,645 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Defaults for [Command].
+const (
+	// DefaultMaxLineSize is the longest line [Stdio] accepts from the server's
+	// stdout (16 MiB, the same cap the official Go SDK uses).
+	DefaultMaxLineSize = 16 << 20
+	// DefaultGracePeriod is how long Close waits after closing the server's
+	// stdin before it sends SIGTERM, and again before SIGKILL.
+	DefaultGracePeriod = 5 * time.Second
+	// stderrTailSize is how much of the server's stderr Stdio keeps for
+	// [Stdio.Stderr] and for error messages.
+	stderrTailSize = 64 << 10
+	// stderrInError is how much of the kept stderr an error message quotes.
+	stderrInError = 2 << 10
+	// maxStderrLine caps one line handed to a WithStderrLines callback, so a
+	// server that never writes a newline cannot make us buffer without end.
+	maxStderrLine = 64 << 10
+	// stderrSettle is how long an error about the server's stdout waits for
+	// stderr written at the same time to arrive.
+	stderrSettle = 100 * time.Millisecond
+	// queueSize bounds the messages read ahead of Receive.
+	queueSize = 64
+)
+
+// Errors wrapped by the [ProcessError] a [Stdio] reports.
+var (
+	// ErrClosed is returned by every call on a transport after Close.
+	ErrClosed = errors.New("transport: closed")
+	// ErrProcessExited means the server process ended while the connection
+	// was in use.
+	ErrProcessExited = errors.New("server process exited")
+	// ErrOutputClosed means the server closed its stdout but kept running.
+	ErrOutputClosed = errors.New("server closed its stdout")
+	// ErrInvalidOutput means the server wrote a line on stdout that is not
+	// JSON (the stdio transport allows nothing but messages there).
+	ErrInvalidOutput = errors.New("server wrote a line that is not JSON on stdout")
+	// ErrLineTooLong means the server wrote a line longer than the limit set
+	// with [WithMaxLineSize].
+	ErrLineTooLong = errors.New("server wrote a line longer than the limit on stdout")
+)
+
+// ProcessError reports why a stdio connection to a server process broke. It
+// names the command, what happened, the exit status when the process has
+// ended, and the tail of what the process wrote on stderr, which is usually
+// where a crashing server explains itself.
+type ProcessError struct {
+	// Command is the server's command name (the base name of its path).
+	Command string
+	// Err is one of ErrProcessExited, ErrOutputClosed, ErrInvalidOutput,
+	// ErrLineTooLong, or an I/O error.
+	Err error
+	// Detail adds what only this occurrence knows, e.g. the offending line.
+	Detail string
+	// State is the exit state when the process has ended, else nil.
+	State *os.ProcessState
+	// Stderr is the tail of the server's stderr (at most 2 KiB, whole lines).
+	Stderr string
+}
+
+// Error implements the error interface.
+func (e *ProcessError) Error() string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "transport: stdio server %q: %v", e.Command, e.Err)
+	if e.Detail != "" {
+		fmt.Fprintf(&b, ": %s", e.Detail)
+	}
+	if e.State != nil {
+		fmt.Fprintf(&b, " (%s)", e.State)
+	}
+	if e.Stderr != "" {
+		fmt.Fprintf(&b, "; stderr ends with:\n%s", e.Stderr)
+	} else {
+		b.WriteString("; stderr was empty")
+	}
+	return b.String()
+}
+
+// Unwrap returns Err, so errors.Is(err, ErrProcessExited) works.
+func (e *ProcessError) Unwrap() error { return e.Err }
+
+// CommandOption configures [Command].
+type CommandOption func(*stdioConfig)
+
+type stdioConfig struct {
+	stderr  io.Writer
+	lines   func(string)
+	maxLine int
+	grace   time.Duration
+}
+
+// WithStderr copies everything the server writes on stderr to w, as it
+// arrives. Writes come from one goroutine; w need not be safe for concurrent
+// use by others unless the caller shares it.
+func WithStderr(w io.Writer) CommandOption {
+	return func(c *stdioConfig) { c.stderr = w }
+}
+
+// WithStderrLines calls fn with each line the server writes on stderr, in
+// order, without the line ending. A line longer than 64 KiB is handed over
+// in pieces. fn runs on the transport's stderr goroutine: it must not block
+// for long, because a server blocked on a full stderr pipe stops answering.
+func WithStderrLines(fn func(line string)) CommandOption {
+	return func(c *stdioConfig) { c.lines = fn }
+}
+
+// WithMaxLineSize sets the longest line accepted from the server's stdout; a
+// longer one ends the connection with [ErrLineTooLong]. The default is
+// [DefaultMaxLineSize]; n <= 0 keeps the default.
+func WithMaxLineSize(n int) CommandOption {
+	return func(c *stdioConfig) {
+		if n > 0 {
+			c.maxLine = n
+		}
+	}
+}
+
+// WithGracePeriod sets how long Close waits for the server to exit after
+// closing its stdin before it sends SIGTERM, and again before SIGKILL. The
+// default is [DefaultGracePeriod]; d <= 0 keeps the default.
+func WithGracePeriod(d time.Duration) CommandOption {
+	return func(c *stdioConfig) {
+		if d > 0 {
+			c.grace = d
+		}
+	}
+}
+
+// Stdio runs an MCP server as a subprocess and speaks newline-delimited JSON
+// on its stdin and stdout: one message per line in each direction. It
+// satisfies the client package's Transport interface.
+//
+// The server's stderr is kept (see [Stdio.Stderr]) and can be copied out as
+// it arrives with [WithStderr] or [WithStderrLines]; it is never treated as
+// an error signal. If the server exits, closes its stdout, writes a line that
+// is not JSON, or writes a line over the limit, Receive returns a
+// [*ProcessError] saying which, with the tail of stderr, once the messages
+// read before it have been received.
+type Stdio struct {
+	cmd     *exec.Cmd
+	name    string
+	stdin   *os.File // our write end of the server's stdin
+	stdout  *os.File // our read end of the server's stdout
+	stderr  *os.File // our read end of the server's stderr
+	cfg     stdioConfig
+	group   bool // the server leads its own process group (we set it)
+	writeMu chan struct{}
+
+	incoming chan []byte
+	failed   chan struct{} // closed once err is set by the reader
+	closing  chan struct{} // closed by Close
+	exited   chan struct{} // closed once cmd.Wait returned
+	stderrOK chan struct{} // closed once the stderr reader is done
+
+	errOnce sync.Once
+	err     error // why the stdout reader stopped; set before failed closes
+
+	tailMu sync.Mutex
+	tail   []byte // the last stderrTailSize bytes of stderr
+
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// Command starts cmd as an MCP server and returns the transport that talks to
+// it. cmd must not have been started and must leave Stdin and Stdout nil: the
+// transport owns those pipes. If cmd.Stderr is set it receives a copy of the
+// server's stderr, like [WithStderr]. Set cmd.Env and cmd.Dir as usual.
+//
+// On Unix, when cmd.SysProcAttr is nil the server is started in its own
+// process group, so that Close can stop any helper processes it spawned (an
+// npx launcher and its node child, for example) along with it.
+//
+// The process runs until Close, which closes its stdin, waits the grace
+// period, sends SIGTERM, waits again, sends SIGKILL, and reaps it.
+func Command(cmd *exec.Cmd, opts ...CommandOption) (*Stdio, error) {
+	if cmd == nil {
+		return nil, errors.New("transport: Command: cmd is nil")
+	}
+	if cmd.Process != nil {
+		return nil, errors.New("transport: Command: cmd was already started")
+	}
+	if cmd.Stdin != nil || cmd.Stdout != nil {
+		return nil, errors.New("transport: Command: cmd.Stdin and cmd.Stdout must be nil (the transport owns them)")
+	}
+	cfg := stdioConfig{maxLine: DefaultMaxLineSize, grace: DefaultGracePeriod}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cmd.Stderr != nil {
+		if cfg.stderr == nil {
+			cfg.stderr = cmd.Stderr
+		} else {
+			cfg.stderr = io.MultiWriter(cmd.Stderr, cfg.stderr)
+		}
+	}
+	name := filepath.Base(cmd.Path)
+	if len(cmd.Args) > 0 {
+		name = filepath.Base(cmd.Args[0])
+	}
+
+	// Plain os.Pipe files, handed to the child as *os.File, so exec starts no
+	// copying goroutines of its own and Wait does not touch our ends: we
+	// decide when they close.
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("transport: Command %q: %w", name, err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("transport: Command %q: %w", name, err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("transport: Command %q: %w", name, err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	group := setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
+		return nil, fmt.Errorf("transport: starting stdio server %q: %w", name, err)
+	}
+	// The child has its copies; ours of the child's ends must go, or we would
+	// never see EOF on stdout and the child never on stdin.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	s := &Stdio{
+		cmd:      cmd,
+		name:     name,
+		stdin:    inW,
+		stdout:   outR,
+		stderr:   errR,
+		cfg:      cfg,
+		group:    group,
+		writeMu:  make(chan struct{}, 1),
+		incoming: make(chan []byte, queueSize),
+		failed:   make(chan struct{}),
+		closing:  make(chan struct{}),
+		exited:   make(chan struct{}),
+		stderrOK: make(chan struct{}),
+	}
+	s.wg.Add(3)
+	go s.wait()
+	go s.readStderr()
+	go s.readStdout()
+	return s, nil
+}
+
+// Stderr returns the tail of what the server has written on stderr so far
+// (up to the last 64 KiB).
+func (s *Stdio) Stderr() string {
+	s.tailMu.Lock()
+	defer s.tailMu.Unlock()
+	return string(s.tail)
+}
+
+// Process returns the server's process, for its pid. Do not wait for it or
+// signal it; Close does both.
+func (s *Stdio) Process() *os.Process { return s.cmd.Process }
+
+// Send writes msg and a newline to the server's stdin. A message that spans
+// several lines (pretty-printed JSON) is compacted first; anything that is
+// not JSON is refused. If ctx ends before the whole line is written, Send
+// returns ctx's error; if part of the line had gone out, the stream can no
+// longer be framed and the connection fails.
+func (s *Stdio) Send(ctx context.Context, msg []byte) error {
+	select {
+	case <-s.closing:
+		return ErrClosed
+	case <-s.failed:
+		return s.err
+	default:
+	}
+	if !json.Valid(msg) {
+		return fmt.Errorf("transport: Send: message is not valid JSON: %s", excerpt(msg, 200))
+	}
+	if bytes.ContainsAny(msg, "\r\n") {
+		var buf bytes.Buffer
+		_ = json.Compact(&buf, msg) // msg is valid JSON, so this cannot fail
+		msg = buf.Bytes()
+	}
+	line := append(msg, '\n') // Send owns msg
+	select {
+	case s.writeMu <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closing:
+		return ErrClosed
+	}
+	defer func() { <-s.writeMu }()
+
+	// A pipe write blocks while the server is not reading; a deadline in the
+	// past is how a blocked write learns that ctx ended.
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = s.stdin.SetWriteDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	n, err := s.stdin.Write(line)
+	if !stop() {
+		<-fired
+		_ = s.stdin.SetWriteDeadline(time.Time{})
+	}
+	if err == nil {
+		return nil
+	}
+	select {
+	case <-s.closing:
+		return ErrClosed
+	default:
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+		if n > 0 {
+			s.fail(fmt.Errorf("transport: stdio server %q: send interrupted after %d of %d bytes; the stream cannot be framed any more: %w", s.name, n, len(line), ctx.Err()))
+			return s.err
+		}
+		return ctx.Err()
+	}
+	// The server stopped reading its stdin: it has most likely exited, and
+	// the reader will say so with its exit status and stderr.
+	s.awaitExit()
+	return s.processError(fmt.Errorf("writing to its stdin: %w", err), "")
+}
+
+// Receive returns the next message the server wrote on stdout.
+func (s *Stdio) Receive(ctx context.Context) ([]byte, error) {
+	select {
+	case <-s.closing:
+		return nil, ErrClosed
+	default:
+	}
+	select {
+	case m := <-s.incoming:
+		return m, nil
+	case <-s.failed:
+		select { // messages read before the failure come first
+		case m := <-s.incoming:
+			return m, nil
+		default:
+			return nil, s.err
+		}
+	case <-s.closing:
+		return nil, ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close ends the connection: it closes the server's stdin, waits up to the
+// grace period for the process to exit, then sends SIGTERM, waits again,
+// then SIGKILL, and reaps the process. It returns when the process and every
+// goroutine of the transport are gone. The exit state is then in the
+// *exec.Cmd's ProcessState. Close is safe to call more than once.
+func (s *Stdio) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		s.stdin.Close() // EOF for a well-behaved server; unblocks a pending write
+		if !s.waitExit(s.cfg.grace) {
+			terminate(s.cmd, s.group)
+			if !s.waitExit(s.cfg.grace) {
+				kill(s.cmd, s.group)
+				<-s.exited
+			}
+		}
+		stopGroup(s.cmd, s.group, s.cfg.grace)
+		// Let the stderr reader drain what the server wrote before it
+		// exited. Should something still hold the write end, closing our
+		// read ends is what ends the readers.
+		t := time.NewTimer(s.cfg.grace)
+		select {
+		case <-s.stderrOK:
+		case <-t.C:
+		}
+		t.Stop()
+		s.stdout.Close()
+		s.stderr.Close()
+		s.wg.Wait()
+	})
+	return nil
+}
+
+func (s *Stdio) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func (s *Stdio) wait() {
+	defer s.wg.Done()
+	_ = s.cmd.Wait() // the exit state stays in cmd.ProcessState
+	close(s.exited)
+}
+
+// fail records why the stdout stream ended; the first reason wins.
+func (s *Stdio) fail(err error) {
+	s.errOnce.Do(func() {
+		s.err = err
+		close(s.failed)
+	})
+}
+
+func (s *Stdio) readStdout() {
+	defer s.wg.Done()
+	br := bufio.NewReaderSize(s.stdout, 64<<10)
+	for {
+		line, err := readLine(br, s.cfg.maxLine)
+		if err != nil {
+			s.stdoutEnded(err)
+			return
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue // tolerate blank lines (and CRLF endings, trimmed above)
+		}
+		if !json.Valid(line) {
+			s.settleStderr()
+			s.fail(s.processError(ErrInvalidOutput, excerpt(line, 200)))
+			return
+		}
+		select {
+		case s.incoming <- line:
+		case <-s.closing:
+			return
+		}
+	}
+}
+
+// errLineTooLong is readLine's report; the byte count is in the message.
+type errLineTooLong struct{ limit int }
+
+func (e errLineTooLong) Error() string { return fmt.Sprintf("more than %d bytes", e.limit) }
+
+// readLine returns the next line (without its newline), refusing lines
+// longer than limit. The returned slice is freshly allocated.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > limit+1 { // +1: the newline is not content
+			return nil, errLineTooLong{limit}
+		}
+		switch {
+		case err == nil:
+			if line == nil {
+				return append([]byte(nil), chunk[:len(chunk)-1]...), nil
+			}
+			return append(line, chunk[:len(chunk)-1]...), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			line = append(line, chunk...)
+		default:
+			if len(line)+len(chunk) > 0 && errors.Is(err, io.EOF) {
+				// A last line without a newline is still a line.
+				return append(line, chunk...), nil
+			}
+			return nil, err
+		}
+	}
+}
+
+func (s *Stdio) stdoutEnded(err error) {
+	select {
+	case <-s.closing:
+		s.fail(ErrClosed)
+		return
+	default:
+	}
+	var tooLong errLineTooLong
+	switch {
+	case errors.As(err, &tooLong):
+		s.settleStderr()
+		s.fail(s.processError(ErrLineTooLong, fmt.Sprintf("%s (limit set with WithMaxLineSize)", tooLong)))
+	case errors.Is(err, io.EOF):
+		if s.awaitExit() {
+			s.fail(s.processError(ErrProcessExited, ""))
+		} else {
+			s.fail(s.processError(ErrOutputClosed, "the process is still running"))
+		}
+	default:
+		s.fail(s.processError(fmt.Errorf("reading its stdout: %w", err), ""))
+	}
+}
+
+// awaitExit waits, bounded by the grace period, for the process to end and
+// for its last stderr to be read, so that an error can quote both. It
+// reports whether the process has exited.
+func (s *Stdio) awaitExit() bool {
+	t := time.NewTimer(s.cfg.grace)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+	case <-s.closing:
+		return false
+	case <-t.C:
+		return false
+	}
+	select {
+	case <-s.stderrOK:
+	case <-s.closing:
+	case <-t.C:
+	}
+	return true
+}
+
+// settleStderr gives the stderr reader a moment to catch up before an error
+// quotes it: stdout and stderr are separate pipes read by separate
+// goroutines, and a server usually explains itself on stderr just before or
+// after the line that broke the stream.
+func (s *Stdio) settleStderr() {
+	t := time.NewTimer(stderrSettle)
+	defer t.Stop()
+	select {
+	case <-s.stderrOK:
+	case <-s.closing:
+	case <-t.C:
+	}
+}
+
+func (s *Stdio) processError(err error, detail string) *ProcessError {
+	pe := &ProcessError{Command: s.name, Err: err, Detail: detail, Stderr: s.stderrExcerpt()}
+	select {
+	case <-s.exited:
+		pe.State = s.cmd.ProcessState
+	default:
+	}
+	return pe
+}
+
+// stderrExcerpt returns the last stderrInError bytes of stderr, starting at
+// a line boundary when there is one.
+func (s *Stdio) stderrExcerpt() string {
+	s.tailMu.Lock()
+	defer s.tailMu.Unlock()
+	t := bytes.TrimRight(s.tail, "\r\n")
+	if len(t) > stderrInError {
+		t = t[len(t)-stderrInError:]
+		if i := bytes.IndexByte(t, '\n'); i >= 0 && i < len(t)-1 {
+			t = t[i+1:]
+		}
+	}
+	return string(t)
+}
+
+func (s *Stdio) readStderr() {
+	defer s.wg.Done()
+	defer close(s.stderrOK)
+	buf := make([]byte, 32<<10)
+	var partial []byte // an unfinished line, for the line callback
+	for {
+		n, err := s.stderr.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			s.keepTail(chunk)
+			if s.cfg.stderr != nil {
+				_, _ = s.cfg.stderr.Write(chunk)
+			}
+			if s.cfg.lines != nil {
+				partial = s.emitLines(partial, chunk)
+			}
+		}
+		if err != nil {
+			if len(partial) > 0 {
+				s.cfg.lines(string(bytes.TrimSuffix(partial, []byte{'\r'})))
+			}
+			return
+		}
+	}
+}
+
+func (s *Stdio) emitLines(partial, chunk []byte) []byte {
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			partial = append(partial, chunk...)
+			for len(partial) >= maxStderrLine {
+				s.cfg.lines(string(partial[:maxStderrLine]))
+				partial = append(partial[:0], partial[maxStderrLine:]...)
+			}
+			return partial
+		}
+		line := append(partial, chunk[:i]...)
+		s.cfg.lines(string(bytes.TrimSuffix(line, []byte{'\r'})))
+		partial = partial[:0]
+		chunk = chunk[i+1:]
+	}
+	return partial
+}
+
+func (s *Stdio) keepTail(p []byte) {
+	s.tailMu.Lock()
+	defer s.tailMu.Unlock()
+	if len(p) >= stderrTailSize {
+		s.tail = append(s.tail[:0], p[len(p)-stderrTailSize:]...)
+		return
+	}
+	if over := len(s.tail) + len(p) - stderrTailSize; over > 0 {
+		s.tail = append(s.tail[:0], s.tail[over:]...)
+	}
+	s.tail = append(s.tail, p...)
+}
+
+// excerpt quotes at most n bytes of b for an error message.
+func excerpt(b []byte, n int) string {
+	if len(b) <= n {
+		return fmt.Sprintf("%q", b)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", b[:n], len(b))
+}
