@@ -1,0 +1,59 @@
+// Package mcptest is a test harness for MCP servers: connect a real client to
+// your server in memory, call it, and assert on what a client sees, the way
+// the MCP Python SDK's in-memory Client and pytest's caplog are used.
+//
+//	func TestGetAuthorUnknownTitle(t *testing.T) {
+//		logs := logcapture.New(t)
+//		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+//
+//		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
+//		require.NoError(t, err)                                // the request succeeded...
+//		mcptest.AssertToolError(t, res, "No book titled")      // ...and the tool failed: the model reads this
+//		logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn)) // an expected failure is not a warning
+//	}
+//
+// # Connecting
+//
+// [Connect] takes any [Server]: the adapters in mcptest/gosdk (the official
+// go-sdk) and mcptest/mcpgo (mark3labs/mcp-go), or a [ServerFunc] for
+// anything else that can serve a [memtransport.Conn]. It returns a
+// [client.Client] after the handshake and cleans up when the test ends.
+// Options pin the protocol version ([WithProtocolVersion], [WithLegacy]) or
+// run a test at every version ([EachVersion]), set the client's identity and
+// capabilities ([WithClientInfo], [WithCapabilities]), answer the server's
+// requests ([WithSampling], [WithElicitation], [WithRoots]) and bound every
+// request ([WithTimeout]).
+//
+// # What the harness checks for you
+//
+//   - A request that gets no answer fails after [DefaultTimeout] with an
+//     error naming the method, instead of hanging the test binary.
+//   - A handler panic that the server does not recover itself fails the test
+//     with the panic value, the method, the tool name and the stack, and
+//     tells you how to install the crash guard (gosdk.Guard, mcpgo.Guard).
+//     The panic never kills the test binary.
+//   - Goroutines the connection started must be gone after it closes. The
+//     check only counts this connection's goroutines (they carry a runtime
+//     label), so it is right under t.Parallel; [IgnoreLeaks] and
+//     [WithoutLeakCheck] relax it.
+//   - A failing test prints the transcript of the connection, every message
+//     in both directions, with the middle of very long runs cut.
+//
+// # Assertions
+//
+// The Assert functions report a failure (expected, actual and a diff) and
+// return whether they passed; each Require function stops the test instead.
+// They take any [TestingT], as testify's do. [AssertToolSuccess],
+// [AssertToolError], [AssertText], [AssertStructured] and
+// [AssertNoStructured] check tool results; [AssertProtocolError] and
+// [AssertResourceNotFound] check JSON-RPC errors; [AssertValidSchemas] and
+// [AssertOutputSchema] check tools against JSON Schema.
+//
+// # Golden files
+//
+// [Golden] compares a value, as normalised pretty JSON, with
+// testdata/<name>.json. [Normalize] removes what changes between runs,
+// protocol versions and SDK versions (serverInfo stamps, cache hints,
+// request ids). Refresh the files with MCPTEST_UPDATE=1 go test ./... or
+// with the -mcptest.update flag.
+package mcptest

@@ -1,0 +1,351 @@
+package mcptest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// UpdateEnv is the environment variable that makes [Golden] rewrite its files
+// instead of comparing: MCPTEST_UPDATE=1 go test ./...
+const UpdateEnv = "MCPTEST_UPDATE"
+
+// UpdateFlag is the command-line flag that makes [Golden] rewrite its files:
+// go test ./mypkg -mcptest.update. It has its own name so that it never
+// clashes with an -update flag of yours; if your test binary defines a
+// boolean -update flag, Golden honours that one too.
+const UpdateFlag = "mcptest.update"
+
+// A command-line flag has to exist before the testing package parses the
+// command line, which happens before any test runs, so it is registered when
+// the package is initialised: the one piece of package state mcptest keeps.
+func init() {
+	if flag.Lookup(UpdateFlag) == nil {
+		flag.Bool(UpdateFlag, false, "rewrite mcptest golden files under testdata/ instead of comparing")
+	}
+}
+
+// GoldenOption adjusts how [Golden] and [Normalize] treat a value.
+type GoldenOption func(*goldenConfig)
+
+type goldenConfig struct {
+	drop       map[string]bool
+	transforms []func(any) any
+	raw        bool
+}
+
+// IgnoreFields removes every object member with one of these names, at any
+// depth, before comparing: for values of your own that change between runs
+// (timestamps, generated ids).
+func IgnoreFields(names ...string) GoldenOption {
+	return func(c *goldenConfig) {
+		if c.drop == nil {
+			c.drop = map[string]bool{}
+		}
+		for _, n := range names {
+			c.drop[n] = true
+		}
+	}
+}
+
+// Transform adds a normalisation step. fn receives the whole value as generic
+// JSON (map[string]any, []any, string, json.Number, bool, nil) after the
+// built-in steps and returns the value to compare; it may modify its argument.
+func Transform(fn func(v any) any) GoldenOption {
+	return func(c *goldenConfig) { c.transforms = append(c.transforms, fn) }
+}
+
+// Verbatim turns off the built-in normalisation (the stamps, cache hints and
+// request ids [Normalize] removes). [IgnoreFields] and [Transform] still
+// apply.
+func Verbatim() GoldenOption { return func(c *goldenConfig) { c.raw = true } }
+
+// Normalize returns value as pretty JSON (two-space indent, object members
+// sorted by name, a trailing newline) after removing what changes between
+// runs, protocol versions and SDK versions, so that the same server gives the
+// same bytes everywhere:
+//
+//   - inside every "_meta" object, the protocol's own stamps (members named
+//     "io.modelcontextprotocol/...", such as the serverInfo stamp of
+//     2026-07-28 results); a "_meta" left empty is removed;
+//   - on the result object (the value itself, or the "result" of a JSON-RPC
+//     message) the caching hints "ttlMs" and "cacheScope", and "resultType"
+//     when it is "complete" (the 2026-07-28 marker every finished result
+//     carries);
+//   - JSON-RPC request ids, renumbered 1, 2, 3... in order of first
+//     appearance, so that a request still pairs with its response.
+//
+// These are removed only where the protocol puts them, never from inside
+// schemas or content, where a field may legitimately have the same name.
+//
+// value may be any Go value that encoding/json can marshal, or JSON text as
+// a json.RawMessage or []byte. Options add steps ([IgnoreFields],
+// [Transform]) or turn the built-in ones off ([Verbatim]).
+func Normalize(value any, opts ...GoldenOption) ([]byte, error) {
+	var cfg goldenConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	v, err := toGeneric(value)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.raw {
+		v = normalizeBuiltin(v)
+	}
+	if len(cfg.drop) > 0 {
+		v = dropFields(v, cfg.drop)
+	}
+	for _, fn := range cfg.transforms {
+		v = fn(v)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("mcptest: encoding the normalised value: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// toGeneric turns value into generic JSON, keeping numbers exactly as
+// written (json.Number) so that normalising never rounds a large integer.
+func toGeneric(value any) (any, error) {
+	var data []byte
+	switch v := value.(type) {
+	case json.RawMessage:
+		data = v
+	case []byte:
+		data = v
+	default:
+		b, err := json.Marshal(value)
+		if err != nil {
+			return nil, fmt.Errorf("mcptest: the value (%T) cannot be encoded as JSON: %w", value, err)
+		}
+		data = b
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("mcptest: the value is not valid JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("mcptest: the value holds more than one JSON value")
+	}
+	return out, nil
+}
+
+const protocolMetaPrefix = "io.modelcontextprotocol/"
+
+func normalizeBuiltin(v any) any {
+	ids := map[string]int{}
+	if list, ok := v.([]any); ok {
+		for i, e := range list {
+			list[i] = normalizeTop(e, ids)
+		}
+		return list
+	}
+	return normalizeTop(v, ids)
+}
+
+// normalizeTop handles one top-level value: a JSON-RPC message (an object
+// with "jsonrpc") or a bare result.
+func normalizeTop(v any, ids map[string]int) any {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return stripMeta(v)
+	}
+	if _, isMessage := obj["jsonrpc"]; isMessage {
+		if id, ok := obj["id"]; ok && id != nil {
+			key := fmt.Sprint(id)
+			if _, isString := id.(string); isString {
+				key = strconv.Quote(key)
+			}
+			n, seen := ids[key]
+			if !seen {
+				n = len(ids) + 1
+				ids[key] = n
+			}
+			obj["id"] = json.Number(strconv.Itoa(n))
+		}
+		if res, ok := obj["result"].(map[string]any); ok {
+			stripResultHints(res)
+		}
+		return stripMeta(obj)
+	}
+	stripResultHints(obj)
+	return stripMeta(obj)
+}
+
+func stripResultHints(res map[string]any) {
+	delete(res, "ttlMs")
+	delete(res, "cacheScope")
+	if res["resultType"] == "complete" {
+		delete(res, "resultType")
+	}
+}
+
+// stripMeta removes the protocol's stamps from every "_meta" object.
+func stripMeta(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "_meta" {
+				if m, ok := e.(map[string]any); ok {
+					for mk := range m {
+						if strings.HasPrefix(mk, protocolMetaPrefix) {
+							delete(m, mk)
+						}
+					}
+					if len(m) == 0 {
+						delete(x, k)
+						continue
+					}
+				}
+			}
+			x[k] = stripMeta(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = stripMeta(e)
+		}
+	}
+	return v
+}
+
+func dropFields(v any, names map[string]bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if names[k] {
+				delete(x, k)
+				continue
+			}
+			x[k] = dropFields(e, names)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dropFields(e, names)
+		}
+	}
+	return v
+}
+
+// Golden compares value, normalised by [Normalize], with the file
+// testdata/<name>.json of the package under test, and reports a diff when
+// they differ. It returns whether they matched.
+//
+// To create or refresh the file, run the tests with MCPTEST_UPDATE=1 in the
+// environment, or with the -mcptest.update flag (go test ./mypkg
+// -mcptest.update); Golden then writes the file and passes. A boolean -update
+// flag defined by your own test package is honoured as well, so
+// `go test -update` works when you declare it:
+//
+//	var _ = flag.Bool("update", false, "update golden files")
+//
+// name may contain slashes to use subdirectories of testdata; it must not be
+// absolute or climb out of testdata with "..". Typical use, so that a schema
+// change shows up in review as a diff:
+//
+//	tools, err := c.ListTools(t.Context(), nil)
+//	require.NoError(t, err)
+//	mcptest.Golden(t, "tools", tools)
+func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {
+	helper(t)
+	file, err := goldenPath(name)
+	if err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	got, err := Normalize(value, opts...)
+	if err != nil {
+		t.Errorf("mcptest.Golden(%q): %v", name, err)
+		return false
+	}
+	update, err := updating()
+	if err != nil {
+		t.Errorf("mcptest.Golden(%q): %v", name, err)
+		return false
+	}
+	if update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Errorf("mcptest.Golden(%q): creating the directory for %s: %v", name, file, err)
+			return false
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Errorf("mcptest.Golden(%q): writing %s: %v", name, file, err)
+			return false
+		}
+		if l, ok := t.(interface{ Logf(string, ...any) }); ok {
+			l.Logf("mcptest.Golden: wrote %s", file)
+		}
+		return true
+	}
+	want, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		t.Errorf("mcptest.Golden(%q): %s does not exist yet.\n%s\nThe value is:\n%s", name, file, howToUpdate, got)
+		return false
+	}
+	if err != nil {
+		t.Errorf("mcptest.Golden(%q): reading %s: %v", name, file, err)
+		return false
+	}
+	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n")) // a Windows checkout may convert line ends
+	if bytes.Equal(want, got) {
+		return true
+	}
+	diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n"))
+	t.Errorf("mcptest.Golden(%q): the value differs from %s (-golden +actual):\n%s\n%s", name, file, diff, howToUpdate)
+	return false
+}
+
+const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change."
+
+func goldenPath(name string) (string, error) {
+	switch {
+	case name == "":
+		return "", errors.New("mcptest.Golden: the name is empty")
+	case strings.Contains(name, `\`):
+		return "", fmt.Errorf("mcptest.Golden(%q): use forward slashes in the name", name)
+	case path.IsAbs(name) || filepath.IsAbs(name):
+		return "", fmt.Errorf("mcptest.Golden(%q): the name must be relative to testdata/", name)
+	}
+	clean := path.Clean(name)
+	if clean == ".." || strings.HasPrefix(clean, "../") || clean == "." {
+		return "", fmt.Errorf("mcptest.Golden(%q): the name must stay inside testdata/", name)
+	}
+	return filepath.Join("testdata", filepath.FromSlash(clean)+".json"), nil
+}
+
+// updating reports whether golden files should be rewritten, from the
+// environment variable, mcptest's own flag, or the caller's -update flag.
+func updating() (bool, error) {
+	if v, ok := os.LookupEnv(UpdateEnv); ok && v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return false, fmt.Errorf("%s=%q is not a boolean (use 1 or 0)", UpdateEnv, v)
+		}
+		return b, nil
+	}
+	for _, name := range []string{UpdateFlag, "update"} {
+		f := flag.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, err := strconv.ParseBool(f.Value.String()); err == nil && b {
+			return true, nil
+		}
+	}
+	return false, nil
+}

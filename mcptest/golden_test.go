@@ -1,0 +1,176 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNormalizeRemovesStampsHintsAndIDs(t *testing.T) {
+	t.Parallel()
+	transcript := json.RawMessage(`[
+		{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","trace":"keep"}}},
+		{"jsonrpc":"2.0","id":41,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"v9"}},"ttlMs":0,"cacheScope":"public","resultType":"complete",
+			"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"ttlMs":{"type":"integer"},"cacheScope":{"type":"string"}}}}]}},
+		{"jsonrpc":"2.0","id":"abc","method":"ping"},
+		{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}
+	]`)
+	got, err := Normalize(transcript)
+	require.NoError(t, err)
+	want := `[
+  {
+    "id": 1,
+    "jsonrpc": "2.0",
+    "method": "tools/list",
+    "params": {
+      "_meta": {
+        "trace": "keep"
+      }
+    }
+  },
+  {
+    "id": 1,
+    "jsonrpc": "2.0",
+    "result": {
+      "tools": [
+        {
+          "inputSchema": {
+            "properties": {
+              "cacheScope": {
+                "type": "string"
+              },
+              "ttlMs": {
+                "type": "integer"
+              }
+            },
+            "type": "object"
+          },
+          "name": "t"
+        }
+      ]
+    }
+  },
+  {
+    "id": 2,
+    "jsonrpc": "2.0",
+    "method": "ping"
+  },
+  {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": {
+      "progress": 1
+    }
+  }
+]
+`
+	assert.Equal(t, want, string(got))
+}
+
+func TestNormalizeBareResult(t *testing.T) {
+	t.Parallel()
+	got, err := Normalize(map[string]any{
+		"_meta":      map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "x"}},
+		"ttlMs":      5000,
+		"cacheScope": "private",
+		"resultType": "input_required", // not "complete": it means something
+		"big":        json.Number("12345678901234567890"),
+		"html":       "<b>&</b>",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "{\n  \"big\": 12345678901234567890,\n  \"html\": \"<b>&</b>\",\n  \"resultType\": \"input_required\"\n}\n", string(got))
+}
+
+func TestNormalizeOptions(t *testing.T) {
+	t.Parallel()
+	value := json.RawMessage(`{"ttlMs":1,"when":"2024-01-01","items":[{"when":"x","n":1}]}`)
+
+	got, err := Normalize(value, IgnoreFields("when"))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"items":[{"n":1}]}`, string(got))
+
+	got, err = Normalize(value, Verbatim())
+	require.NoError(t, err)
+	assert.JSONEq(t, string(value), string(got))
+
+	got, err = Normalize(value, Transform(func(v any) any {
+		v.(map[string]any)["items"] = "replaced"
+		return v
+	}))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"when":"2024-01-01","items":"replaced"}`, string(got))
+}
+
+func TestNormalizeRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	_, err := Normalize(json.RawMessage(`{"a":`))
+	assert.ErrorContains(t, err, "not valid JSON")
+	_, err = Normalize([]byte(`{} {}`))
+	assert.ErrorContains(t, err, "more than one JSON value")
+	_, err = Normalize(make(chan int))
+	assert.ErrorContains(t, err, "chan int")
+}
+
+// The Golden tests change directory (Golden writes under ./testdata), so
+// they do not run in parallel.
+
+func TestGoldenWritesThenCompares(t *testing.T) {
+	t.Chdir(t.TempDir())
+	value := map[string]any{"tools": []string{"a", "b"}, "ttlMs": 0}
+
+	t.Setenv(UpdateEnv, "1")
+	f := runFake(t, func(tb testing.TB) { Golden(tb, "sub/tools", value) })
+	f.expectPass(t)
+	assert.Contains(t, f.output(), filepath.Join("testdata", "sub", "tools.json"))
+	written, err := os.ReadFile(filepath.Join("testdata", "sub", "tools.json"))
+	require.NoError(t, err)
+	assert.Equal(t, "{\n  \"tools\": [\n    \"a\",\n    \"b\"\n  ]\n}\n", string(written))
+
+	t.Setenv(UpdateEnv, "0")
+	runFake(t, func(tb testing.TB) {
+		assert.True(t, Golden(tb, "sub/tools", value))
+	}).expectPass(t)
+
+	// A Windows checkout may have turned the line ends into CRLF.
+	crlf := strings.ReplaceAll(string(written), "\n", "\r\n")
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "sub", "tools.json"), []byte(crlf), 0o644))
+	runFake(t, func(tb testing.TB) { Golden(tb, "sub/tools", value) }).expectPass(t)
+
+	changed := map[string]any{"tools": []string{"a", "c"}}
+	f = runFake(t, func(tb testing.TB) {
+		assert.False(t, Golden(tb, "sub/tools", changed))
+	})
+	f.expectFailure(t, "differs from", "-golden +actual", `"b"`, `"c"`, "MCPTEST_UPDATE=1")
+}
+
+func TestGoldenMissingFile(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(UpdateEnv, "")
+	f := runFake(t, func(tb testing.TB) { Golden(tb, "absent", []int{1}) })
+	f.expectFailure(t, "does not exist yet", "MCPTEST_UPDATE=1", "[\n  1\n]")
+}
+
+func TestGoldenBadNamesAndEnv(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"", "../up", "/abs", `back\slash`, "."} {
+		f := runFake(t, func(tb testing.TB) { Golden(tb, name, 1) })
+		f.expectFailure(t, "mcptest.Golden")
+	}
+	t.Setenv(UpdateEnv, "yes please")
+	runFake(t, func(tb testing.TB) { Golden(tb, "x", 1) }).expectFailure(t, `MCPTEST_UPDATE="yes please" is not a boolean`)
+}
+
+func TestGoldenHonoursTheUpdateFlags(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(UpdateEnv, "")
+	require.NotNil(t, flagLookup(UpdateFlag), "the -mcptest.update flag is registered")
+	setFlag(t, UpdateFlag, "true")
+	runFake(t, func(tb testing.TB) { Golden(tb, "flagged", 1) }).expectPass(t)
+	_, err := os.Stat(filepath.Join("testdata", "flagged.json"))
+	assert.NoError(t, err)
+}

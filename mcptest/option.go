@@ -1,0 +1,157 @@
+package mcptest
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// DefaultTimeout bounds the handshake and every request of a connection made
+// by [Connect], unless [WithTimeout] says otherwise: long enough for a slow
+// CI machine under -race, short enough that a server that never answers
+// fails its test with the method's name instead of hanging until
+// go test -timeout kills the whole binary.
+const DefaultTimeout = 10 * time.Second
+
+// DefaultLeakWait is how long the leak check waits, after the connection has
+// closed, for the connection's goroutines to finish.
+const DefaultLeakWait = 5 * time.Second
+
+// Option configures [Connect].
+type Option func(*config)
+
+type config struct {
+	client       client.Options
+	clientEdits  []func(*client.Options)
+	timeout      time.Duration
+	leakCheck    bool
+	leakIgnores  []string
+	leakWait     time.Duration
+	transcript   bool
+	head, tail   int
+	lineMax      int
+	pairOptions  []memtransport.Option
+	crashCatcher bool
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{
+		timeout:      DefaultTimeout,
+		leakCheck:    true,
+		leakIgnores:  DefaultLeakIgnores(),
+		leakWait:     DefaultLeakWait,
+		transcript:   true,
+		head:         DefaultTranscriptHead,
+		tail:         DefaultTranscriptTail,
+		lineMax:      DefaultTranscriptLine,
+		crashCatcher: true,
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// WithProtocolVersion pins the protocol version: "2026-07-28" for the modern
+// protocol, or a legacy version such as "2025-06-18" for the initialize
+// handshake at that version. Without it the client starts era-neutrally
+// (server/discover, falling back to initialize). [EachVersion] runs a test at
+// every version the client supports.
+func WithProtocolVersion(version string) Option {
+	return func(c *config) { c.client.ProtocolVersion = version }
+}
+
+// WithLegacy makes the connection use the initialize handshake at the newest
+// legacy version, the way clients built before 2026-07-28 connect.
+func WithLegacy() Option { return WithProtocolVersion(client.LatestLegacyVersion) }
+
+// WithClientInfo sets the name and version the client gives the server.
+func WithClientInfo(name, version string) Option {
+	return func(c *config) { c.client.ClientInfo = client.Implementation{Name: name, Version: version} }
+}
+
+// WithCapabilities sets the capabilities the client declares beyond those its
+// callbacks imply ([WithSampling], [WithElicitation], [WithRoots] declare
+// theirs): experimental features, extensions, sub-capabilities.
+func WithCapabilities(caps client.ClientCapabilities) Option {
+	return func(c *config) { c.client.Capabilities = &caps }
+}
+
+// WithSampling answers the server's sampling requests (sampling/createMessage)
+// with fn, and declares the sampling capability.
+func WithSampling(fn func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error)) Option {
+	return func(c *config) { c.client.CreateMessage = fn }
+}
+
+// WithElicitation answers the server's elicitation requests
+// (elicitation/create) with fn, and declares the elicitation capability.
+func WithElicitation(fn func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error)) Option {
+	return func(c *config) { c.client.Elicit = fn }
+}
+
+// WithRoots answers the server's roots/list with these roots, and declares
+// the roots capability.
+func WithRoots(roots ...*client.Root) Option {
+	return func(c *config) {
+		c.client.ListRoots = func(context.Context) ([]*client.Root, error) { return roots, nil }
+	}
+}
+
+// WithClientOptions lets fn adjust the client's options directly, after every
+// other option has been applied: notification handlers, log level, and
+// anything else [client.Options] offers. Options.Timeout is set from
+// [WithTimeout].
+func WithClientOptions(fn func(*client.Options)) Option {
+	return func(c *config) { c.clientEdits = append(c.clientEdits, fn) }
+}
+
+// WithTimeout bounds the handshake and, by default, every request (see
+// [DefaultTimeout]). A request that gets no answer in time returns an error
+// naming its method; zero removes the bound.
+func WithTimeout(d time.Duration) Option {
+	return func(c *config) { c.timeout = d }
+}
+
+// WithoutLeakCheck turns off the check, made when the test ends, that every
+// goroutine the connection started has finished. Use it for a server that
+// legitimately keeps goroutines past the end of a connection; [IgnoreLeaks]
+// is narrower.
+func WithoutLeakCheck() Option { return func(c *config) { c.leakCheck = false } }
+
+// IgnoreLeaks makes the leak check ignore goroutines with any of these
+// functions in their stack, written as the runtime names them
+// ("github.com/me/srv.(*Cache).refresh", "main.worker.func1").
+func IgnoreLeaks(functions ...string) Option {
+	return func(c *config) { c.leakIgnores = append(c.leakIgnores, functions...) }
+}
+
+// WithLeakWait sets how long the leak check waits for the connection's
+// goroutines to finish after it closed (see [DefaultLeakWait]).
+func WithLeakWait(d time.Duration) Option { return func(c *config) { c.leakWait = d } }
+
+// WithoutTranscript stops the transcript of the connection from being
+// recorded and printed when the test fails.
+func WithoutTranscript() Option { return func(c *config) { c.transcript = false } }
+
+// WithTranscriptLimits sets how much of the transcript a failing test prints:
+// the first head and last tail messages (the middle of a longer run is cut,
+// with a note of how many messages), each cut to lineBytes bytes. A negative
+// head or tail prints every message; lineBytes <= 0 prints whole messages.
+func WithTranscriptLimits(head, tail, lineBytes int) Option {
+	return func(c *config) { c.head, c.tail, c.lineMax = head, tail, lineBytes }
+}
+
+// WithTransportOptions passes options to the in-memory connection
+// ([memtransport.Pair]): a message size limit, buffering, or a fault hook
+// that drops, delays or corrupts messages.
+func WithTransportOptions(opts ...memtransport.Option) Option {
+	return func(c *config) { c.pairOptions = append(c.pairOptions, opts...) }
+}
+
+// WithoutCrashReports stops the harness from failing the test when an
+// adapter's last-resort recovery reports a handler panic. The panic is still
+// recovered (the client gets an error), so a test that provokes a panic on
+// purpose, without a crash guard, can assert on what the client sees.
+func WithoutCrashReports() Option { return func(c *config) { c.crashCatcher = false } }

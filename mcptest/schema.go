@@ -1,0 +1,155 @@
+package mcptest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// refuseLoader keeps schema compilation offline and sandboxed: a tool's
+// schema that refers to another document by URL is reported, never fetched
+// from the network or read from the disk.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(u string) (any, error) {
+	return nil, fmt.Errorf("the schema refers to %s; mcptest does not load external schemas", u)
+}
+
+// compileSchema compiles one schema the way MCP reads it: JSON Schema
+// 2020-12 unless the schema's $schema names another draft.
+func compileSchema(raw []byte, name string) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	loc := "mcptest:///" + url.PathEscape(name)
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(loc)
+}
+
+// checkToolSchema reports what is wrong with one of a tool's schemas, or nil.
+// MCP requires both schemas to be objects of "type": "object".
+func checkToolSchema(raw []byte, which string) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return errors.New("missing")
+	}
+	if _, err := compileSchema(raw, which); err != nil {
+		return err
+	}
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw)) // compiled above, so it parses
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return errors.New(`must be a JSON object`)
+	}
+	if obj["type"] != "object" {
+		return fmt.Errorf(`must have "type": "object" at the root (MCP requires it), has %s`, show(obj["type"]))
+	}
+	return nil
+}
+
+// AssertValidSchemas checks every tool's inputSchema, and its outputSchema
+// when it has one: each must be valid JSON Schema (2020-12 unless it names
+// another draft with $schema) with "type": "object" at the root, as MCP
+// requires. It reports every broken schema, by tool name, and returns whether
+// all were valid. A schema that refers to an external document is reported
+// too: mcptest never fetches one.
+//
+//	list, err := c.ListTools(t.Context(), nil)
+//	require.NoError(t, err)
+//	mcptest.AssertValidSchemas(t, list.Tools...)
+func AssertValidSchemas(t TestingT, tools ...*client.Tool) bool {
+	helper(t)
+	ok := true
+	for _, tool := range tools {
+		if tool == nil {
+			t.Errorf("mcptest: AssertValidSchemas: a nil tool")
+			ok = false
+			continue
+		}
+		if err := checkToolSchema(tool.InputSchema, tool.Name+"/inputSchema"); err != nil {
+			t.Errorf("mcptest: tool %q: inputSchema is not a valid schema: %v\ninputSchema: %s", tool.Name, err, compact(tool.InputSchema))
+			ok = false
+		}
+		if len(bytes.TrimSpace(tool.OutputSchema)) == 0 {
+			continue
+		}
+		if err := checkToolSchema(tool.OutputSchema, tool.Name+"/outputSchema"); err != nil {
+			t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v\noutputSchema: %s", tool.Name, err, compact(tool.OutputSchema))
+			ok = false
+		}
+	}
+	return ok
+}
+
+// AssertOutputSchema checks that the structuredContent of res validates
+// against tool's outputSchema. A tool with an outputSchema must return
+// structured content with every successful result, so a result without it
+// fails; a tool error is reported too, since it has no output to check.
+//
+//	tool := mcptest.FindTool(t, list.Tools, "search_books")
+//	mcptest.AssertOutputSchema(t, tool, res)
+func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResult) bool {
+	helper(t)
+	switch {
+	case tool == nil:
+		t.Errorf("mcptest: AssertOutputSchema: no tool given")
+		return false
+	case len(bytes.TrimSpace(tool.OutputSchema)) == 0:
+		t.Errorf("mcptest: tool %q has no outputSchema to validate against", tool.Name)
+		return false
+	case res == nil:
+		t.Errorf("mcptest: expected a result of tool %q to validate against its outputSchema, got no result", tool.Name)
+		return false
+	case res.IsError:
+		t.Errorf("mcptest: expected a successful result of tool %q to validate against its outputSchema, got a tool error:\n%s", tool.Name, indent(res.Text()))
+		return false
+	case !hasStructured(res):
+		t.Errorf("mcptest: tool %q declares an outputSchema but its result has no structuredContent\nresult: %s", tool.Name, show(res))
+		return false
+	}
+	sch, err := compileSchema(tool.OutputSchema, tool.Name+"/outputSchema")
+	if err != nil {
+		t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v", tool.Name, err)
+		return false
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.StructuredContent))
+	if err != nil {
+		t.Errorf("mcptest: tool %q: structuredContent is not valid JSON: %v", tool.Name, err)
+		return false
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("mcptest: tool %q: structuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema:      %s",
+			tool.Name, err, compact(res.StructuredContent), compact(tool.OutputSchema))
+		return false
+	}
+	return true
+}
+
+// FindTool returns the tool called name from tools, as [client.Client]'s
+// ListTools returns them, or reports a failure naming the tools there are and
+// returns nil.
+func FindTool(t TestingT, tools []*client.Tool, name string) *client.Tool {
+	helper(t)
+	var names []string
+	for _, tool := range tools {
+		if tool == nil {
+			continue
+		}
+		if tool.Name == name {
+			return tool
+		}
+		names = append(names, tool.Name)
+	}
+	t.Errorf("mcptest: no tool named %q; the tools are %q", name, names)
+	return nil
+}

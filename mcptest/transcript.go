@@ -1,0 +1,129 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// Defaults for the transcript printed when a test fails: the first and last
+// messages of a long run are where the handshake and the failure are, so the
+// middle is what gets cut.
+const (
+	DefaultTranscriptHead = 20
+	DefaultTranscriptTail = 60
+	// DefaultTranscriptLine is how many bytes of one message are printed.
+	DefaultTranscriptLine = 2000
+)
+
+// renderTranscript prints tr one message per line, keeping the first head and
+// the last tail messages and cutting each line to lineMax bytes, and says how
+// much was cut.
+func renderTranscript(tr memtransport.Transcript, head, tail, lineMax int) string {
+	entries := tr.Entries
+	var b strings.Builder
+	total := len(entries) + tr.Omitted
+	fmt.Fprintf(&b, "transcript of the connection (%d message(s), client→server and server→client):", total)
+	if total == 0 {
+		b.WriteString("\n\t(no messages)")
+		return b.String()
+	}
+	if tr.Omitted > 0 {
+		fmt.Fprintf(&b, "\n\t... %d earlier message(s) not recorded ...", tr.Omitted)
+	}
+	cut := 0
+	if head >= 0 && tail >= 0 && len(entries) > head+tail {
+		cut = len(entries) - head - tail
+	}
+	for i, e := range entries {
+		if cut > 0 && i == head {
+			fmt.Fprintf(&b, "\n\t... %d message(s) cut from the middle ...", cut)
+		}
+		if cut > 0 && i >= head && i < head+cut {
+			continue
+		}
+		b.WriteString("\n\t")
+		b.WriteString(cutLine(e.String(), lineMax))
+	}
+	for _, u := range unanswered(entries) {
+		b.WriteString("\n\tno response to ")
+		b.WriteString(u)
+	}
+	return b.String()
+}
+
+// unanswered lists the requests in entries that got no response, the usual
+// sign of a hung handler, e.g. `tools/call "slow" (id 3, message #5,
+// client→server)`.
+func unanswered(entries []memtransport.Entry) []string {
+	type request struct {
+		seq    int
+		dir    memtransport.Direction
+		method string
+		name   string
+		id     string
+	}
+	open := map[string]request{}
+	var order []string
+	for _, e := range entries {
+		m, err := jsonrpc.Decode(e.Data)
+		if err != nil {
+			continue
+		}
+		switch {
+		case m.IsRequest():
+			key := e.Dir.String() + m.ID.String()
+			r := request{seq: e.Seq, dir: e.Dir, method: m.Method, id: m.ID.String()}
+			var p struct {
+				Name string `json:"name"`
+				URI  string `json:"uri"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil {
+				r.name = p.Name + p.URI
+			}
+			open[key] = r
+			order = append(order, key)
+		case m.IsResponse() && !strings.Contains(e.Note, "dropped"):
+			// A response travels the other way from its request; one that
+			// was dropped on the way answered nothing.
+			other := memtransport.Direction(3 - e.Dir)
+			delete(open, other.String()+m.ID.String())
+		}
+	}
+	var out []string
+	for _, key := range order {
+		r, ok := open[key]
+		if !ok {
+			continue
+		}
+		delete(open, key) // an id reused after its response is listed once
+		what := r.method
+		if r.name != "" {
+			what += fmt.Sprintf(" %q", r.name)
+		}
+		out = append(out, fmt.Sprintf("%s (id %s, message #%d, %s)", what, r.id, r.seq, r.dir))
+	}
+	return out
+}
+
+// cutLine shortens s to about max bytes, keeping both ends, on rune
+// boundaries.
+func cutLine(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	keepHead := max * 3 / 4
+	keepTail := max - keepHead
+	for keepHead > 0 && !utf8.RuneStart(s[keepHead]) {
+		keepHead--
+	}
+	start := len(s) - keepTail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return fmt.Sprintf("%s …(%d bytes cut)… %s", s[:keepHead], start-keepHead, s[start:])
+}
