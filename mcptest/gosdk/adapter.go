@@ -1,0 +1,112 @@
+package gosdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// Adapter serves one go-sdk server on memtransport connection ends. One
+// Adapter may serve many connections, one after another or at once; each
+// Serve call gets its own server session.
+type Adapter struct {
+	server   *mcp.Server
+	versions []string // nil: every version the SDK knows
+	extra    func(*jsonrpc.Request) *mcp.RequestExtra
+
+	guard sync.Once
+}
+
+// Option configures an [Adapter].
+type Option func(*Adapter)
+
+// WithProtocolVersions makes the server support only the listed protocol
+// versions on connections served by this adapter, as if it had been built
+// with them in mcp.ServerOptions.SupportedProtocolVersions: server/discover
+// advertises only these (the transport says so through
+// mcp.ProtocolVersionSupporter), a legacy initialize asking for another
+// version is answered with the newest listed one it can negotiate, and a
+// per-request (2026-07-28) request at an unlisted version is refused with
+// mcp.CodeUnsupportedProtocolVersion. Use it to test a server against a
+// client stuck on an older version, or to pin one era.
+func WithProtocolVersions(versions ...string) Option {
+	return func(a *Adapter) { a.versions = slices.Clone(versions) }
+}
+
+// WithRequestExtra sets, on every incoming request, the transport metadata
+// that an HTTP transport would provide (mcp.RequestExtra: HTTP headers, OAuth
+// token info), so that auth-aware handlers can be tested in memory. The
+// function is called once per request, from the connection's reading
+// goroutine, with the decoded request; it may return nil.
+func WithRequestExtra(extra func(*jsonrpc.Request) *mcp.RequestExtra) Option {
+	return func(a *Adapter) { a.extra = extra }
+}
+
+// Server returns an Adapter that serves s. Serving changes s in one way: on
+// the first Serve, the adapter adds its panic-recovering receiving middleware
+// to s (see the package documentation).
+func Server(s *mcp.Server, opts ...Option) *Adapter {
+	if s == nil {
+		panic("gosdk.Server: nil *mcp.Server")
+	}
+	a := &Adapter{server: s}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// MCPServer returns the server the adapter serves.
+func (a *Adapter) MCPServer() *mcp.Server { return a.server }
+
+// Serve serves the server on conn until conn is closed (by either end) or ctx
+// is done, then shuts the session down and waits for it. It returns nil when
+// the connection ended normally, and an error when the session broke (for
+// example, the SDK ends a session that receives malformed JSON, and Serve
+// then returns the decoding error).
+//
+// Values in ctx reach every handler's context; this is how the harness hands
+// the panic recovery its reporter.
+func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
+	if conn == nil {
+		return errors.New("gosdk: Serve: nil connection")
+	}
+	a.guard.Do(func() { a.server.AddReceivingMiddleware(middleware) })
+	if a.versions != nil {
+		ctx = context.WithValue(ctx, versionsKey{}, a.versions)
+	}
+
+	t := &transport{conn: conn, versions: a.versions, extra: a.extra, ready: make(chan struct{})}
+	ss, err := a.server.Connect(ctx, t, nil)
+	// The SDK starts reading inside Connect but finishes setting the
+	// session up after; messages the client already sent must wait for it.
+	close(t.ready)
+	if err != nil {
+		return fmt.Errorf("gosdk: connecting the server: %w", err)
+	}
+
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+		// Closing the end first cancels handlers still running, so that
+		// Close below, which waits for them, cannot hang on one that waits
+		// for the client. (Cancelling Server.Run instead would log a
+		// spurious ERROR.)
+		conn.Close()
+	}
+	closeErr := ss.Close()
+	if err := ss.Wait(); err != nil {
+		return fmt.Errorf("gosdk: session ended: %w", err)
+	}
+	if closeErr != nil && !errors.Is(closeErr, memtransport.ErrClosed) {
+		return fmt.Errorf("gosdk: closing the session: %w", closeErr)
+	}
+	return nil
+}

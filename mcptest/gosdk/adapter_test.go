@@ -1,0 +1,306 @@
+package gosdk_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+func TestCallToolInBothEras(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			sv := serve(t, gosdk.Server(newServer(nil)))
+			cs := connect(t, sv, era.version, nil)
+			assert.Equal(t, era.want, cs.InitializeResult().ProtocolVersion)
+
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+			require.NoError(t, err)
+			assert.False(t, res.IsError)
+			assert.Equal(t, map[string]any{"echo": "hi"}, res.StructuredContent)
+
+			// The bytes on the wire are the SDK's own encoding, visible in
+			// the transcript.
+			tr := sv.client.Transcript().String()
+			assert.Contains(t, tr, `client→server {"jsonrpc":"2.0","id":`)
+			assert.Contains(t, tr, `"method":"tools/call","params":{`)
+			assert.Contains(t, tr, `"structuredContent":{"echo":"hi"}`)
+		})
+	}
+}
+
+// A notification a handler sends before it returns goes on the wire before
+// the response, every time. (The go-sdk client runs notification handlers on
+// their own goroutine, so the order is checked where the adapter controls
+// it: in the transcript.)
+func TestProgressIsWrittenBeforeResponse(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			sv := serve(t, gosdk.Server(newServer(nil)))
+			cs := connect(t, sv, era.version, nil)
+			for i := range 200 {
+				params := &mcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
+				params.SetProgressToken("tok-" + itoa(i))
+				_, err := cs.CallTool(t.Context(), params)
+				require.NoError(t, err)
+			}
+			calls, late := progressOrder(t, sv.client.Transcript())
+			assert.Equal(t, 200, calls)
+			assert.Zero(t, late, "responses written before their progress notification")
+		})
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			sv := serve(t, gosdk.Server(newServer(nil)))
+			cs := connect(t, sv, era.version, nil)
+
+			_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+			var werr *jsonrpc.Error
+			require.ErrorAs(t, err, &werr)
+			assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+			assert.Equal(t, `panic in tool "boom": kaboom`, werr.Message)
+
+			r := <-sv.reports
+			assert.Equal(t, "tools/call", r.Method)
+			assert.Equal(t, "boom", r.Name)
+			assert.Equal(t, "kaboom", r.Value)
+			assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
+			assert.Contains(t, string(r.Stack), "newServer", "the stack reaches the panicking handler")
+
+			_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
+			require.ErrorAs(t, err, &werr)
+			assert.Equal(t, `panic handling resources/read "file:///crash": resource kaboom`, werr.Message)
+			r = <-sv.reports
+			assert.Equal(t, crash.Report{Method: "resources/read", Name: "file:///crash", Value: r.Value, Stack: r.Stack}, r)
+			assert.EqualError(t, r.Value.(error), "resource kaboom")
+
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "still here"}})
+			require.NoError(t, err)
+			assert.Equal(t, map[string]any{"echo": "still here"}, res.StructuredContent)
+		})
+	}
+}
+
+// A server's own recovery middleware, added before serving, handles the
+// panic itself; the adapter's last resort stays out of the way.
+func TestOwnRecoveryMiddlewareRunsFirst(t *testing.T) {
+	t.Parallel()
+	s := newServer(nil)
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "recovered by the server"}}}
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	})
+	sv := serve(t, gosdk.Server(s))
+	cs := connect(t, sv, "2025-06-18", nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Equal(t, "recovered by the server", text(t, res))
+	select {
+	case r := <-sv.reports:
+		t.Fatalf("the adapter reported a panic the server handled: %+v", r)
+	default:
+	}
+}
+
+// A panic in a server served without a reporter still gets an answer.
+func TestPanicWithoutReporterIsStillAnswered(t *testing.T) {
+	t.Parallel()
+	c, s := memtransport.Pair()
+	done := make(chan error, 1)
+	go func() { done <- gosdk.Server(newServer(nil)).Serve(t.Context(), s) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).
+		Connect(t.Context(), clientTransport{c}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	require.NoError(t, err)
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	var werr *jsonrpc.Error
+	require.ErrorAs(t, err, &werr)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+	require.NoError(t, cs.Close())
+	require.NoError(t, <-done)
+}
+
+func TestShutdownIsCleanAndQuiet(t *testing.T) {
+	t.Parallel()
+	t.Run("client closes", func(t *testing.T) {
+		t.Parallel()
+		log := &errorLog{}
+		a := gosdk.Server(newServer(slog.New(log)))
+		c, s := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- a.Serve(t.Context(), s) }()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), clientTransport{c}, nil)
+		require.NoError(t, err)
+		require.NoError(t, cs.Close())
+		require.NoError(t, <-done, "a normal close is not an error")
+		assert.Empty(t, log.errors())
+	})
+	t.Run("context cancelled", func(t *testing.T) {
+		t.Parallel()
+		log := &errorLog{}
+		a := gosdk.Server(newServer(slog.New(log)))
+		c, s := memtransport.Pair()
+		defer c.Close()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- a.Serve(ctx, s) }()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), clientTransport{c}, nil)
+		require.NoError(t, err)
+		defer cs.Close()
+		cancel()
+		require.NoError(t, <-done)
+		assert.Empty(t, log.errors(), "no spurious ERROR such as \"server run cancelled\"")
+		_, err = c.Receive(t.Context())
+		require.ErrorIs(t, err, memtransport.ErrClosed, "the client sees the connection end")
+	})
+	t.Run("before any message", func(t *testing.T) {
+		t.Parallel()
+		c, s := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- gosdk.Server(newServer(nil)).Serve(t.Context(), s) }()
+		require.NoError(t, c.Close())
+		require.NoError(t, <-done)
+	})
+}
+
+func TestOneAdapterManyConnections(t *testing.T) {
+	t.Parallel()
+	a := gosdk.Server(newServer(nil))
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			sv := serve(t, a)
+			cs := connect(t, sv, eras[i%2].version, nil)
+			want := "conn-" + itoa(i)
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": want}})
+			if assert.NoError(t, err) {
+				assert.Equal(t, map[string]any{"echo": want}, res.StructuredContent)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// The go-sdk ends a session on malformed JSON instead of answering -32700;
+// the adapter keeps that behaviour (it is what a real transport does) and
+// Serve says why the session ended.
+func TestMalformedJSONEndsTheSession(t *testing.T) {
+	t.Parallel()
+	c, s := memtransport.Pair()
+	defer c.Close()
+	done := make(chan error, 1)
+	go func() { done <- gosdk.Server(newServer(nil)).Serve(t.Context(), s) }()
+	require.NoError(t, c.SendRaw(t.Context(), []byte(`{"jsonrpc":"2.0","id":1,"method":`)))
+	err := <-done
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "decoding a message from the client")
+	assert.Contains(t, err.Error(), `"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"`)
+	_, err = c.Receive(t.Context())
+	require.ErrorIs(t, err, memtransport.ErrClosed)
+}
+
+func TestRequestExtraReachesHandlers(t *testing.T) {
+	t.Parallel()
+	a := gosdk.Server(newServer(nil), gosdk.WithRequestExtra(func(req *jsonrpc.Request) *mcp.RequestExtra {
+		return &mcp.RequestExtra{
+			TokenInfo: &auth.TokenInfo{UserID: "alice", Scopes: []string{"read"}},
+			Header:    http.Header{"X-Test": {req.Method}},
+		}
+	}))
+	sv := serve(t, a)
+	cs := connect(t, sv, "", nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"echo": "alice via tools/call"}, res.StructuredContent)
+}
+
+func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
+	t.Parallel()
+	legacyOnly := gosdk.WithProtocolVersions("2025-06-18", "2025-03-26")
+	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, gosdk.Server(newServer(nil), legacyOnly))
+		cs := connect(t, sv, "", nil)
+		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+		tr := sv.client.Transcript()
+		require.GreaterOrEqual(t, len(tr.Entries), 2)
+		assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}}}`,
+			string(tr.Entries[1].Data), "discover is refused the way the SDK refuses an excluded version")
+	})
+	t.Run("client asks for a newer legacy version", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, gosdk.Server(newServer(nil), legacyOnly))
+		cs := connect(t, sv, "2025-11-25", nil)
+		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+	})
+	t.Run("listed version is served as asked", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, gosdk.Server(newServer(nil), legacyOnly))
+		cs := connect(t, sv, "2025-03-26", nil)
+		assert.Equal(t, "2025-03-26", cs.InitializeResult().ProtocolVersion)
+	})
+	t.Run("modern only", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, gosdk.Server(newServer(nil), gosdk.WithProtocolVersions("2026-07-28")))
+		cs := connect(t, sv, "", nil)
+		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+		assert.Contains(t, sv.client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "new"}})
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"echo": "new"}, res.StructuredContent)
+	})
+	t.Run("other adapters of the same server are not restricted", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(nil)
+		_ = serve(t, gosdk.Server(s, legacyOnly))
+		cs := connect(t, serve(t, gosdk.Server(s)), "", nil)
+		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+	})
+}
+
+func TestServeRejectsNilConnection(t *testing.T) {
+	t.Parallel()
+	err := gosdk.Server(newServer(nil)).Serve(t.Context(), nil)
+	require.Error(t, err)
+	assert.True(t, strings.Contains(err.Error(), "nil connection"))
+	assert.False(t, errors.Is(err, memtransport.ErrClosed))
+}

@@ -1,0 +1,166 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptestkit/mcptestkit/internal/crash"
+)
+
+// versionsKey carries an adapter's WithProtocolVersions list from Serve's
+// context to the middleware, which is shared by every adapter of a server.
+type versionsKey struct{}
+
+// middleware is the adapter's receiving middleware, added once to the
+// server as its outermost layer. It recovers panics (the SDK runs handlers
+// in bare goroutines, so without it a panicking handler kills the whole test
+// binary) and enforces WithProtocolVersions.
+func middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			r := crash.Report{Method: method, Name: subject(req), Value: v, Stack: debug.Stack()}
+			if report := crash.ReporterFrom(ctx); report != nil {
+				report(r)
+			} else {
+				// Nobody is listening (served outside the harness): say
+				// so on stderr rather than lose the stack.
+				fmt.Fprintf(os.Stderr, "mcptest/gosdk: recovered %s\n%s\n", describe(r), r.Stack)
+			}
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: describe(r)}
+		}()
+		if allowed, ok := ctx.Value(versionsKey{}).([]string); ok {
+			if err := restrictVersion(allowed, req); err != nil {
+				return nil, err
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// modern is the first protocol version negotiated per request rather than
+// by the initialize handshake.
+const modern = "2026-07-28"
+
+// restrictVersion makes a server that supports only the allowed versions,
+// the way the SDK's ServerOptions.SupportedProtocolVersions does: the legacy
+// initialize handshake is answered with the newest allowed version it can
+// negotiate, and a per-request (2026-07-28 and later) request at a version
+// not allowed is refused with CodeUnsupportedProtocolVersion.
+func restrictVersion(allowed []string, req mcp.Request) error {
+	params := params(req)
+	if params == nil {
+		return nil
+	}
+	if init, ok := params.(*mcp.InitializeParams); ok {
+		if !slices.Contains(allowed, init.ProtocolVersion) {
+			init.ProtocolVersion = newestLegacy(allowed)
+		}
+		return nil
+	}
+	v, _ := params.GetMeta()[mcp.MetaKeyProtocolVersion].(string)
+	if v == "" || slices.Contains(allowed, v) {
+		return nil
+	}
+	data, _ := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: supported(allowed), Requested: v})
+	return &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: data}
+}
+
+// newestLegacy returns the newest allowed version the initialize handshake
+// can negotiate, or 2025-11-25 (the newest such version) when none is
+// allowed, so that the client disconnects.
+func newestLegacy(allowed []string) string {
+	best := ""
+	for _, v := range allowed {
+		if v < modern && v > best {
+			best = v
+		}
+	}
+	if best == "" {
+		return "2025-11-25"
+	}
+	return best
+}
+
+// supported lists the allowed versions the SDK knows, newest first.
+func supported(allowed []string) []string {
+	var out []string
+	for _, v := range mcp.SupportedProtocolVersions() {
+		if slices.Contains(allowed, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// describe words a panic for the JSON-RPC error message.
+func describe(r crash.Report) string {
+	switch {
+	case r.Method == "tools/call" && r.Name != "":
+		return fmt.Sprintf("panic in tool %q: %v", r.Name, r.Value)
+	case r.Method == "prompts/get" && r.Name != "":
+		return fmt.Sprintf("panic in prompt %q: %v", r.Name, r.Value)
+	case r.Name != "":
+		return fmt.Sprintf("panic handling %s %q: %v", r.Method, r.Name, r.Value)
+	default:
+		return fmt.Sprintf("panic handling %s: %v", r.Method, r.Value)
+	}
+}
+
+// params returns a request's params, or nil when there are none.
+func params(req mcp.Request) (p mcp.Params) {
+	defer func() {
+		if recover() != nil { // a nil request pointer
+			p = nil
+		}
+	}()
+	if req == nil {
+		return nil
+	}
+	p = req.GetParams()
+	if p == nil || isNil(p) {
+		return nil
+	}
+	return p
+}
+
+// isNil reports whether p holds a nil pointer (GetMeta on one panics).
+func isNil(p mcp.Params) (null bool) {
+	defer func() {
+		if recover() != nil {
+			null = true
+		}
+	}()
+	_ = p.GetMeta()
+	return false
+}
+
+// subject returns what a request acts on: a tool or prompt name, or a
+// resource URI; "" when the method has no such thing.
+func subject(req mcp.Request) string {
+	switch p := params(req).(type) {
+	case *mcp.CallToolParamsRaw:
+		return p.Name
+	case *mcp.CallToolParams:
+		return p.Name
+	case *mcp.GetPromptParams:
+		return p.Name
+	case *mcp.ReadResourceParams:
+		return p.URI
+	case *mcp.SubscribeParams:
+		return p.URI
+	case *mcp.UnsubscribeParams:
+		return p.URI
+	}
+	return ""
+}
