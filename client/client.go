@@ -1,0 +1,507 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults for [Options].
+const (
+	// DefaultMaxInputRounds bounds the multi round-trip loop of 2026-07-28.
+	DefaultMaxInputRounds = 10
+	// DefaultProbeTimeout bounds the server/discover probe of an era-neutral
+	// start; a server that has not answered by then is taken as legacy.
+	DefaultProbeTimeout = 5 * time.Second
+)
+
+// Options configure a [Client]. The zero value (or nil) is a working client
+// that declares no optional capabilities.
+type Options struct {
+	// ClientInfo names this client to the server. Default: name "mcptestkit".
+	ClientInfo Implementation
+
+	// ProtocolVersion pins the protocol version. Empty (the default) starts
+	// era-neutrally: server/discover at 2026-07-28, falling back to the
+	// initialize handshake at 2025-11-25 when the server is legacy. A legacy
+	// version pins the handshake with that version (the server may still
+	// answer with another version it prefers; any version this client knows
+	// is accepted). "2026-07-28" pins the modern protocol with no fallback.
+	ProtocolVersion string
+
+	// Capabilities is the base of the capabilities the client declares:
+	// experimental features, extensions, and sub-capabilities such as URL
+	// elicitation or sampling with tools. Sampling, Elicitation and Roots are
+	// declared whenever the matching callback is set, and only then.
+	Capabilities *ClientCapabilities
+
+	// Timeout is the default bound of every request (zero: none). A call's
+	// own context deadline and [WithTimeout] also apply.
+	Timeout time.Duration
+	// ProbeTimeout bounds the server/discover probe of an era-neutral start.
+	// Default [DefaultProbeTimeout].
+	ProbeTimeout time.Duration
+	// MaxInputRounds bounds the rounds of one 2026-07-28 multi round-trip
+	// request (input_required results). Default [DefaultMaxInputRounds].
+	MaxInputRounds int
+
+	// LogLevel asks the server for log messages at this level and above. On
+	// legacy connections Connect sends logging/setLevel when the server has
+	// the logging capability; on 2026-07-28 connections every request carries
+	// it in _meta (without it, servers send no log messages there).
+	LogLevel LogLevel
+
+	// CreateMessage answers sampling requests (sampling/createMessage). Return
+	// an [*Error] (for example [CodeUserRejected]) to send that exact error.
+	CreateMessage func(context.Context, *CreateMessageRequest) (*CreateMessageResult, error)
+	// Elicit answers elicitation requests (elicitation/create).
+	Elicit func(context.Context, *ElicitRequest) (*ElicitResult, error)
+	// ListRoots answers roots/list.
+	ListRoots func(context.Context) ([]*Root, error)
+
+	// Notification handlers. They run on the client's reader goroutine, one
+	// at a time, in the order the server sent the notifications. They must
+	// not block, and must not call the client and wait for the answer (that
+	// answer would need the reader goroutine): start a goroutine for that.
+
+	// OnLog receives notifications/message.
+	OnLog func(*LogMessage)
+	// OnToolListChanged receives notifications/tools/list_changed.
+	OnToolListChanged func()
+	// OnPromptListChanged receives notifications/prompts/list_changed.
+	OnPromptListChanged func()
+	// OnResourceListChanged receives notifications/resources/list_changed.
+	OnResourceListChanged func()
+	// OnResourceUpdated receives notifications/resources/updated.
+	OnResourceUpdated func(uri string)
+	// OnElicitationComplete receives the 2025-11-25
+	// notifications/elicitation/complete.
+	OnElicitationComplete func(elicitationID string)
+	// OnNotification sees every notification from the server, before the
+	// typed handler, including ones this client does not know.
+	OnNotification func(method string, params json.RawMessage)
+
+	// Logger receives the client's own diagnostics (responses to unknown
+	// requests, undecodable messages, dropped notifications). Default: discard.
+	Logger *slog.Logger
+}
+
+// Client is a connection to one MCP server. It is safe for concurrent use:
+// calls may overlap, and responses may arrive in any order.
+type Client struct {
+	t      Transport
+	opts   Options
+	logger *slog.Logger
+
+	// Set by Connect and not changed afterwards.
+	version        string
+	modern         bool
+	serverInfo     Implementation
+	serverCaps     ServerCapabilities
+	instructions   string
+	serverVersions []string
+	clientCaps     ClientCapabilities
+	meta           []byte // the 2026-07-28 _meta members; nil on legacy connections
+
+	logLevel atomic.Pointer[string]
+	nextID   atomic.Int64
+
+	ctx    context.Context // ends when the connection ends
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the reader goroutine has returned
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	closed   bool
+	closing  bool  // Close was called
+	cause    error // why the connection ended, nil after Close
+	pending  map[int64]*pendingCall
+	progress map[int64]func(Progress)
+	subs     map[int64]*Subscription
+	inflight map[string]*inflightRequest
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Connect starts an MCP session with the server at the other end of t and
+// returns once the server is known: after server/discover at 2026-07-28, or
+// after the initialize handshake on legacy versions. Connect owns t from
+// then on; on failure it closes t. ctx bounds the start only.
+func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
+	if t == nil {
+		return nil, errors.New("client: Connect: nil transport")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.ProtocolVersion != "" && !knownVersion(o.ProtocolVersion) {
+		_ = t.Close()
+		return nil, fmt.Errorf("client: Connect: unknown protocol version %q (supported: %v)", o.ProtocolVersion, supportedVersions)
+	}
+	if o.ClientInfo.Name == "" {
+		o.ClientInfo.Name = "mcptestkit"
+	}
+	if o.ClientInfo.Version == "" {
+		o.ClientInfo.Version = "v0"
+	}
+	if o.MaxInputRounds <= 0 {
+		o.MaxInputRounds = DefaultMaxInputRounds
+	}
+	if o.ProbeTimeout <= 0 {
+		o.ProbeTimeout = DefaultProbeTimeout
+	}
+	if o.LogLevel != "" && !validLevel(o.LogLevel) {
+		_ = t.Close()
+		return nil, fmt.Errorf("client: Connect: unknown log level %q", o.LogLevel)
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	c := &Client{
+		t:        t,
+		opts:     o,
+		logger:   logger,
+		done:     make(chan struct{}),
+		pending:  make(map[int64]*pendingCall),
+		progress: make(map[int64]func(Progress)),
+		subs:     make(map[int64]*Subscription),
+		inflight: make(map[string]*inflightRequest),
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	if o.LogLevel != "" {
+		lvl := string(o.LogLevel)
+		c.logLevel.Store(&lvl)
+	}
+	c.clientCaps = c.declaredCapabilities()
+	go c.readLoop()
+	if err := c.start(ctx); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("client: Connect: %w", err)
+	}
+	return c, nil
+}
+
+// declaredCapabilities merges Options.Capabilities with what the callbacks
+// provide.
+func (c *Client) declaredCapabilities() ClientCapabilities {
+	var caps ClientCapabilities
+	if c.opts.Capabilities != nil {
+		caps = *c.opts.Capabilities
+	}
+	caps.Sampling, caps.Elicitation, caps.Roots = nil, nil, nil
+	if base := c.opts.Capabilities; base != nil {
+		if c.opts.CreateMessage != nil && base.Sampling != nil {
+			s := *base.Sampling
+			caps.Sampling = &s
+		}
+		if c.opts.Elicit != nil && base.Elicitation != nil {
+			e := *base.Elicitation
+			caps.Elicitation = &e
+		}
+		if c.opts.ListRoots != nil && base.Roots != nil {
+			r := *base.Roots
+			caps.Roots = &r
+		}
+	}
+	if c.opts.CreateMessage != nil && caps.Sampling == nil {
+		caps.Sampling = &SamplingCapability{}
+	}
+	if c.opts.Elicit != nil && caps.Elicitation == nil {
+		caps.Elicitation = &ElicitationCapability{}
+	}
+	if c.opts.ListRoots != nil && caps.Roots == nil {
+		caps.Roots = &RootsCapability{ListChanged: true}
+	}
+	return caps
+}
+
+// capabilitiesFor returns the declared capabilities as version knows them:
+// no elicitation before 2025-06-18, no elicitation modes or sampling
+// sub-capabilities before 2025-11-25, no roots.listChanged, tasks or
+// extensions where the version lacks them.
+func (c *Client) capabilitiesFor(version string) ClientCapabilities {
+	caps := c.clientCaps
+	if version < Version20250618 {
+		caps.Elicitation = nil
+	}
+	if version < Version20251125 {
+		if caps.Elicitation != nil {
+			caps.Elicitation = &ElicitationCapability{}
+		}
+		if caps.Sampling != nil {
+			caps.Sampling = &SamplingCapability{}
+		}
+		caps.Tasks = nil
+	}
+	if IsLegacy(version) {
+		caps.Extensions = nil
+	} else {
+		caps.Tasks = nil
+		if caps.Roots != nil {
+			caps.Roots = &RootsCapability{}
+		}
+	}
+	return caps
+}
+
+func (c *Client) modernMeta() []byte { return c.meta }
+
+// start runs the era probe and the handshake.
+func (c *Client) start(ctx context.Context) error {
+	switch pin := c.opts.ProtocolVersion; {
+	case pin == "":
+		fallback, err := c.discover(ctx, LatestVersion, true)
+		if err == nil || !fallback {
+			return err
+		}
+		c.logger.Debug("server did not take server/discover; falling back to initialize", "error", err)
+		return c.initialize(ctx, LatestLegacyVersion)
+	case !IsLegacy(pin):
+		_, err := c.discover(ctx, pin, false)
+		return err
+	default:
+		return c.initialize(ctx, pin)
+	}
+}
+
+// discoverResult is the wire form of a server/discover result.
+type discoverResult struct {
+	ResultType        string             `json:"resultType"`
+	SupportedVersions []string           `json:"supportedVersions"`
+	Capabilities      ServerCapabilities `json:"capabilities"`
+	Instructions      string             `json:"instructions"`
+	Meta              struct {
+		ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+}
+
+// discover sends server/discover at version. When probing, it reports
+// fallback=true for answers that mean "legacy server": any error other than
+// a modern one, no answer within the probe timeout, or a result that lists
+// no modern version this client speaks.
+func (c *Client) discover(ctx context.Context, version string, probe bool) (fallback bool, err error) {
+	for attempt := 0; ; attempt++ {
+		c.setModern(version)
+		pctx, cancel := ctx, context.CancelFunc(func() {})
+		if probe {
+			pctx, cancel = context.WithTimeout(ctx, c.opts.ProbeTimeout)
+		}
+		co := callOptions{timeout: -1}
+		params, perr := c.buildParams(nil, &co, 0)
+		if perr != nil {
+			cancel()
+			c.setModern("")
+			return false, perr
+		}
+		raw, err := c.roundTrip(pctx, methodDiscover, params, co.timeout)
+		cancel()
+		if err != nil {
+			c.setModern("")
+			if ctx.Err() != nil || errors.Is(err, ErrClosed) {
+				return false, err
+			}
+			if supported, ok := UnsupportedVersion(err); ok {
+				if next := newestModern(supported); next != "" && next != version && attempt == 0 {
+					version = next
+					continue
+				}
+				if probe && newestLegacy(supported) != "" {
+					return true, err
+				}
+				return false, fmt.Errorf("server supports none of this client's modern versions (it lists %v): %w", supported, err)
+			}
+			var rpcErr *Error
+			if probe && (errors.As(err, &rpcErr) || errors.Is(err, context.DeadlineExceeded)) {
+				return true, err
+			}
+			return false, err
+		}
+		var res discoverResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			c.setModern("")
+			if probe {
+				return true, fmt.Errorf("decoding server/discover result: %w", err)
+			}
+			return false, fmt.Errorf("decoding server/discover result: %w", err)
+		}
+		if res.ResultType != "" && res.ResultType != resultComplete {
+			c.setModern("")
+			return false, fmt.Errorf("server/discover: %w", errResultType(res.ResultType))
+		}
+		if !slices.Contains(res.SupportedVersions, version) {
+			next := newestModern(res.SupportedVersions)
+			if next != "" && attempt == 0 {
+				version = next
+				continue
+			}
+			c.setModern("")
+			if probe {
+				return true, fmt.Errorf("server/discover lists no modern version this client speaks: %v", res.SupportedVersions)
+			}
+			return false, fmt.Errorf("server/discover lists %v, not %s", res.SupportedVersions, version)
+		}
+		c.version = version
+		c.modern = true
+		c.serverCaps = res.Capabilities
+		c.instructions = res.Instructions
+		c.serverVersions = res.SupportedVersions
+		if res.Meta.ServerInfo != nil {
+			c.serverInfo = *res.Meta.ServerInfo
+		}
+		return false, nil
+	}
+}
+
+// setModern switches the per-request metadata to version, or off with "".
+func (c *Client) setModern(version string) {
+	if version == "" {
+		c.meta = nil
+		return
+	}
+	caps, err := json.Marshal(c.capabilitiesFor(version))
+	if err != nil {
+		caps = []byte("{}") // cannot happen: capabilities are plain data
+	}
+	info, err := json.Marshal(&c.opts.ClientInfo)
+	if err != nil {
+		info = []byte(`{"name":"mcptestkit","version":"v0"}`)
+	}
+	c.meta = staticMeta(version, caps, info)
+}
+
+func newestModern(versions []string) string {
+	best := ""
+	for _, v := range versions {
+		if knownVersion(v) && !IsLegacy(v) && v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+func newestLegacy(versions []string) string {
+	best := ""
+	for _, v := range versions {
+		if knownVersion(v) && IsLegacy(v) && v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// initialize runs the legacy handshake at version.
+func (c *Client) initialize(ctx context.Context, version string) error {
+	params, err := json.Marshal(struct {
+		ProtocolVersion string             `json:"protocolVersion"`
+		Capabilities    ClientCapabilities `json:"capabilities"`
+		ClientInfo      *Implementation    `json:"clientInfo"`
+	}{version, c.capabilitiesFor(version), &c.opts.ClientInfo})
+	if err != nil {
+		return fmt.Errorf("encoding initialize params: %w", err)
+	}
+	raw, err := c.roundTrip(ctx, methodInitialize, params, -1)
+	if err != nil {
+		return err
+	}
+	var res struct {
+		ProtocolVersion string             `json:"protocolVersion"`
+		Capabilities    ServerCapabilities `json:"capabilities"`
+		ServerInfo      Implementation     `json:"serverInfo"`
+		Instructions    string             `json:"instructions"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("decoding initialize result: %w", err)
+	}
+	if !knownVersion(res.ProtocolVersion) || !IsLegacy(res.ProtocolVersion) {
+		return fmt.Errorf("server answered initialize with protocol version %q, which this client does not speak over the handshake (it speaks %v)",
+			res.ProtocolVersion, supportedVersions[1:])
+	}
+	c.version = res.ProtocolVersion
+	c.serverCaps = res.Capabilities
+	c.serverInfo = res.ServerInfo
+	c.instructions = res.Instructions
+	if err := c.notify(ctx, methodInitialized, nil); err != nil {
+		return err
+	}
+	if lvl := c.opts.LogLevel; lvl != "" && c.serverCaps.Logging != nil {
+		if err := c.SetLogLevel(ctx, lvl); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ProtocolVersion returns the negotiated protocol version.
+func (c *Client) ProtocolVersion() string { return c.version }
+
+// IsModern reports whether the connection speaks 2026-07-28 (no session,
+// metadata on every request) rather than a legacy version.
+func (c *Client) IsModern() bool { return c.modern }
+
+// ServerInfo returns the server's self-description (from initialize, or from
+// the serverInfo metadata of server/discover; it may be empty there).
+func (c *Client) ServerInfo() Implementation { return c.serverInfo }
+
+// ServerCapabilities returns what the server declared. The caller must not
+// modify it.
+func (c *Client) ServerCapabilities() *ServerCapabilities { return &c.serverCaps }
+
+// ClientCapabilities returns what this client declared, as sent at the
+// negotiated version.
+func (c *Client) ClientCapabilities() ClientCapabilities { return c.capabilitiesFor(c.version) }
+
+// Instructions returns the server's instructions for the model, if any.
+func (c *Client) Instructions() string { return c.instructions }
+
+// ServerVersions returns the versions a 2026-07-28 server listed in
+// server/discover (nil on legacy connections).
+func (c *Client) ServerVersions() []string { return slices.Clone(c.serverVersions) }
+
+// Done returns a channel that is closed when the connection has ended, by
+// Close or because the transport failed.
+func (c *Client) Done() <-chan struct{} { return c.ctx.Done() }
+
+// Err returns why the connection ended: nil while it is open, an error
+// wrapping [ErrClosed] afterwards.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		return nil
+	}
+	return &closedError{cause: c.cause}
+}
+
+// Close ends the connection: every call still waiting returns an error
+// wrapping [ErrClosed], callbacks in progress see their context cancelled,
+// and Close returns once the client's goroutines have ended and the
+// transport is closed. It is safe to call more than once.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
+		c.cancel()
+		c.closeErr = c.t.Close()
+		<-c.done
+		c.wg.Wait()
+	})
+	return c.closeErr
+}
+
+func validLevel(l LogLevel) bool {
+	switch l {
+	case LevelDebug, LevelInfo, LevelNotice, LevelWarning, LevelError, LevelCritical, LevelAlert, LevelEmergency:
+		return true
+	}
+	return false
+}

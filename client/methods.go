@@ -1,0 +1,402 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+)
+
+// trackProgress gives the call a progress token when it asked for progress,
+// and returns the token (0 for none) and the function that forgets it.
+func (c *Client) trackProgress(co *callOptions) (int64, func()) {
+	if co.progress == nil {
+		return 0, func() {}
+	}
+	token := c.nextID.Add(1)
+	c.mu.Lock()
+	c.progress[token] = co.progress
+	c.mu.Unlock()
+	return token, func() {
+		c.mu.Lock()
+		delete(c.progress, token)
+		c.mu.Unlock()
+	}
+}
+
+// call runs a request that is not a multi round-trip one and decodes its
+// result into out, whose envelope env is then checked.
+func (c *Client) call(ctx context.Context, method string, obj []byte, co *callOptions, out any, env *envelope) error {
+	token, forget := c.trackProgress(co)
+	defer forget()
+	params, err := c.buildParams(obj, co, token)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	raw, err := c.roundTrip(ctx, method, params, co.timeout)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s: decoding result: %w", method, err)
+	}
+	return env.check(method)
+}
+
+func cursorObject(cursor string) []byte {
+	if cursor == "" {
+		return nil
+	}
+	return append(jsonrpc.AppendString([]byte(`{"cursor":`), cursor), '}')
+}
+
+// ListTools returns one page of the server's tools, starting at cursor ("" for
+// the first page). [Client.Tools] follows the pages for you.
+func (c *Client) ListTools(ctx context.Context, cursor string, opts ...CallOption) (*ListToolsResult, error) {
+	co := collect(opts)
+	var w struct {
+		ListToolsResult
+		envelope
+	}
+	if err := c.call(ctx, methodListTools, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+		return nil, err
+	}
+	return &w.ListToolsResult, nil
+}
+
+// ListResources returns one page of the server's resources.
+func (c *Client) ListResources(ctx context.Context, cursor string, opts ...CallOption) (*ListResourcesResult, error) {
+	co := collect(opts)
+	var w struct {
+		ListResourcesResult
+		envelope
+	}
+	if err := c.call(ctx, methodListResources, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+		return nil, err
+	}
+	return &w.ListResourcesResult, nil
+}
+
+// ListResourceTemplates returns one page of the server's resource templates.
+func (c *Client) ListResourceTemplates(ctx context.Context, cursor string, opts ...CallOption) (*ListResourceTemplatesResult, error) {
+	co := collect(opts)
+	var w struct {
+		ListResourceTemplatesResult
+		envelope
+	}
+	if err := c.call(ctx, methodListTemplates, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+		return nil, err
+	}
+	return &w.ListResourceTemplatesResult, nil
+}
+
+// ListPrompts returns one page of the server's prompts.
+func (c *Client) ListPrompts(ctx context.Context, cursor string, opts ...CallOption) (*ListPromptsResult, error) {
+	co := collect(opts)
+	var w struct {
+		ListPromptsResult
+		envelope
+	}
+	if err := c.call(ctx, methodListPrompts, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+		return nil, err
+	}
+	return &w.ListPromptsResult, nil
+}
+
+// Tools iterates over all the server's tools, following nextCursor from page
+// to page. An error ends the iteration (it is yielded with a nil tool).
+func (c *Client) Tools(ctx context.Context, opts ...CallOption) iter.Seq2[*Tool, error] {
+	return paginate(methodListTools, func(cursor string) ([]*Tool, string, error) {
+		r, err := c.ListTools(ctx, cursor, opts...)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Tools, r.NextCursor, nil
+	})
+}
+
+// Resources iterates over all the server's resources, following nextCursor.
+func (c *Client) Resources(ctx context.Context, opts ...CallOption) iter.Seq2[*Resource, error] {
+	return paginate(methodListResources, func(cursor string) ([]*Resource, string, error) {
+		r, err := c.ListResources(ctx, cursor, opts...)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Resources, r.NextCursor, nil
+	})
+}
+
+// ResourceTemplates iterates over all the server's resource templates,
+// following nextCursor.
+func (c *Client) ResourceTemplates(ctx context.Context, opts ...CallOption) iter.Seq2[*ResourceTemplate, error] {
+	return paginate(methodListTemplates, func(cursor string) ([]*ResourceTemplate, string, error) {
+		r, err := c.ListResourceTemplates(ctx, cursor, opts...)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.ResourceTemplates, r.NextCursor, nil
+	})
+}
+
+// Prompts iterates over all the server's prompts, following nextCursor.
+func (c *Client) Prompts(ctx context.Context, opts ...CallOption) iter.Seq2[*Prompt, error] {
+	return paginate(methodListPrompts, func(cursor string) ([]*Prompt, string, error) {
+		r, err := c.ListPrompts(ctx, cursor, opts...)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Prompts, r.NextCursor, nil
+	})
+}
+
+// paginate turns a page fetcher into an iterator. A server that hands out a
+// cursor it handed out before would loop forever; that ends with an error.
+func paginate[T any](method string, page func(cursor string) ([]T, string, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		cursor := ""
+		var seen map[string]bool
+		for {
+			items, next, err := page(cursor)
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if next == "" {
+				return
+			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if seen[next] {
+				yield(zero, fmt.Errorf("%s: the server returned cursor %q a second time", method, next))
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
+}
+
+// CallTool calls the tool name with args (anything that encodes as a JSON
+// object: a map, a struct, json.RawMessage; nil for none).
+//
+// A tool that fails is not a Go error: the result has IsError set and says
+// why. A Go error is a protocol error from the server (an [*Error], for
+// example an unknown tool), a closed connection ([ErrClosed]), or the end of
+// ctx. On 2026-07-28 connections, input requests are answered through the
+// Options callbacks and the call retried, up to Options.MaxInputRounds.
+func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*CallToolResult, error) {
+	co := collect(opts)
+	a, err := objectJSON("tool arguments", args)
+	if err != nil {
+		return nil, fmt.Errorf("%s %q: %w", methodCallTool, name, err)
+	}
+	obj := make([]byte, 0, 24+len(name)+len(a))
+	obj = jsonrpc.AppendString(append(obj, `{"name":`...), name)
+	if a != nil {
+		obj = append(append(obj, `,"arguments":`...), a...)
+	}
+	obj = append(obj, '}')
+	var res *CallToolResult
+	err = c.mrtr(ctx, methodCallTool, obj, &co, func(raw json.RawMessage) (*envelope, error) {
+		var w struct {
+			callToolWire
+			envelope
+		}
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, err
+		}
+		res = &CallToolResult{Content: w.Content, StructuredContent: w.StructuredContent, IsError: w.IsError, Meta: w.Meta}
+		return &w.envelope, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Content == nil {
+		res.Content = []Content{}
+	}
+	return res, nil
+}
+
+// ReadResource reads the resource at uri. A missing resource is an error
+// that [IsResourceNotFound] recognises, in both its legacy and current form.
+func (c *Client) ReadResource(ctx context.Context, uri string, opts ...CallOption) (*ReadResourceResult, error) {
+	co := collect(opts)
+	obj := append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
+	var res *ReadResourceResult
+	err := c.mrtr(ctx, methodReadResource, obj, &co, func(raw json.RawMessage) (*envelope, error) {
+		var w struct {
+			ReadResourceResult
+			envelope
+		}
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, err
+		}
+		res = &w.ReadResourceResult
+		return &w.envelope, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// GetPrompt renders the prompt name with args.
+func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string, opts ...CallOption) (*GetPromptResult, error) {
+	co := collect(opts)
+	obj, err := json.Marshal(struct {
+		Name      string            `json:"name"`
+		Arguments map[string]string `json:"arguments,omitempty"`
+	}{name, args})
+	if err != nil {
+		return nil, fmt.Errorf("%s %q: encoding arguments: %w", methodGetPrompt, name, err)
+	}
+	var res *GetPromptResult
+	err = c.mrtr(ctx, methodGetPrompt, obj, &co, func(raw json.RawMessage) (*envelope, error) {
+		var w struct {
+			GetPromptResult
+			envelope
+		}
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, err
+		}
+		res = &w.GetPromptResult
+		return &w.envelope, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Complete asks the server to complete an argument value (completion/complete).
+func (c *Client) Complete(ctx context.Context, req *CompleteRequest, opts ...CallOption) (*CompleteResult, error) {
+	if req == nil {
+		return nil, errors.New("completion/complete: nil request")
+	}
+	co := collect(opts)
+	type argument struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	}
+	type completeContext struct {
+		Arguments map[string]string `json:"arguments,omitempty"`
+	}
+	p := struct {
+		Ref      CompleteReference `json:"ref"`
+		Argument argument          `json:"argument"`
+		Context  *completeContext  `json:"context,omitempty"`
+	}{Ref: req.Ref, Argument: argument{req.Argument, req.Value}}
+	if len(req.Context) > 0 {
+		p.Context = &completeContext{req.Context}
+	}
+	obj, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("completion/complete: encoding params: %w", err)
+	}
+	var w struct {
+		Completion CompleteResult `json:"completion"`
+		Meta       Meta           `json:"_meta"`
+		envelope
+	}
+	if err := c.call(ctx, methodComplete, obj, &co, &w, &w.envelope); err != nil {
+		return nil, err
+	}
+	w.Completion.Meta = w.Meta
+	return &w.Completion, nil
+}
+
+// Ping checks that the server answers. Legacy connections send ping; 2026-07-28
+// removed ping (any request proves liveness), so there it sends
+// server/discover.
+func (c *Client) Ping(ctx context.Context) error {
+	co := collect(nil)
+	if c.modern {
+		var w struct{ envelope }
+		return c.call(ctx, methodDiscover, nil, &co, &w, &w.envelope)
+	}
+	var w struct{ envelope }
+	return c.call(ctx, methodPing, nil, &co, &w, &w.envelope)
+}
+
+// SetLogLevel asks the server for log messages at level and above. Legacy
+// connections send logging/setLevel; on 2026-07-28 connections, which have no
+// such request, the level rides in the _meta of every later request.
+func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
+	if !validLevel(level) {
+		return fmt.Errorf("%s: unknown log level %q", methodSetLevel, level)
+	}
+	if c.modern {
+		lvl := string(level)
+		c.logLevel.Store(&lvl)
+		return nil
+	}
+	co := collect(nil)
+	obj := append(jsonrpc.AppendString([]byte(`{"level":`), string(level)), '}')
+	var w struct{ envelope }
+	if err := c.call(ctx, methodSetLevel, obj, &co, &w, &w.envelope); err != nil {
+		return err
+	}
+	lvl := string(level)
+	c.logLevel.Store(&lvl)
+	return nil
+}
+
+// Subscribe asks for notifications/resources/updated for uri
+// (resources/subscribe). It exists only on legacy connections; [Client.Listen]
+// works in both eras.
+func (c *Client) Subscribe(ctx context.Context, uri string) error {
+	return c.subscription(ctx, methodSubscribe, uri)
+}
+
+// Unsubscribe undoes [Client.Subscribe] (resources/unsubscribe, legacy only).
+func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
+	return c.subscription(ctx, methodUnsubscribe, uri)
+}
+
+func (c *Client) subscription(ctx context.Context, method, uri string) error {
+	if c.modern {
+		return fmt.Errorf("%s: removed in protocol version %s; use Listen", method, c.version)
+	}
+	co := collect(nil)
+	obj := append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
+	var w struct{ envelope }
+	return c.call(ctx, method, obj, &co, &w, &w.envelope)
+}
+
+// NotifyRootsListChanged tells the server that the roots changed
+// (notifications/roots/list_changed, legacy only).
+func (c *Client) NotifyRootsListChanged(ctx context.Context) error {
+	if c.modern {
+		return fmt.Errorf("%s: removed in protocol version %s", notifyRootsChanged, c.version)
+	}
+	return c.notify(ctx, notifyRootsChanged, nil)
+}
+
+// Call sends any request and returns its raw result: the escape hatch for
+// methods this client does not model. params must encode as a JSON object
+// (or be nil); on 2026-07-28 connections the protocol _meta is added. The
+// result is not checked, not even its resultType.
+func (c *Client) Call(ctx context.Context, method string, params any, opts ...CallOption) (json.RawMessage, error) {
+	co := collect(opts)
+	obj, err := objectJSON(method+" params", params)
+	if err != nil {
+		return nil, err
+	}
+	token, forget := c.trackProgress(&co)
+	defer forget()
+	p, err := c.buildParams(obj, &co, token)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	return c.roundTrip(ctx, method, p, co.timeout)
+}
