@@ -33,9 +33,9 @@ type ServerFunc func(ctx context.Context, conn *memtransport.Conn) error
 // Serve calls f(ctx, conn).
 func (f ServerFunc) Serve(ctx context.Context, conn *memtransport.Conn) error { return f(ctx, conn) }
 
-// serveGrace is how long the cleanup waits for Serve to return after the
-// client closed, and again after cancelling Serve's context.
-const serveGrace = 5 * time.Second
+// defaultServeGrace is how long the cleanup waits for Serve to return after
+// the client closed, and again after cancelling Serve's context.
+const defaultServeGrace = 5 * time.Second
 
 // Connect serves srv on one end of a fresh in-memory connection, connects a
 // real [client.Client] to the other end and returns it after the handshake,
@@ -160,10 +160,10 @@ func (h *harness) reportCrash(r crash.Report) {
 // crashHint tells the reader how to make the server recover panics itself,
 // which is what production needs: without it the SDK lets the panic kill the
 // process.
-const crashHint = `The server has no panic recovery of its own, so the test harness recovered it
-(in production this panic would crash the server process). Install the crash
-guard, which turns a handler panic into an error result and logs it at ERROR
-with the stack:
+const crashHint = `The server has no panic recovery of its own, so the test harness recovered it;
+in production this panic would crash the server process.
+Install the crash guard, which turns a handler panic into an error for the
+client and an ERROR log record with the stack:
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp-go:  mcpgo.Guard(logger)(srv)   (or pass it to server.NewMCPServer)
 Stack of the panicking goroutine:`
@@ -200,7 +200,8 @@ func (h *harness) cleanup() {
 // test rather than hanging it.
 func (h *harness) waitServe() {
 	t := h.t
-	timer := time.NewTimer(serveGrace)
+	grace := h.cfg.serveGrace
+	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
 	case err := <-h.served:
@@ -209,13 +210,13 @@ func (h *harness) waitServe() {
 	case <-timer.C:
 	}
 	h.cancelServe()
-	timer.Reset(serveGrace)
+	timer.Reset(grace)
 	select {
 	case err := <-h.served:
-		t.Errorf("mcptest: Serve did not return within %v after the connection closed; it returned only when its context was cancelled. Serve must return when its connection closes.", serveGrace)
+		t.Errorf("mcptest: Serve did not return within %v after the connection closed; it returned only when its context was cancelled. Serve must return when its connection closes.", grace)
 		h.serveReturned(err)
 	case <-timer.C:
-		t.Errorf("mcptest: Serve did not return within %v after the connection closed, nor after its context was cancelled; its goroutine is left running", 2*serveGrace)
+		t.Errorf("mcptest: Serve did not return within %v after the connection closed, nor after its context was cancelled; its goroutine is left running", 2*grace)
 	}
 }
 

@@ -34,6 +34,7 @@ type config struct {
 	lineMax      int
 	pairOptions  []memtransport.Option
 	crashCatcher bool
+	serveGrace   time.Duration // how long cleanup waits for Serve; a knob for the harness's own tests
 }
 
 func newConfig(opts []Option) *config {
@@ -47,6 +48,7 @@ func newConfig(opts []Option) *config {
 		tail:         DefaultTranscriptTail,
 		lineMax:      DefaultTranscriptLine,
 		crashCatcher: true,
+		serveGrace:   defaultServeGrace,
 	}
 	for _, o := range opts {
 		o(c)

@@ -49,26 +49,29 @@ func renderTranscript(tr memtransport.Transcript, head, tail, lineMax int) strin
 		b.WriteString("\n\t")
 		b.WriteString(cutLine(e.String(), lineMax))
 	}
-	for _, u := range unanswered(entries) {
-		b.WriteString("\n\tno response to ")
-		b.WriteString(u)
+	for _, note := range requestNotes(entries) {
+		b.WriteString("\n\t")
+		b.WriteString(note)
 	}
 	return b.String()
 }
 
-// unanswered lists the requests in entries that got no response, the usual
-// sign of a hung handler, e.g. `tools/call "slow" (id 3, message #5,
-// client→server)`.
-func unanswered(entries []memtransport.Entry) []string {
+// requestNotes points at the requests a reader of a failed test should look
+// at first: those that got no response (the usual sign of a hung handler) and
+// those the client cancelled (a timeout), e.g.
+//
+//	no response to tools/call "slow" (id 3, message #5, client→server)
+//	the client cancelled tools/call "slow" (id 3, message #5) at message #7: the client stopped waiting: context deadline exceeded
+func requestNotes(entries []memtransport.Entry) []string {
 	type request struct {
-		seq    int
-		dir    memtransport.Direction
-		method string
-		name   string
-		id     string
+		seq  int
+		dir  memtransport.Direction
+		what string
+		id   string
 	}
 	open := map[string]request{}
 	var order []string
+	var notes []string
 	for _, e := range entries {
 		m, err := jsonrpc.Decode(e.Data)
 		if err != nil {
@@ -77,16 +80,31 @@ func unanswered(entries []memtransport.Entry) []string {
 		switch {
 		case m.IsRequest():
 			key := e.Dir.String() + m.ID.String()
-			r := request{seq: e.Seq, dir: e.Dir, method: m.Method, id: m.ID.String()}
+			r := request{seq: e.Seq, dir: e.Dir, what: m.Method, id: m.ID.String()}
 			var p struct {
 				Name string `json:"name"`
 				URI  string `json:"uri"`
 			}
-			if json.Unmarshal(m.Params, &p) == nil {
-				r.name = p.Name + p.URI
+			if json.Unmarshal(m.Params, &p) == nil && p.Name+p.URI != "" {
+				r.what += fmt.Sprintf(" %q", p.Name+p.URI)
 			}
 			open[key] = r
 			order = append(order, key)
+		case m.Method == "notifications/cancelled":
+			var p struct {
+				RequestID jsonrpc.ID `json:"requestId"`
+				Reason    string     `json:"reason"`
+			}
+			if json.Unmarshal(m.Params, &p) != nil {
+				continue
+			}
+			if r, ok := open[e.Dir.String()+p.RequestID.String()]; ok {
+				note := fmt.Sprintf("%s cancelled %s (id %s, message #%d) at message #%d", sender(e.Dir), r.what, r.id, r.seq, e.Seq)
+				if p.Reason != "" {
+					note += ": " + p.Reason
+				}
+				notes = append(notes, note)
+			}
 		case m.IsResponse() && !strings.Contains(e.Note, "dropped"):
 			// A response travels the other way from its request; one that
 			// was dropped on the way answered nothing.
@@ -94,20 +112,22 @@ func unanswered(entries []memtransport.Entry) []string {
 			delete(open, other.String()+m.ID.String())
 		}
 	}
-	var out []string
 	for _, key := range order {
 		r, ok := open[key]
 		if !ok {
 			continue
 		}
 		delete(open, key) // an id reused after its response is listed once
-		what := r.method
-		if r.name != "" {
-			what += fmt.Sprintf(" %q", r.name)
-		}
-		out = append(out, fmt.Sprintf("%s (id %s, message #%d, %s)", what, r.id, r.seq, r.dir))
+		notes = append(notes, fmt.Sprintf("no response to %s (id %s, message #%d, %s)", r.what, r.id, r.seq, r.dir))
 	}
-	return out
+	return notes
+}
+
+func sender(d memtransport.Direction) string {
+	if d == memtransport.ClientToServer {
+		return "the client"
+	}
+	return "the server"
 }
 
 // cutLine shortens s to about max bytes, keeping both ends, on rune

@@ -1,0 +1,185 @@
+package mcptest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// recorder is the smallest TestingT: Errorf only, as testify's
+// assert.TestingT. The assertions must work with it.
+type recorder struct{ msgs []string }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) text() string { return strings.Join(r.msgs, "\n") }
+
+// check runs an assertion against a fresh recorder and compares its verdict
+// and message with the expectation.
+func check(t *testing.T, wantOK bool, assertion func(TestingT) bool, contains ...string) {
+	t.Helper()
+	r := &recorder{}
+	ok := assertion(r)
+	if ok != wantOK {
+		t.Fatalf("the assertion returned %v, want %v; it reported:\n%s", ok, wantOK, r.text())
+	}
+	if ok != (len(r.msgs) == 0) {
+		t.Fatalf("the assertion returned %v but reported %d failure(s):\n%s", ok, len(r.msgs), r.text())
+	}
+	for _, s := range contains {
+		assert.Contains(t, r.text(), s)
+	}
+}
+
+func textResult(isError bool, text string) *client.CallToolResult {
+	return &client.CallToolResult{IsError: isError, Content: []client.Content{&client.TextContent{Text: text}}}
+}
+
+func TestAssertToolSuccess(t *testing.T) {
+	t.Parallel()
+	check(t, true, func(r TestingT) bool { return AssertToolSuccess(r, textResult(false, "ok")) })
+	check(t, false, func(r TestingT) bool { return AssertToolSuccess(r, textResult(true, "database down")) },
+		"expected a successful tool result, got a tool error", "database down")
+	check(t, false, func(r TestingT) bool { return AssertToolSuccess(r, nil) }, "got no result")
+}
+
+func TestAssertToolError(t *testing.T) {
+	t.Parallel()
+	res := textResult(true, `No book titled "Nothing" in the catalog.`)
+	check(t, true, func(r TestingT) bool { return AssertToolError(r, res) })
+	check(t, true, func(r TestingT) bool { return AssertToolError(r, res, "No book titled", `"Nothing"`) })
+	check(t, false, func(r TestingT) bool { return AssertToolError(r, res, "Unknown author") },
+		`expected substring: "Unknown author"`, `actual text:        "No book titled \"Nothing\" in the catalog."`)
+	check(t, false, func(r TestingT) bool { return AssertToolError(r, textResult(false, "Frank Herbert")) },
+		"expected a tool error result (isError: true), got a successful result", "Frank Herbert")
+	check(t, false, func(r TestingT) bool { return AssertToolError(r, nil) }, "A protocol error is not a tool error")
+
+	withStructured := textResult(true, "failed")
+	withStructured.StructuredContent = json.RawMessage(`{"partial":1}`)
+	check(t, false, func(r TestingT) bool { return AssertToolError(r, withStructured) },
+		`a tool error must not carry structuredContent, got {"partial":1}`)
+	withNull := textResult(true, "failed")
+	withNull.StructuredContent = json.RawMessage(`null`)
+	check(t, true, func(r TestingT) bool { return AssertToolError(r, withNull) })
+}
+
+func TestAssertText(t *testing.T) {
+	t.Parallel()
+	res := &client.CallToolResult{Content: []client.Content{&client.TextContent{Text: "a"}, &client.ImageContent{}, &client.TextContent{Text: "b"}}}
+	check(t, true, func(r TestingT) bool { return AssertText(r, res, "a\nb") })
+	check(t, false, func(r TestingT) bool { return AssertText(r, res, "a b") },
+		`expected: "a b"`, `actual:   "a\nb"`, "diff (-expected +actual)")
+	check(t, false, func(r TestingT) bool { return AssertText(r, nil, "x") }, "got no result")
+}
+
+func TestAssertStructured(t *testing.T) {
+	t.Parallel()
+	type book struct {
+		Title  string `json:"title"`
+		Author string `json:"author"`
+	}
+	type out struct {
+		Books []book `json:"books"`
+	}
+	res := &client.CallToolResult{StructuredContent: json.RawMessage(`{"books":[{"title":"Dune","author":"Frank Herbert"}]}`)}
+	check(t, true, func(r TestingT) bool {
+		return AssertStructured(r, res, out{Books: []book{{"Dune", "Frank Herbert"}}})
+	})
+	check(t, true, func(r TestingT) bool {
+		return AssertStructured(r, res, map[string]any{"books": []any{map[string]any{"title": "Dune", "author": "Frank Herbert"}}})
+	})
+	check(t, false, func(r TestingT) bool {
+		return AssertStructured(r, res, out{Books: []book{{"Dune", "F. Herbert"}}})
+	}, "the structuredContent differs", `"F. Herbert"`, `"Frank Herbert"`, "diff (-expected +actual)")
+
+	extra := &client.CallToolResult{StructuredContent: json.RawMessage(`{"books":[],"total":0}`)}
+	check(t, false, func(r TestingT) bool { return AssertStructured(r, extra, out{Books: []book{}}) }, `"total"`)
+
+	check(t, false, func(r TestingT) bool { return AssertStructured(r, textResult(false, "x"), out{}) }, "the result has none")
+	check(t, false, func(r TestingT) bool { return AssertStructured(r, res, make(chan int)) }, "the expected value")
+}
+
+func TestAssertNoStructured(t *testing.T) {
+	t.Parallel()
+	check(t, true, func(r TestingT) bool { return AssertNoStructured(r, textResult(true, "x")) })
+	check(t, false, func(r TestingT) bool {
+		return AssertNoStructured(r, &client.CallToolResult{StructuredContent: json.RawMessage(` {"a": 1} `)})
+	}, `expected no structuredContent, got {"a":1}`)
+}
+
+func TestAssertProtocolError(t *testing.T) {
+	t.Parallel()
+	err := fmt.Errorf("wrapped: %w", &client.Error{Code: -32602, Message: "unknown tool \"nope\"", Method: "tools/call"})
+	r := &recorder{}
+	e := AssertProtocolError(r, err, client.CodeInvalidParams)
+	require.NotNil(t, e)
+	assert.Empty(t, r.msgs)
+	assert.Equal(t, `unknown tool "nope"`, e.Message)
+
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{nil, "expected a protocol error with code -32603, got no error"},
+		{client.ErrClosed, "not a server's error response"},
+		{&client.Error{Code: 0, Message: "raw boom", Data: json.RawMessage(`{"k":1}`)}, "expected code: -32603\nactual code:   0\nmessage:       \"raw boom\"\ndata:          {\"k\":1}"},
+	} {
+		r := &recorder{}
+		assert.Nil(t, AssertProtocolError(r, tc.err, client.CodeInternalError))
+		assert.Contains(t, r.text(), tc.want)
+	}
+}
+
+func TestAssertResourceNotFound(t *testing.T) {
+	t.Parallel()
+	const uri = "books://Nothing"
+	modern := &client.Error{Code: -32602, Message: "No book", Data: json.RawMessage(`{"uri":"books://Nothing"}`)}
+	legacy := &client.Error{Code: -32002, Message: "resource not found"}
+	legacyURI := &client.Error{Code: -32002, Message: "resource not found", Data: json.RawMessage(`{"uri":"books://Nothing"}`)}
+	check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, modern, uri) })
+	check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, legacy, uri) })
+	check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, legacyURI, uri) })
+
+	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, modern, "books://Other") },
+		`expected data.uri: "books://Other"`, `actual data.uri:   "books://Nothing"`)
+	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, legacyURI, "books://Other") }, `"books://Other"`)
+	check(t, false, func(r TestingT) bool {
+		return AssertResourceNotFound(r, &client.Error{Code: -32602, Message: "resource not found"}, uri)
+	}, "data.uri is missing")
+	check(t, false, func(r TestingT) bool {
+		return AssertResourceNotFound(r, &client.Error{Code: -32603, Message: "disk on fire"}, uri)
+	}, "actual code: -32603", "disk on fire")
+	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, nil, uri) }, "got no error")
+	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, client.ErrClosed, uri) }, "not a server's error response")
+}
+
+// The Require forms stop the test (FailNow) after reporting.
+func TestRequireStopsTheTest(t *testing.T) {
+	t.Parallel()
+	cases := map[string]func(tb testing.TB){
+		"RequireToolSuccess":   func(tb testing.TB) { RequireToolSuccess(tb, textResult(true, "x")) },
+		"RequireToolError":     func(tb testing.TB) { RequireToolError(tb, textResult(false, "x")) },
+		"RequireProtocolError": func(tb testing.TB) { RequireProtocolError(tb, nil, -32602) },
+	}
+	for name, fn := range cases {
+		reached := false
+		f := runFake(t, func(tb testing.TB) {
+			fn(tb)
+			reached = true
+		})
+		f.expectFailure(t, "mcptest:")
+		assert.False(t, reached, "%s did not stop the test", name)
+	}
+	runFake(t, func(tb testing.TB) {
+		RequireToolSuccess(tb, textResult(false, "x"))
+		RequireToolError(tb, textResult(true, "x"), "x")
+		assert.NotNil(t, RequireProtocolError(tb, &client.Error{Code: -32602}, -32602))
+	}).expectPass(t)
+}

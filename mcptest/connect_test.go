@@ -1,0 +1,379 @@
+package mcptest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+type echoIn struct {
+	Text string `json:"text"`
+}
+
+// probeServer is a go-sdk server with an echo tool, plus whatever add puts
+// on it.
+func probeServer(add func(s *mcp.Server)) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "probe", Version: "v0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo the text."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+		})
+	if add != nil {
+		add(s)
+	}
+	return s
+}
+
+func TestConnectCallsARealGoSDKServer(t *testing.T) {
+	t.Parallel()
+	c := Connect(t, gosdk.Server(probeServer(nil)))
+	assert.Equal(t, client.LatestVersion, c.ProtocolVersion(), "era-neutral start lands on the modern protocol")
+
+	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hello"})
+	require.NoError(t, err)
+	AssertToolSuccess(t, res)
+	AssertText(t, res, "hello")
+}
+
+func TestEachVersionPinsEveryVersion(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	EachVersion(t, func(t *testing.T, version string) {
+		t.Parallel()
+		c := Connect(t, gosdk.Server(probeServer(nil)), WithProtocolVersion(version))
+		assert.Equal(t, version, c.ProtocolVersion())
+		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": version})
+		require.NoError(t, err)
+		AssertText(t, res, version)
+		mu.Lock()
+		seen = append(seen, version)
+		mu.Unlock()
+	})
+	t.Cleanup(func() { assert.ElementsMatch(t, client.SupportedVersions(), seen) })
+}
+
+// Hundreds of connections at once, each with its own leak check: none may
+// see another's goroutines.
+func TestConnectManyInParallel(t *testing.T) {
+	t.Parallel()
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	srv := gosdk.Server(probeServer(nil)) // one server, many sessions
+	for i := range n {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			opts := []Option{}
+			if i%2 == 1 {
+				opts = append(opts, WithLegacy())
+			}
+			c := Connect(t, srv, opts...)
+			want := fmt.Sprintf("call %d", i)
+			res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": want})
+			require.NoError(t, err)
+			AssertText(t, res, want)
+		})
+	}
+}
+
+func TestClientOptionsReachTheServer(t *testing.T) {
+	t.Parallel()
+	type none struct{}
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "whoami"}, func(ctx context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+			info := req.Session.InitializeParams().ClientInfo
+			roots, err := req.Session.ListRoots(ctx, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			msg, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+			if err != nil {
+				return nil, nil, err
+			}
+			el, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "name?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+			if err != nil {
+				return nil, nil, err
+			}
+			text := fmt.Sprintf("%s %s | %s | %s | %s %v", info.Name, info.Version, roots.Roots[0].URI, msg.Content.(*mcp.TextContent).Text, el.Action, el.Content["name"])
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		})
+	})
+	c := Connect(t, gosdk.Server(srv),
+		WithLegacy(), // server-to-client requests are a legacy feature
+		WithClientInfo("probe-client", "v7"),
+		WithRoots(&client.Root{URI: "file:///work", Name: "work"}),
+		WithSampling(func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			return &client.CreateMessageResult{Role: "assistant", Model: "m", Content: []client.Content{&client.TextContent{Text: "sampled"}}}, nil
+		}),
+		WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+			return &client.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		}),
+	)
+	res, err := c.CallTool(t.Context(), "whoami", nil)
+	require.NoError(t, err)
+	AssertText(t, res, "probe-client v7 | file:///work | sampled | accept Ada")
+}
+
+func TestWithClientOptionsEditsLast(t *testing.T) {
+	t.Parallel()
+	var edited client.Options
+	c := Connect(t, gosdk.Server(probeServer(nil)),
+		WithTimeout(3*time.Second),
+		WithClientInfo("a", "1"),
+		WithClientOptions(func(o *client.Options) {
+			o.ClientInfo.Name = "b"
+			edited = *o
+		}))
+	require.NotNil(t, c)
+	assert.Equal(t, "b", edited.ClientInfo.Name)
+	assert.Equal(t, 3*time.Second, edited.Timeout)
+}
+
+func TestConnectNilServerFails(t *testing.T) {
+	t.Parallel()
+	runFake(t, func(tb testing.TB) { Connect(tb, nil) }).expectFailure(t, "the server is nil")
+}
+
+// A server that never answers: the handshake fails within the timeout with
+// a message that says so, instead of hanging the test.
+func TestHandshakeTimeoutFailsTheTest(t *testing.T) {
+	t.Parallel()
+	silent := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+		for {
+			if _, err := conn.Receive(ctx); err != nil {
+				return nil
+			}
+		}
+	})
+	f := runFake(t, func(tb testing.TB) { Connect(tb, silent, WithTimeout(200*time.Millisecond)) })
+	f.expectFailure(t, "did not complete the handshake within 200ms", "server/discover", "transcript of the connection", "no response to server/discover")
+}
+
+// A tool that never answers: the call fails with an error naming the method
+// once the default per-call timeout (here shortened) expires, and the
+// transcript points at the request that got no response.
+func TestHungToolFailsTheTestNamingTheMethod(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			<-ctx.Done() // answers only when the client gives up
+			return nil, nil, ctx.Err()
+		})
+	})
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), WithTimeout(time.Second))
+		_, err := c.CallTool(tb.Context(), "hang", nil)
+		require.NoError(tb, err)
+	})
+	f.expectFailure(t, "tools/call: context deadline exceeded", `the client cancelled tools/call "hang" (id 2, message #3)`)
+}
+
+func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			explode()
+			return nil, nil, nil
+		})
+	})
+	var callErr error
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv))
+		_, callErr = c.CallTool(tb.Context(), "boom", nil)
+		// The server is still alive afterwards.
+		res, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "still here"})
+		require.NoError(tb, err)
+		AssertText(tb, res, "still here")
+	})
+	f.expectFailure(t,
+		`the server panicked in tools/call "boom": kaboom`,
+		"Install the crash guard",
+		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
+		"mcptest.explode", // the stack names the panicking function
+	)
+	AssertProtocolError(t, callErr, client.CodeInternalError)
+}
+
+func explode() { panic("kaboom") }
+
+func TestPanicReportsCanBeTurnedOff(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			explode()
+			return nil, nil, nil
+		})
+	})
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), WithoutCrashReports())
+		_, err := c.CallTool(tb.Context(), "boom", nil)
+		AssertProtocolError(tb, err, client.CodeInternalError)
+	})
+	f.expectPass(t)
+	assert.Contains(t, f.output(), "kaboom", "the panic is still logged")
+}
+
+// A server that recovers its own panics is left alone: the harness sees no
+// panic, and the test decides what the outcome means.
+func TestServerWithOwnRecoveryIsLeftAlone(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			explode()
+			return nil, nil, nil
+		})
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+				defer func() {
+					if r := recover(); r != nil {
+						res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error executing tool boom"}}}, nil
+					}
+				}()
+				return next(ctx, method, req)
+			}
+		})
+	})
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv))
+		res, err := c.CallTool(tb.Context(), "boom", nil)
+		require.NoError(tb, err)
+		AssertToolError(tb, res, "Error executing tool boom")
+	})
+	f.expectPass(t)
+}
+
+// blockForever is what a leaked goroutine runs.
+func blockForever(release <-chan struct{}) { <-release }
+
+func TestLeakedGoroutineFailsTheTest(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release) // let the leaked goroutine go once the check has seen it
+
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			go blockForever(release) // outlives the connection
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
+		})
+	})
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), WithLeakWait(50*time.Millisecond))
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+	})
+	f.expectFailure(t, "goroutine leak", "1 goroutine(s) started by the connection", "mcptest.blockForever", "mcptest.IgnoreLeaks")
+	assert.Contains(t, f.output(), "transcript of the connection", "a failed test prints its transcript")
+}
+
+func TestIgnoredOrUncheckedLeaksPass(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			go blockForever(release)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
+		})
+	})
+	for name, opt := range map[string]Option{
+		"IgnoreLeaks":      IgnoreLeaks("github.com/mcptestkit/mcptestkit/mcptest.blockForever"),
+		"WithoutLeakCheck": WithoutLeakCheck(),
+	} {
+		f := runFake(t, func(tb testing.TB) {
+			c := Connect(tb, gosdk.Server(srv), opt, WithLeakWait(50*time.Millisecond))
+			_, err := c.CallTool(tb.Context(), "spawn", nil)
+			require.NoError(tb, err)
+		})
+		if f.Failed() {
+			t.Errorf("%s: the fake test failed:\n%s", name, f.output())
+		}
+	}
+}
+
+// Another test's goroutines, started while this connection is open, are not
+// this connection's leaks.
+func TestLeakCheckIgnoresOtherGoroutines(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(probeServer(nil)), WithLeakWait(50*time.Millisecond))
+		go blockForever(release) // started by the test, not by the connection
+		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
+		require.NoError(tb, err)
+	})
+	f.expectPass(t)
+}
+
+func TestTranscriptOnlyOnFailure(t *testing.T) {
+	t.Parallel()
+	srv := gosdk.Server(probeServer(nil))
+	call := func(tb testing.TB, fail bool, opts ...Option) {
+		c := Connect(tb, srv, opts...)
+		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "marker-text"})
+		require.NoError(tb, err)
+		if fail {
+			tb.Errorf("the test's own failure")
+		}
+	}
+	f := runFake(t, func(tb testing.TB) { call(tb, false) })
+	f.expectPass(t)
+	assert.NotContains(t, f.output(), "transcript")
+
+	f = runFake(t, func(tb testing.TB) { call(tb, true) })
+	f.expectFailure(t, "the test's own failure", "transcript of the connection", "client→server", "server→client", `"method":"tools/call"`, "marker-text")
+	assert.NotContains(t, f.output(), "no response to", "every request was answered")
+
+	f = runFake(t, func(tb testing.TB) { call(tb, true, WithoutTranscript()) })
+	f.expectFailure(t, "the test's own failure")
+	assert.NotContains(t, f.output(), "transcript")
+}
+
+func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
+	t.Parallel()
+	inner := gosdk.Server(probeServer(nil))
+	stubborn := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+		err := inner.Serve(context.WithoutCancel(ctx), conn)
+		<-ctx.Done() // ignores the closed connection; only ctx ends it
+		return err
+	})
+	shortGrace := func(c *config) { c.serveGrace = 100 * time.Millisecond }
+	f := runFake(t, func(tb testing.TB) { Connect(tb, stubborn, shortGrace) })
+	f.expectFailure(t, "Serve did not return within 100ms after the connection closed", "Serve must return when its connection closes")
+}
+
+func TestServeErrorFailsTheTest(t *testing.T) {
+	t.Parallel()
+	inner := gosdk.Server(probeServer(nil))
+	failing := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+		if err := inner.Serve(ctx, conn); err != nil {
+			return err
+		}
+		return errors.New("the store could not be flushed")
+	})
+	f := runFake(t, func(tb testing.TB) { Connect(tb, failing) })
+	f.expectFailure(t, "the server's Serve returned an error: the store could not be flushed")
+}
+
+func TestPanicInServeIsRecovered(t *testing.T) {
+	t.Parallel()
+	f := runFake(t, func(tb testing.TB) {
+		Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { panic("serve blew up") }), WithTimeout(time.Second))
+	})
+	f.expectFailure(t, "the server panicked in Serve: serve blew up")
+	assert.False(t, strings.Contains(f.output(), "goroutine leak"), f.output())
+}

@@ -1,0 +1,107 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+)
+
+func tool(name, input, output string) *client.Tool {
+	t := &client.Tool{Name: name, InputSchema: json.RawMessage(input)}
+	if output != "" {
+		t.OutputSchema = json.RawMessage(output)
+	}
+	return t
+}
+
+func TestAssertValidSchemas(t *testing.T) {
+	t.Parallel()
+	good := tool("good", `{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]}`,
+		`{"type":"object","properties":{"sum":{"type":"number"}}}`)
+	check(t, true, func(r TestingT) bool { return AssertValidSchemas(r, good) })
+	check(t, true, func(r TestingT) bool {
+		return AssertValidSchemas(r, tool("draft7", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`, ""))
+	})
+
+	for _, tc := range []struct {
+		tool *client.Tool
+		want []string
+	}{
+		{tool("badtype", `{"type":"object","properties":{"n":{"type":"integr"}}}`, ""), []string{`tool "badtype": inputSchema is not a valid schema`, "integr"}},
+		{tool("notobject", `{"type":"string"}`, ""), []string{`must have "type": "object" at the root`}},
+		{tool("boolean", `true`, ""), []string{"must be a JSON object"}},
+		{tool("array", `[]`, ""), []string{"got array, want boolean or object"}},
+		{tool("missing", ``, ""), []string{"inputSchema is not a valid schema: missing"}},
+		{tool("broken", `{"type":`, ""), []string{"not valid JSON"}},
+		{tool("remote", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, ""), []string{"does not load external schemas"}},
+		{tool("badoutput", `{"type":"object"}`, `{"type":"object","required":"sum"}`), []string{`tool "badoutput": outputSchema is not a valid schema`}},
+	} {
+		check(t, false, func(r TestingT) bool { return AssertValidSchemas(r, tc.tool) }, tc.want...)
+	}
+	check(t, false, func(r TestingT) bool { return AssertValidSchemas(r, nil) }, "a nil tool")
+	// Every broken tool is reported, not only the first.
+	r := &recorder{}
+	assert.False(t, AssertValidSchemas(r, good, tool("a", `{}`, ""), tool("b", `{}`, "")))
+	assert.Len(t, r.msgs, 2)
+}
+
+func TestAssertOutputSchema(t *testing.T) {
+	t.Parallel()
+	tl := tool("sum", `{"type":"object"}`, `{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"],"additionalProperties":false}`)
+	ok := &client.CallToolResult{StructuredContent: json.RawMessage(`{"sum":3}`)}
+	check(t, true, func(r TestingT) bool { return AssertOutputSchema(r, tl, ok) })
+
+	bad := &client.CallToolResult{StructuredContent: json.RawMessage(`{"sum":"three","extra":1}`)}
+	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, bad) },
+		`tool "sum": structuredContent does not match the outputSchema`, `{"sum":"three","extra":1}`)
+	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, textResult(false, "3")) }, "has no structuredContent")
+	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, textResult(true, "overflow")) }, "got a tool error", "overflow")
+	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tool("plain", `{"type":"object"}`, ""), ok) }, "has no outputSchema")
+	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, nil, ok) }, "no tool given")
+	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, nil) }, "got no result")
+}
+
+func TestFindTool(t *testing.T) {
+	t.Parallel()
+	tools := []*client.Tool{{Name: "a"}, nil, {Name: "b"}}
+	r := &recorder{}
+	assert.Equal(t, "b", FindTool(r, tools, "b").Name)
+	assert.Nil(t, FindTool(r, tools, "c"))
+	assert.Contains(t, r.text(), `no tool named "c"; the tools are ["a" "b"]`)
+}
+
+type sumIn struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+type sumOut struct {
+	Sum float64 `json:"sum"`
+}
+
+// Against a real go-sdk server: its inferred schemas are valid, and its
+// structured output matches them.
+func TestSchemasOfARealServer(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "sum"}, func(_ context.Context, _ *mcp.CallToolRequest, in sumIn) (*mcp.CallToolResult, sumOut, error) {
+			return nil, sumOut{Sum: in.A + in.B}, nil
+		})
+	})
+	c := Connect(t, gosdk.Server(srv))
+	list, err := c.ListTools(t.Context(), "")
+	require.NoError(t, err)
+	AssertValidSchemas(t, list.Tools...)
+
+	res, err := c.CallTool(t.Context(), "sum", map[string]any{"a": 1, "b": 2})
+	require.NoError(t, err)
+	AssertStructured(t, res, sumOut{Sum: 3})
+	AssertOutputSchema(t, FindTool(t, list.Tools, "sum"), res)
+}
