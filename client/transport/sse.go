@@ -1,0 +1,119 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// sseReader reads server-sent events (the WHATWG event-stream format) and
+// returns the data of each "message" event. It keeps the stream's last event
+// id and retry hint, which resumption needs.
+type sseReader struct {
+	br      *bufio.Reader
+	maxData int
+
+	lastID   string        // the id of the last dispatched event ("" = none)
+	hasID    bool          // some event set an id
+	retry    time.Duration // the last retry hint; 0 = none
+	retrySet bool
+}
+
+func newSSEReader(r io.Reader, maxData int) *sseReader {
+	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), maxData: maxData}
+}
+
+// errEventTooLarge reports an event whose data exceeds the limit.
+type errEventTooLarge struct{ limit int }
+
+func (e errEventTooLarge) Error() string {
+	return fmt.Sprintf("an SSE event carries more than %d bytes of data (limit set with WithMaxBodySize)", e.limit)
+}
+
+// next returns the data of the next "message" event (events without a type
+// count as messages). Events with no data are not returned, but their id and
+// retry fields still take effect, as the spec's priming events rely on. At
+// the end of the stream it returns io.EOF; an unfinished last event is
+// discarded, as the event-stream format says.
+func (r *sseReader) next() ([]byte, error) {
+	var (
+		data    []byte
+		hasData bool
+		event   string
+		id      string
+		idSet   bool
+	)
+	for {
+		line, err := r.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(line) == 0 { // dispatch
+			if idSet {
+				r.lastID, r.hasID = id, true
+			}
+			if hasData && (event == "" || event == "message") {
+				return bytes.TrimSuffix(data, []byte{'\n'}), nil
+			}
+			data, hasData, event, idSet = data[:0], false, "", false
+			continue
+		}
+		if line[0] == ':' {
+			continue // a comment: servers send these as keep-alives
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			value = bytes.TrimPrefix(value, []byte{' '})
+		}
+		switch string(field) {
+		case "data":
+			if len(data)+len(value)+1 > r.maxData {
+				return nil, errEventTooLarge{r.maxData}
+			}
+			data = append(data, value...)
+			data = append(data, '\n')
+			hasData = true
+		case "event":
+			event = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 { // the format ignores ids with NUL
+				id, idSet = string(value), true
+			}
+		case "retry":
+			if ms, err := strconv.ParseUint(string(value), 10, 31); err == nil {
+				r.retry, r.retrySet = time.Duration(ms)*time.Millisecond, true
+			}
+		}
+	}
+}
+
+// readLine returns the next line without its ending (LF or CRLF). A line
+// longer than the data limit (plus room for the field name) is an error.
+func (r *sseReader) readLine() ([]byte, error) {
+	limit := r.maxData + 64
+	var line []byte
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, errEventTooLarge{r.maxData}
+		}
+		if err == nil {
+			line = append(line, chunk...)
+			line = bytes.TrimSuffix(line[:len(line)-1], []byte{'\r'})
+			return line, nil
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			line = append(line, chunk...)
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return nil, io.EOF // a line without its ending is an unfinished event
+		}
+		return nil, err
+	}
+}
