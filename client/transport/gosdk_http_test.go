@@ -46,7 +46,9 @@ func TestGoSDKLegacySession(t *testing.T) {
 			assert.Equal(t, sid, get.Header.Get("Mcp-Session-Id"))
 			assert.Equal(t, "text/event-stream", get.Header.Get("Accept"))
 			f.server.AddTool(&mcp.Tool{Name: "late", InputSchema: objectSchema(`{}`)},
-				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return textResult("late"), nil })
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return textResult("late"), nil
+				})
 			m := recv(t, tr)
 			assert.Equal(t, "notifications/tools/list_changed", m.Method)
 
@@ -232,7 +234,7 @@ func TestGoSDKModern(t *testing.T) {
 
 			// Progress rides the request's own stream.
 			send(t, tr, request(t, 5, "tools/call", modern(map[string]any{"name": "progress", "_meta": map[string]any{
-				"progressToken":                              "p",
+				"progressToken": "p",
 				"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
 				"io.modelcontextprotocol/clientCapabilities": map[string]any{},
 			}})))
