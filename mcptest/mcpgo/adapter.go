@@ -1,0 +1,144 @@
+package mcpgo
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// DefaultNotificationBuffer is how many notifications a connection's session
+// holds before the server drops one (mcp-go drops rather than blocks, and
+// reports server.ErrNotificationChannelBlocked to its OnError hooks).
+const DefaultNotificationBuffer = 1024
+
+// Adapter serves one mcp-go server on memtransport connection ends. One
+// Adapter may serve many connections, one after another or at once; each
+// Serve call gets its own session.
+type Adapter struct {
+	server      *server.MCPServer
+	versions    []string // nil: every version
+	notifyBuf   int
+	contextFunc func(context.Context) context.Context
+}
+
+// Option configures an [Adapter].
+type Option func(*Adapter)
+
+// WithProtocolVersions makes the server support only the listed protocol
+// versions on connections served by this adapter: server/discover
+// advertises only these (through server.WithSupportedProtocolVersions), a
+// legacy initialize asking for another version is answered with the newest
+// listed one it can negotiate, and a per-request (2026-07-28) request at an
+// unlisted version is refused with mcp.UNSUPPORTED_PROTOCOL_VERSION. Use it
+// to test a server against a client stuck on an older version, or to pin one
+// era.
+func WithProtocolVersions(versions ...string) Option {
+	return func(a *Adapter) { a.versions = slices.Clone(versions) }
+}
+
+// WithNotificationBuffer sets how many notifications each connection's
+// session buffers before the server starts dropping them (default
+// [DefaultNotificationBuffer]).
+func WithNotificationBuffer(n int) Option {
+	return func(a *Adapter) {
+		if n > 0 {
+			a.notifyBuf = n
+		}
+	}
+}
+
+// WithContextFunc lets a test put values in the context every request of a
+// connection is handled with (what server.WithStdioContextFunc or
+// server.WithHTTPContextFunc do for mcp-go's transports), for example the
+// authenticated user an auth middleware would have set.
+func WithContextFunc(f func(context.Context) context.Context) Option {
+	return func(a *Adapter) { a.contextFunc = f }
+}
+
+// Server returns an Adapter that serves s.
+func Server(s *server.MCPServer, opts ...Option) *Adapter {
+	if s == nil {
+		panic("mcpgo.Server: nil *server.MCPServer")
+	}
+	a := &Adapter{server: s, notifyBuf: DefaultNotificationBuffer}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// MCPServer returns the server the adapter serves.
+func (a *Adapter) MCPServer() *server.MCPServer { return a.server }
+
+// Serve serves the server on conn until conn is closed (by either end) or ctx
+// is done; then it stops reading, cancels the requests still running, waits
+// for them, unregisters the session and returns. It returns nil when the
+// connection ended normally.
+//
+// Values in ctx reach every handler's context; this is how the harness hands
+// the panic recovery its reporter.
+func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
+	if conn == nil {
+		return errors.New("mcpgo: Serve: nil connection")
+	}
+	if a.contextFunc != nil {
+		ctx = a.contextFunc(ctx)
+	}
+	// Handlers run under a context that Serve cancels itself, after closing
+	// the connection, so a handler woken by the end cannot slip a last
+	// message out after ctx is done. It keeps ctx's values.
+	parent := ctx
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	defer cancel()
+
+	c := &connection{
+		a:          a,
+		conn:       conn,
+		ctx:        ctx,
+		out:        make(chan outgoing),
+		stop:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+	}
+	c.session = newSession(c, "mcptest-"+rand.Text(), a.notifyBuf)
+	if err := a.server.RegisterSession(ctx, c.session); err != nil {
+		return fmt.Errorf("mcpgo: registering session %s: %w", c.session.id, err)
+	}
+	base := a.server.WithContext(ctx, c.session)
+	if a.versions != nil {
+		base = server.WithSupportedProtocolVersions(base, a.versions)
+	}
+
+	go c.writeLoop()
+	c.readLoop(parent, base)
+
+	// The connection ended or ctx is done. Close the end (a no-op if it is
+	// closed already) so the client sees the end too, cancel what is still
+	// running, and wait for it before letting the writer go.
+	conn.Close()
+	cancel()
+	c.handlers.Wait()
+	a.server.UnregisterSession(context.WithoutCancel(ctx), c.session.id)
+	close(c.stop)
+	<-c.writerDone
+	return nil
+}
+
+// connection is the state of one Serve call.
+type connection struct {
+	a       *Adapter
+	conn    *memtransport.Conn
+	ctx     context.Context // cancelled once Serve has stopped reading and closed conn
+	session *session
+
+	handlers   sync.WaitGroup // one per request being handled
+	out        chan outgoing  // responses and server→client requests, to the writer
+	stop       chan struct{}  // closed once no handler is left to write
+	writerDone chan struct{}
+}

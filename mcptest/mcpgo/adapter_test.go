@@ -1,0 +1,340 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+func TestCallToolInBothEras(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			sv := serve(t, mcpgo.Server(newServer("probe")))
+			cs := connect(t, sv, era.version, nil)
+			assert.Equal(t, era.want, cs.InitializeResult().ProtocolVersion)
+			res := call(t, cs, "echo", map[string]any{"text": "hi"})
+			assert.False(t, res.IsError)
+			assert.Equal(t, "hi", text(t, res))
+		})
+	}
+}
+
+// The ordering mcp-go's StdioServer gets wrong (297 of 300 late): a
+// notification sent by a handler before it returns must precede its response.
+func TestProgressIsWrittenBeforeResponse(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			sv := serve(t, mcpgo.Server(newServer("probe")))
+			cs := connect(t, sv, era.version, nil)
+			for i := range 200 {
+				params := &gomcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
+				params.SetProgressToken("tok-" + strconv.Itoa(i))
+				_, err := cs.CallTool(t.Context(), params)
+				require.NoError(t, err)
+			}
+			calls, late := progressOrder(t, sv.client.Transcript())
+			assert.Equal(t, 200, calls)
+			assert.Zero(t, late, "responses written before their progress notification")
+		})
+	}
+}
+
+// Two servers, and two connections to one server, in parallel: each client
+// sees only its own notifications (mcp-go's StdioServer shares one session
+// per process and cross-delivers them).
+func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
+	t.Parallel()
+	shared := newServer("shared")
+	adapters := map[string]*mcpgo.Adapter{
+		"alpha":    mcpgo.Server(newServer("alpha")),
+		"beta":     mcpgo.Server(newServer("beta")),
+		"shared-1": mcpgo.Server(shared),
+		"shared-2": mcpgo.Server(shared),
+	}
+	var wg sync.WaitGroup
+	for name, a := range adapters {
+		wg.Go(func() {
+			sv := serve(t, a)
+			cs := connect(t, sv, "2025-06-18", nil)
+			for i := range 50 {
+				params := &gomcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
+				params.SetProgressToken(name + "-" + strconv.Itoa(i))
+				_, err := cs.CallTool(t.Context(), params)
+				assert.NoError(t, err)
+			}
+			calls, late := progressOrder(t, sv.client.Transcript())
+			assert.Equal(t, 50, calls, name)
+			assert.Zero(t, late, name)
+			notes := 0
+			for _, e := range sv.client.Transcript().Entries {
+				var n struct {
+					Method string `json:"method"`
+					Params struct {
+						Token string `json:"progressToken"`
+					} `json:"params"`
+				}
+				require.NoError(t, json.Unmarshal(e.Data, &n))
+				if e.Dir == memtransport.ServerToClient && n.Method == "notifications/progress" {
+					notes++
+					assert.True(t, strings.HasPrefix(n.Params.Token, name+"-"), "%s got %s's notification", name, n.Params.Token)
+				}
+			}
+			assert.Equal(t, 50, notes, "%s got exactly its own notifications", name)
+		})
+	}
+	wg.Wait()
+}
+
+func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
+	t.Parallel()
+	s := newServer("probe")
+	a := mcpgo.Server(s)
+	ids := map[string]bool{}
+	for range 3 {
+		c, end := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- a.Serve(t.Context(), end) }()
+		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).
+			Connect(t.Context(), clientTransport{c}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+		require.NoError(t, err)
+		res, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "session", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		id := text(t, res)
+		assert.Regexp(t, `^mcptest-`, id)
+		assert.False(t, ids[id], "session id %s reused", id)
+		ids[id] = true
+
+		require.NoError(t, s.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}))
+		require.NoError(t, cs.Close())
+		require.NoError(t, <-done)
+		assert.Error(t, s.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}),
+			"the session is unregistered when Serve returns")
+	}
+}
+
+func TestServerToClientRequestsAtLegacyVersion(t *testing.T) {
+	t.Parallel()
+	sv := serve(t, mcpgo.Server(newServer("probe")))
+	client := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, &gomcp.ClientOptions{
+		CreateMessageHandler: func(_ context.Context, req *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
+			return &gomcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &gomcp.TextContent{Text: "hi there"}}, nil
+		},
+		ElicitationHandler: func(_ context.Context, req *gomcp.ElicitRequest) (*gomcp.ElicitResult, error) {
+			return &gomcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	})
+	client.AddRoots(&gomcp.Root{URI: "file:///work", Name: "work"})
+	cs, err := client.Connect(t.Context(), clientTransport{sv.client}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	require.NoError(t, err)
+	defer cs.Close()
+
+	assert.Equal(t, `test-model said "hi there"`, text(t, call(t, cs, "sample", nil)))
+	assert.Equal(t, "accept: map[name:Ada]", text(t, call(t, cs, "ask", nil)))
+	assert.Equal(t, "file:///work", text(t, call(t, cs, "roots", nil)))
+}
+
+// At 2026-07-28 server-initiated requests are gone; mcp-go refuses them and
+// the session carries on.
+func TestServerToClientRequestsRefusedAtModernVersion(t *testing.T) {
+	t.Parallel()
+	sv := serve(t, mcpgo.Server(newServer("probe")))
+	cs := connect(t, sv, "", &gomcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
+			return nil, errors.New("not reached")
+		},
+	})
+	res := call(t, cs, "sample", nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, text(t, res), "server-initiated requests are not supported")
+	assert.Equal(t, "ok", text(t, call(t, cs, "echo", map[string]any{"text": "ok"})))
+}
+
+func TestClientErrorAnswerReachesTheHandler(t *testing.T) {
+	t.Parallel()
+	sv := serve(t, mcpgo.Server(newServer("probe")))
+	// No sampling handler: the go-sdk client answers with an error.
+	cs := connect(t, sv, "2025-06-18", nil)
+	res := call(t, cs, "sample", nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
+}
+
+func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			sv := serve(t, mcpgo.Server(newServer("probe")))
+			cs := connect(t, sv, era.version, nil)
+
+			_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+			var werr *jsonrpc.Error
+			require.ErrorAs(t, err, &werr)
+			assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+			assert.Equal(t, `panic in tool "boom": kaboom`, werr.Message)
+			r := <-sv.reports
+			assert.Equal(t, "tools/call", r.Method)
+			assert.Equal(t, "boom", r.Name)
+			assert.Equal(t, "kaboom", r.Value)
+			assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
+
+			_, err = cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "crash"})
+			require.ErrorAs(t, err, &werr)
+			assert.Equal(t, `panic in prompt "crash": prompt kaboom`, werr.Message)
+			r = <-sv.reports
+			assert.Equal(t, crash.Report{Method: "prompts/get", Name: "crash", Value: r.Value, Stack: r.Stack}, r)
+
+			assert.Equal(t, "still here", text(t, call(t, cs, "echo", map[string]any{"text": "still here"})))
+		})
+	}
+}
+
+// With mcp-go's own WithRecovery the server turns the panic into an error
+// itself, and the adapter's last resort stays out of the way.
+func TestOwnRecoveryRunsFirst(t *testing.T) {
+	t.Parallel()
+	sv := serve(t, mcpgo.Server(newServer("probe", server.WithRecovery())))
+	cs := connect(t, sv, "2025-06-18", nil)
+	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	var werr *jsonrpc.Error
+	require.ErrorAs(t, err, &werr)
+	assert.Contains(t, werr.Message, "panic recovered in boom tool handler: kaboom")
+	select {
+	case r := <-sv.reports:
+		t.Fatalf("the adapter reported a panic the server handled: %+v", r)
+	default:
+	}
+}
+
+// Exact wire behaviour, with raw frames: malformed JSON gets -32700 and the
+// session goes on; a batch gets mcp-go's own answer.
+func TestMalformedInputOnTheWire(t *testing.T) {
+	t.Parallel()
+	sv := serve(t, mcpgo.Server(newServer("probe")))
+	raw := rawSession{t, sv.client}
+
+	raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"v0"}}}`)
+	assert.Contains(t, raw.receive(), `"protocolVersion":"2025-06-18"`)
+	raw.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	raw.send(`{"jsonrpc":"2.0","id":2,"method":`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, raw.receive())
+	raw.send(`not json at all`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, raw.receive())
+	raw.send(`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Failed to parse message"}}`, raw.receive())
+
+	raw.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"after"}}}`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"after"}]}}`, raw.receive())
+}
+
+func TestOversizedResponseIsAnsweredWithAnError(t *testing.T) {
+	t.Parallel()
+	sv := serve(t, mcpgo.Server(newServer("probe")), memtransport.WithMaxMessageSize(2048))
+	cs := connect(t, sv, "2025-06-18", nil)
+	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "big", Arguments: map[string]any{}})
+	var werr *jsonrpc.Error
+	require.ErrorAs(t, err, &werr)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+	assert.Contains(t, werr.Message, "exceeds the maximum message size of 2048 bytes")
+	assert.Equal(t, "ok", text(t, call(t, cs, "echo", map[string]any{"text": "ok"})))
+}
+
+func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
+	t.Parallel()
+	legacyOnly := mcpgo.WithProtocolVersions("2025-06-18", "2025-03-26")
+	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, mcpgo.Server(newServer("probe"), legacyOnly))
+		cs := connect(t, sv, "", nil)
+		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+		tr := sv.client.Transcript()
+		require.GreaterOrEqual(t, len(tr.Entries), 2)
+		assert.Contains(t, string(tr.Entries[1].Data), `"code":-32022`)
+		assert.Contains(t, string(tr.Entries[1].Data), `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
+	})
+	t.Run("client asks for a newer legacy version", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, mcpgo.Server(newServer("probe"), legacyOnly))
+		cs := connect(t, sv, "2025-11-25", nil)
+		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+	})
+	t.Run("modern only", func(t *testing.T) {
+		t.Parallel()
+		sv := serve(t, mcpgo.Server(newServer("probe"), mcpgo.WithProtocolVersions("2026-07-28")))
+		cs := connect(t, sv, "", nil)
+		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+		assert.Contains(t, sv.client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
+		assert.Equal(t, "new", text(t, call(t, cs, "echo", map[string]any{"text": "new"})))
+	})
+}
+
+func TestContextFuncReachesHandlers(t *testing.T) {
+	t.Parallel()
+	type userKey struct{}
+	s := newServer("probe")
+	s.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(ctx.Value(userKey{}).(string)), nil
+	})
+	sv := serve(t, mcpgo.Server(s, mcpgo.WithContextFunc(func(ctx context.Context) context.Context {
+		return context.WithValue(ctx, userKey{}, "alice")
+	})))
+	cs := connect(t, sv, "", nil)
+	assert.Equal(t, "alice", text(t, call(t, cs, "whoami", nil)))
+}
+
+func TestShutdownIsClean(t *testing.T) {
+	t.Parallel()
+	t.Run("client closes", func(t *testing.T) {
+		t.Parallel()
+		c, s := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- mcpgo.Server(newServer("probe")).Serve(t.Context(), s) }()
+		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), clientTransport{c}, nil)
+		require.NoError(t, err)
+		require.NoError(t, cs.Close())
+		require.NoError(t, <-done)
+	})
+	t.Run("context cancelled with a request waiting on the client", func(t *testing.T) {
+		t.Parallel()
+		c, s := memtransport.Pair()
+		defer c.Close()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- mcpgo.Server(newServer("probe")).Serve(ctx, s) }()
+		raw := rawSession{t, c}
+		raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"raw","version":"v0"}}}`)
+		raw.receive()
+		raw.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		raw.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sample","arguments":{}}}`)
+		assert.Contains(t, raw.receive(), `"method":"sampling/createMessage"`, "the handler now waits for an answer that never comes")
+		cancel()
+		require.NoError(t, <-done, "Serve ends the waiting handler and returns")
+		b, err := c.Receive(t.Context())
+		require.ErrorIs(t, err, memtransport.ErrClosed, "got %s", b)
+	})
+}
+
+func TestServeRejectsNilConnection(t *testing.T) {
+	t.Parallel()
+	require.ErrorContains(t, mcpgo.Server(newServer("probe")).Serve(t.Context(), nil), "nil connection")
+}

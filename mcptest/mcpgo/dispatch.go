@@ -1,0 +1,277 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// envelope is the part of a message needed to route it.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func (e *envelope) hasID() bool { return len(e.ID) > 0 && string(e.ID) != "null" }
+
+// readLoop reads messages until the connection ends or recv is done, and
+// handles them with ctx.
+func (c *connection) readLoop(recv, ctx context.Context) {
+	for {
+		data, err := c.conn.Receive(recv)
+		if err != nil {
+			return // closed, or ctx done: both end serving
+		}
+		var env envelope
+		if err := json.Unmarshal(data, &env); err != nil {
+			var syntax *json.SyntaxError
+			if errors.As(err, &syntax) {
+				// Not JSON at all: answer as mcp-go's stdio transport does,
+				// and read on.
+				c.send(outgoing{data: parseError})
+				continue
+			}
+			// JSON but not an object (a batch, a string): mcp-go answers
+			// these itself.
+			c.handle(ctx, data, nil, "")
+			continue
+		}
+		switch {
+		case env.Method == "" && env.hasID() && (env.Result != nil || env.Error != nil):
+			c.session.deliver(&env)
+		case env.Method != "" && !env.hasID():
+			// Notifications run in order on the reading goroutine, as
+			// mcp-go's transports run them.
+			c.notify(ctx, data, env.Method)
+		default:
+			c.handle(ctx, data, env.ID, env.Method)
+		}
+	}
+}
+
+// handle serves one request on its own goroutine.
+func (c *connection) handle(ctx context.Context, data []byte, id json.RawMessage, method string) {
+	c.handlers.Go(func() {
+		defer func() {
+			if v := recover(); v != nil {
+				r := c.report(ctx, data, method, v)
+				c.send(outgoing{data: errorResponse(id, mcp.INTERNAL_ERROR, describe(r)), id: id})
+			}
+		}()
+		if c.a.versions != nil {
+			var refused []byte
+			if data, refused = c.restrictVersion(data, id, method); refused != nil {
+				c.send(outgoing{data: refused, id: id})
+				return
+			}
+		}
+		resp := c.a.server.HandleMessage(ctx, data)
+		if resp == nil {
+			return
+		}
+		b, err := json.Marshal(resp)
+		if err != nil {
+			b = errorResponse(id, mcp.INTERNAL_ERROR, fmt.Sprintf("mcpgo: encoding the response to %s: %v", method, err))
+		}
+		c.send(outgoing{data: b, id: id})
+	})
+}
+
+// notify handles one notification on the reading goroutine.
+func (c *connection) notify(ctx context.Context, data []byte, method string) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.report(ctx, data, method, v) // a notification gets no answer
+		}
+	}()
+	_ = c.a.server.HandleMessage(ctx, data) // nil for a notification
+}
+
+// report hands a recovered panic to the harness's reporter, or to stderr
+// when the adapter runs without one.
+func (c *connection) report(ctx context.Context, data []byte, method string, v any) crash.Report {
+	r := crash.Report{Method: method, Name: subject(data), Value: v, Stack: debug.Stack()}
+	if report := crash.ReporterFrom(ctx); report != nil {
+		report(r)
+	} else {
+		fmt.Fprintf(os.Stderr, "mcptest/mcpgo: recovered %s\n%s\n", describe(r), r.Stack)
+	}
+	return r
+}
+
+// subject returns what a request acts on: the tool or prompt name, or the
+// resource URI; "" when there is none.
+func subject(data []byte) string {
+	var m struct {
+		Params struct {
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return ""
+	}
+	if m.Params.Name != "" {
+		return m.Params.Name
+	}
+	return m.Params.URI
+}
+
+// describe words a panic for the JSON-RPC error message.
+func describe(r crash.Report) string {
+	switch {
+	case r.Method == "tools/call" && r.Name != "":
+		return fmt.Sprintf("panic in tool %q: %v", r.Name, r.Value)
+	case r.Method == "prompts/get" && r.Name != "":
+		return fmt.Sprintf("panic in prompt %q: %v", r.Name, r.Value)
+	case r.Name != "":
+		return fmt.Sprintf("panic handling %s %q: %v", r.Method, r.Name, r.Value)
+	default:
+		return fmt.Sprintf("panic handling %s: %v", r.Method, r.Value)
+	}
+}
+
+// restrictVersion applies WithProtocolVersions to one request. It returns
+// the message to handle (initialize may be rewritten to ask for an allowed
+// version, as the server would answer with one), or a refusal to send.
+func (c *connection) restrictVersion(data []byte, id json.RawMessage, method string) (handle, refusal []byte) {
+	var m struct {
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+			Meta            struct {
+				ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return data, nil // malformed params: mcp-go's own error is better
+	}
+	allowed := c.a.versions
+	if v := m.Params.Meta.ProtocolVersion; mcp.IsModernProtocol(v) {
+		if slices.Contains(allowed, v) {
+			return data, nil
+		}
+		e := mcp.UnsupportedProtocolVersionError{Version: v, Supported: allowed}.JSONRPCError()
+		b, _ := json.Marshal(response{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Error: &e.Error})
+		return nil, b
+	}
+	if method == string(mcp.MethodInitialize) && !slices.Contains(allowed, m.Params.ProtocolVersion) {
+		var msg map[string]any
+		if json.Unmarshal(data, &msg) != nil {
+			return data, nil
+		}
+		if params, ok := msg["params"].(map[string]any); ok {
+			params["protocolVersion"] = newestLegacy(allowed)
+			if b, err := json.Marshal(msg); err == nil {
+				return b, nil
+			}
+		}
+	}
+	return data, nil
+}
+
+// newestLegacy returns the newest allowed version the initialize handshake
+// can negotiate, or the newest legacy version when none is allowed.
+func newestLegacy(allowed []string) string {
+	best := ""
+	for _, v := range allowed {
+		if !mcp.IsModernProtocol(v) && v > best {
+			best = v
+		}
+	}
+	if best == "" {
+		return mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	}
+	return best
+}
+
+// response is a JSON-RPC response as this package writes it.
+type response struct {
+	JSONRPC string                   `json:"jsonrpc"`
+	ID      json.RawMessage          `json:"id"`
+	Error   *mcp.JSONRPCErrorDetails `json:"error"`
+}
+
+var parseError = errorResponse(nil, mcp.PARSE_ERROR, "Parse error")
+
+func errorResponse(id json.RawMessage, code int, message string) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(response{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Error: &mcp.JSONRPCErrorDetails{Code: code, Message: message}})
+	return b
+}
+
+// outgoing is one message for the writer: a response (id set) or a request
+// to the client.
+type outgoing struct {
+	data []byte
+	id   json.RawMessage // the request answered, for a response
+}
+
+// send hands m to the writer; it gives up once serving is over.
+func (c *connection) send(m outgoing) {
+	select {
+	case c.out <- m:
+	case <-c.stop:
+	}
+}
+
+// writeLoop is the connection's only writer. Before each response or request
+// it writes every notification already queued, so a notification a handler
+// sent before returning always precedes the handler's response.
+func (c *connection) writeLoop() {
+	defer close(c.writerDone)
+	for {
+		select {
+		case n := <-c.session.notifications:
+			c.writeNotification(n)
+		case m := <-c.out:
+			c.drainNotifications()
+			c.write(m)
+		case <-c.stop:
+			return
+		}
+	}
+}
+
+func (c *connection) drainNotifications() {
+	for {
+		select {
+		case n := <-c.session.notifications:
+			c.writeNotification(n)
+		default:
+			return
+		}
+	}
+}
+
+func (c *connection) writeNotification(n mcp.JSONRPCNotification) {
+	b, err := json.Marshal(n)
+	if err != nil {
+		return // a notification with unencodable params cannot be sent
+	}
+	_ = c.conn.Send(context.Background(), b) // ends when the connection closes
+}
+
+func (c *connection) write(m outgoing) {
+	err := c.conn.Send(context.Background(), m.data)
+	var tooLarge *memtransport.SizeError
+	if errors.As(err, &tooLarge) && len(m.id) > 0 {
+		// Tell the client rather than leave it waiting for an answer that
+		// cannot cross.
+		_ = c.conn.Send(context.Background(), errorResponse(m.id, mcp.INTERNAL_ERROR,
+			fmt.Sprintf("mcpgo: the response could not be sent: %v", err)))
+	}
+}
