@@ -377,3 +377,5 @@ func TestPanicInServeIsRecovered(t *testing.T) {
 	f.expectFailure(t, "the server panicked in Serve: serve blew up")
 	assert.False(t, strings.Contains(f.output(), "goroutine leak"), f.output())
 }
+
+func goSDKEcho() Server { return gosdk.Server(probeServer(nil)) }

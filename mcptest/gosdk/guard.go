@@ -1,0 +1,180 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptestkit/mcptestkit/internal/guard"
+)
+
+// The log messages of [Guard]. Tests assert on them, so they are part of the
+// API and are the same in mcptest/mcpgo.
+const (
+	// MsgToolPanic (ERROR) is logged when a tool handler panics; attributes
+	// method, tool, panic and stack.
+	MsgToolPanic = guard.MsgToolPanic
+	// MsgResourcePanic (ERROR) is logged when reading a resource panics;
+	// attributes method, uri, panic and stack.
+	MsgResourcePanic = guard.MsgResourcePanic
+	// MsgPromptPanic (ERROR) is logged when a prompt handler panics;
+	// attributes method, prompt, panic and stack.
+	MsgPromptPanic = guard.MsgPromptPanic
+	// MsgPanic (ERROR) is logged when the handler of any other method
+	// panics; attributes method, panic and stack.
+	MsgPanic = guard.MsgPanic
+	// MsgToolError (INFO) is logged when a tool returns an error result;
+	// attributes method, tool and error. It has no stack: the failure was
+	// expected.
+	MsgToolError = guard.MsgToolError
+	// MsgRequestFailed (INFO) is logged when a request ends in a JSON-RPC
+	// error the handler chose; attributes method, code, error, and tool, uri
+	// or prompt when the method has one.
+	MsgRequestFailed = guard.MsgRequestFailed
+)
+
+// The attribute keys of [Guard]'s records.
+const (
+	KeyMethod = guard.KeyMethod // the JSON-RPC method, on every record
+	KeyTool   = guard.KeyTool   // the tool name (tools/call)
+	KeyURI    = guard.KeyURI    // the resource URI (resources/read)
+	KeyPrompt = guard.KeyPrompt // the prompt name (prompts/get)
+	KeyPanic  = guard.KeyPanic  // the value given to panic, unchanged
+	KeyStack  = guard.KeyStack  // the panicking goroutine's stack (a string)
+	KeyError  = guard.KeyError  // the error text (a string)
+	KeyCode   = guard.KeyCode   // the JSON-RPC error code (an int64)
+)
+
+// GuardOption configures [Guard].
+type GuardOption func(*guardConfig)
+
+type guardConfig struct {
+	toolErrorsAsResults bool
+}
+
+// ToolErrorsAsResults makes a plain Go error from a tool handler an error
+// result (isError: true, the error's text as content) that the model can
+// read, instead of a JSON-RPC error with code 0. Tools added with
+// [mcp.AddTool] already behave this way; this option gives the same contract
+// to handlers added with [mcp.Server.AddTool]. An error that is or wraps a
+// [*jsonrpc.Error] is still a protocol error.
+func ToolErrorsAsResults() GuardOption {
+	return func(c *guardConfig) { c.toolErrorsAsResults = true }
+}
+
+// Guard returns a receiving middleware that gives a go-sdk server the error
+// contract described in the package documentation: a panic in any handler is
+// recovered, answered without the panic text and logged at ERROR with its
+// stack; a tool error result and a JSON-RPC error are logged at INFO and pass
+// through unchanged. Install it with
+//
+//	srv.AddReceivingMiddleware(gosdk.Guard(logger))
+//
+// A nil logger means [slog.Default]. Later-added middleware wraps earlier
+// ones, so add Guard last to recover panics in your other middleware too.
+func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
+	var cfg guardConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					// debug.Stack here, while the panicking frames are still
+					// on the stack, so it names the function that panicked.
+					stack := debug.Stack()
+					name := subjectName(req)
+					guard.LogPanic(ctx, logger, method, name, v, stack)
+					res, err = crashResponse(method, name)
+				}
+			}()
+			res, err = next(ctx, method, req)
+			return cfg.observe(ctx, logger, method, req, res, err)
+		}
+	}
+}
+
+// observe logs a handler's failure and returns its response, turned into a
+// tool result if the configuration asks for it.
+func (c guardConfig) observe(ctx context.Context, logger *slog.Logger, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
+	if err != nil {
+		var wire *jsonrpc.Error
+		isWire := errors.As(err, &wire)
+		if method == guard.MethodCallTool && c.toolErrorsAsResults && !isWire {
+			guard.LogToolError(ctx, logger, subjectName(req), err.Error())
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+		}
+		var code int64 // what the SDK sends for an error that carries no code
+		if isWire {
+			code = wire.Code
+		}
+		guard.LogRequestFailed(ctx, logger, method, subjectName(req), code, err)
+		return res, err
+	}
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+		guard.LogToolError(ctx, logger, subjectName(req), toolErrorText(r))
+	}
+	return res, nil
+}
+
+// crashResponse is what the client gets after a panic: nothing of the panic
+// itself, which may describe the server's internals.
+func crashResponse(method, name string) (mcp.Result, error) {
+	switch method {
+	case guard.MethodCallTool:
+		return &mcp.CallToolResult{
+			IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: guard.ToolCrashText(name)}},
+		}, nil
+	case guard.MethodReadResource:
+		data, _ := json.Marshal(map[string]string{"uri": name}) // a map of strings always marshals
+		return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.ResourceCrashMessage(name), Data: data}
+	case guard.MethodGetPrompt:
+		return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.PromptCrashMessage(name)}
+	}
+	return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.InternalMessage}
+}
+
+// subjectName returns the tool, URI or prompt a request names; "" for other
+// requests.
+func subjectName(req mcp.Request) string {
+	switch r := req.(type) {
+	case *mcp.CallToolRequest:
+		if r != nil && r.Params != nil {
+			return r.Params.Name
+		}
+	case *mcp.ReadResourceRequest:
+		if r != nil && r.Params != nil {
+			return r.Params.URI
+		}
+	case *mcp.GetPromptRequest:
+		if r != nil && r.Params != nil {
+			return r.Params.Name
+		}
+	}
+	return ""
+}
+
+// toolErrorText returns the error a tool reported: the Go error the SDK kept
+// for a typed tool, or else the result's text content.
+func toolErrorText(r *mcp.CallToolResult) string {
+	if err := r.GetError(); err != nil {
+		return err.Error()
+	}
+	var text string
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			if text != "" {
+				text += "\n"
+			}
+			text += tc.Text
+		}
+	}
+	return text
+}
