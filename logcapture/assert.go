@@ -20,11 +20,10 @@ type RequireT interface {
 	FailNow()
 }
 
-func helper(t TestingT) {
-	if h, ok := t.(interface{ Helper() }); ok {
-		h.Helper()
-	}
-}
+// helper is the optional part of a TestingT. Each assertion calls Helper
+// itself: Helper marks its caller, so a shared wrapper would mark only
+// the wrapper.
+type helper interface{ Helper() }
 
 // AssertLogged checks that a record matching every matcher was captured. It
 // returns the first such record and true; otherwise it reports a failure
@@ -32,7 +31,9 @@ func helper(t TestingT) {
 //
 //	rec, ok := logs.AssertLogged(t, logcapture.Level(slog.LevelError), logcapture.HasAttr("stack"))
 func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) (Record, bool) {
-	helper(t)
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
 	if rec, ok := r.first(ms); ok {
 		return rec, true
 	}
@@ -43,7 +44,9 @@ func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) (Record, bool) {
 // RequireLogged is [Recorder.AssertLogged] that stops the test (FailNow)
 // when no record matches, so the returned record can be used directly.
 func (r *Recorder) RequireLogged(t RequireT, ms ...Matcher) Record {
-	helper(t)
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
 	rec, ok := r.AssertLogged(t, ms...)
 	if !ok {
 		t.FailNow()
@@ -56,19 +59,25 @@ func (r *Recorder) RequireLogged(t RequireT, ms ...Matcher) Record {
 //
 //	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 func (r *Recorder) AssertNone(t TestingT, ms ...Matcher) bool {
-	helper(t)
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
 	return r.AssertCount(t, 0, ms...)
 }
 
 // AssertNoWarnings checks that nothing at WARN or above was captured.
 func (r *Recorder) AssertNoWarnings(t TestingT) bool {
-	helper(t)
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
 	return r.AssertNone(t, AtLeast(slog.LevelWarn))
 }
 
 // AssertCount checks that exactly n captured records match every matcher.
 func (r *Recorder) AssertCount(t TestingT, n int, ms ...Matcher) bool {
-	helper(t)
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
 	got := r.Count(ms...)
 	if got == n {
 		return true

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -191,6 +192,11 @@ func TestFailureDumpInGoTest(t *testing.T) {
 			t.Errorf("child output lacks %q:\n%s", want, out)
 		}
 	}
+	// The failing assertion is reported at the caller's line, not inside
+	// logcapture.
+	if !regexp.MustCompile(`recorder_test\.go:\d+: logcapture: want no record matching level == ERROR, got 1`).Match(out) {
+		t.Errorf("the assertion failure does not point at the test's line:\n%s", out)
+	}
 }
 
 func TestChildFails(t *testing.T) {
@@ -200,6 +206,7 @@ func TestChildFails(t *testing.T) {
 	logs := logcapture.New(t)
 	logs.Logger().Info("before the failure", "user", "ada")
 	logs.Logger().Error("it broke")
+	logs.AssertNone(t, logcapture.Level(slog.LevelError))
 	t.Error("the child failed on purpose")
 }
 
