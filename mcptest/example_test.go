@@ -1,0 +1,112 @@
+package mcptest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+)
+
+// Connect needs a test, so this example shows a test function rather than
+// running one; the package's own tests and examples/bookshop run it for real.
+func ExampleConnect() {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "greet"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Name string `json:"name"`
+	}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello, " + in.Name}}}, nil, nil
+	})
+
+	testGreet := func(t *testing.T) {
+		c := mcptest.Connect(t, gosdk.Server(srv))
+		res, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"})
+		require.NoError(t, err)
+		mcptest.AssertText(t, res, "Hello, Ada")
+	}
+	_ = testGreet
+}
+
+// EachVersion runs the same test at every protocol version.
+func ExampleEachVersion() {
+	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
+	testVersions := func(t *testing.T) {
+		mcptest.EachVersion(t, func(t *testing.T, version string) {
+			c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version))
+			if c.ProtocolVersion() != version {
+				t.Errorf("connected at %s, want %s", c.ProtocolVersion(), version)
+			}
+		})
+	}
+	_ = testVersions
+}
+
+// printer is a TestingT that prints failures, to show what they look like.
+type printer struct{}
+
+func (printer) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
+
+func ExampleAssertToolError() {
+	failed := &client.CallToolResult{IsError: true, Content: []client.Content{&client.TextContent{Text: `No book titled "Nothing" in the catalog.`}}}
+	fmt.Println(mcptest.AssertToolError(printer{}, failed, "No book titled"))
+
+	succeeded := &client.CallToolResult{Content: []client.Content{&client.TextContent{Text: "Frank Herbert"}}}
+	fmt.Println(mcptest.AssertToolError(printer{}, succeeded, "No book titled"))
+	// Output:
+	// true
+	// mcptest: expected a tool error result (isError: true), got a successful result
+	// result: {"content":[{"type":"text","text":"Frank Herbert"}]}
+	// false
+}
+
+func ExampleAssertResourceNotFound() {
+	err := &client.Error{Code: client.CodeInvalidParams, Message: "Resource not found", Data: json.RawMessage(`{"uri":"books://Nothing"}`), Method: "resources/read"}
+	fmt.Println(mcptest.AssertResourceNotFound(printer{}, err, "books://Nothing"))
+
+	legacy := &client.Error{Code: client.CodeLegacyResourceNotFound, Message: "resource not found"}
+	fmt.Println(mcptest.AssertResourceNotFound(printer{}, legacy, "books://Nothing"))
+
+	internal := &client.Error{Code: client.CodeInternalError, Message: "disk on fire"}
+	fmt.Println(mcptest.AssertResourceNotFound(printer{}, internal, "books://Nothing"))
+	// Output:
+	// true
+	// true
+	// mcptest: expected resource not found for "books://Nothing" (code -32602 with data.uri, or -32002)
+	// actual code: -32603
+	// message:     "disk on fire"
+	// data:        (none)
+	// false
+}
+
+func ExampleNormalize() {
+	response := json.RawMessage(`{"jsonrpc":"2.0","id":7,"result":{
+		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"v1.2.3"}},
+		"resultType":"complete","ttlMs":0,"cacheScope":"public",
+		"tools":[{"name":"greet","inputSchema":{"type":"object"}}]}}`)
+	out, err := mcptest.Normalize(response)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	// Output:
+	// {
+	//   "id": 1,
+	//   "jsonrpc": "2.0",
+	//   "result": {
+	//     "tools": [
+	//       {
+	//         "inputSchema": {
+	//           "type": "object"
+	//         },
+	//         "name": "greet"
+	//       }
+	//     ]
+	//   }
+	// }
+}
