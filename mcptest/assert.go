@@ -27,11 +27,10 @@ type RequireT interface {
 	FailNow()
 }
 
-func helper(t TestingT) {
-	if h, ok := t.(interface{ Helper() }); ok {
-		h.Helper()
-	}
-}
+// tHelper is the Helper method of testing.TB. Each assertion calls it
+// itself: Helper marks its direct caller, so a shared wrapper would mark
+// only the wrapper.
+type tHelper interface{ Helper() }
 
 func failNowUnless(t RequireT, ok bool) {
 	if !ok {
@@ -43,7 +42,9 @@ func failNowUnless(t RequireT, ok bool) {
 // false). On failure it prints the result, whose text usually says why the
 // tool failed.
 func AssertToolSuccess(t TestingT, res *client.CallToolResult) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if res == nil {
 		t.Errorf("mcptest: expected a successful tool result, got no result (did the call return an error?)")
 		return false
@@ -57,7 +58,9 @@ func AssertToolSuccess(t TestingT, res *client.CallToolResult) bool {
 
 // RequireToolSuccess is [AssertToolSuccess] that stops the test on failure.
 func RequireToolSuccess(t RequireT, res *client.CallToolResult) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	failNowUnless(t, AssertToolSuccess(t, res))
 }
 
@@ -70,7 +73,9 @@ func RequireToolSuccess(t RequireT, res *client.CallToolResult) {
 //	require.NoError(t, err)
 //	mcptest.AssertToolError(t, res, "No book titled")
 func AssertToolError(t TestingT, res *client.CallToolResult, contains ...string) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if res == nil {
 		t.Errorf("mcptest: expected a tool error result (isError: true), got no result (did the call return an error? A protocol error is not a tool error)")
 		return false
@@ -96,14 +101,18 @@ func AssertToolError(t TestingT, res *client.CallToolResult, contains ...string)
 
 // RequireToolError is [AssertToolError] that stops the test on failure.
 func RequireToolError(t RequireT, res *client.CallToolResult, contains ...string) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	failNowUnless(t, AssertToolError(t, res, contains...))
 }
 
 // AssertText checks that the text of res (every text block, joined by
 // newlines: what the model reads) is exactly want.
 func AssertText(t TestingT, res *client.CallToolResult, want string) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if res == nil {
 		t.Errorf("mcptest: expected a tool result with text %q, got no result", want)
 		return false
@@ -121,7 +130,9 @@ func AssertText(t TestingT, res *client.CallToolResult, want string) bool {
 // compared as JSON, so field names follow want's json tags, and a member the
 // server sent that want lacks is a difference.
 func AssertStructured(t TestingT, res *client.CallToolResult, want any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if res == nil {
 		t.Errorf("mcptest: expected a tool result with structuredContent, got no result")
 		return false
@@ -150,7 +161,9 @@ func AssertStructured(t TestingT, res *client.CallToolResult, want any) bool {
 // AssertNoStructured checks that res carries no structuredContent (absent or
 // null), as a tool error must not.
 func AssertNoStructured(t TestingT, res *client.CallToolResult) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if res != nil && hasStructured(res) {
 		t.Errorf("mcptest: expected no structuredContent, got %s", compact(res.StructuredContent))
 		return false
@@ -174,7 +187,9 @@ func hasStructured(res *client.CallToolResult) bool {
 //		assert.Contains(t, e.Message, "unknown tool")
 //	}
 func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if err == nil {
 		t.Errorf("mcptest: expected a protocol error with code %d, got no error", code)
 		return nil
@@ -194,7 +209,9 @@ func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
 // RequireProtocolError is [AssertProtocolError] that stops the test on
 // failure; the returned error is never nil.
 func RequireProtocolError(t RequireT, err error, code int64) *client.Error {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	e := AssertProtocolError(t, err, code)
 	failNowUnless(t, e != nil)
 	return e
@@ -206,7 +223,9 @@ func RequireProtocolError(t RequireT, err error, code int64) *client.Error {
 // -32002, whose data.uri, when present, must also equal uri. A -32602 without
 // data.uri is reported: the client cannot tell which read failed.
 func AssertResourceNotFound(t TestingT, err error, uri string) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if err == nil {
 		t.Errorf("mcptest: expected resource not found for %q, got no error", uri)
 		return false

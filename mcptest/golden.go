@@ -262,7 +262,9 @@ func dropFields(v any, names map[string]bool) any {
 //	require.NoError(t, err)
 //	mcptest.Golden(t, "tools", tools)
 func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	file, err := goldenPath(name)
 	if err != nil {
 		t.Errorf("%v", err)

@@ -68,7 +68,9 @@ func checkToolSchema(raw []byte, which string) error {
 //	require.NoError(t, err)
 //	mcptest.AssertValidSchemas(t, list.Tools...)
 func AssertValidSchemas(t TestingT, tools ...*client.Tool) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	ok := true
 	for _, tool := range tools {
 		if tool == nil {
@@ -99,7 +101,9 @@ func AssertValidSchemas(t TestingT, tools ...*client.Tool) bool {
 //	tool := mcptest.FindTool(t, list.Tools, "search_books")
 //	mcptest.AssertOutputSchema(t, tool, res)
 func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResult) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	switch {
 	case tool == nil:
 		t.Errorf("mcptest: AssertOutputSchema: no tool given")
@@ -139,7 +143,9 @@ func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResul
 // ListTools returns them, or reports a failure naming the tools there are and
 // returns nil.
 func FindTool(t TestingT, tools []*client.Tool, name string) *client.Tool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	var names []string
 	for _, tool := range tools {
 		if tool == nil {
