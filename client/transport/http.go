@@ -211,6 +211,7 @@ type StreamableHTTP struct {
 	mu        sync.Mutex
 	closed    bool
 	session   string                    // legacy session id, "" when none
+	expired   string                    // the session that expired, until the next initialize
 	version   string                    // legacy negotiated version
 	calls     map[string]*call          // requests in flight, by id
 	tools     map[string][]paramBinding // x-mcp-header bindings by tool name
@@ -412,7 +413,7 @@ func (t *StreamableHTTP) startCall(m *jsonrpc.Message, body []byte) error {
 	if t.closed {
 		return ErrClosed
 	}
-	if _, dup := t.calls[m.ID.String()]; dup {
+	if old, dup := t.calls[m.ID.String()]; dup && !old.answered.Load() {
 		return fmt.Errorf("transport: Send: request id %s is already in flight", m.ID)
 	}
 	t.modern = c.modern
@@ -443,6 +444,12 @@ func (t *StreamableHTTP) startCall(m *jsonrpc.Message, body []byte) error {
 	c.ctx, c.cancel = context.WithCancel(t.ctx)
 	t.calls[m.ID.String()] = c
 	t.wg.Add(1)
+	if expired := t.expired; expired != "" && !c.modern && !c.init {
+		// Sent without the session id, the request would reach the server as
+		// a stranger and fail confusingly; say what happened instead.
+		go t.expiredCall(c, expired)
+		return nil
+	}
 	go t.runCall(c, body, h)
 	return nil
 }
@@ -474,16 +481,25 @@ func (t *StreamableHTTP) cancelCall(m *jsonrpc.Message) bool {
 	return false
 }
 
+func (t *StreamableHTTP) expiredCall(c *call, session string) {
+	defer t.wg.Done()
+	defer t.endCall(c)
+	t.failCall(c, CodeSessionExpired, fmt.Sprintf("session %s expired (the server answered HTTP 404 Not Found); initialize again", session), 0, "")
+}
+
+// endCall forgets a finished call.
+func (t *StreamableHTTP) endCall(c *call) {
+	c.cancel()
+	t.mu.Lock()
+	if t.calls[c.id.String()] == c {
+		delete(t.calls, c.id.String())
+	}
+	t.mu.Unlock()
+}
+
 func (t *StreamableHTTP) runCall(c *call, body []byte, h http.Header) {
 	defer t.wg.Done()
-	defer func() {
-		c.cancel()
-		t.mu.Lock()
-		if t.calls[c.id.String()] == c {
-			delete(t.calls, c.id.String())
-		}
-		t.mu.Unlock()
-	}()
+	defer t.endCall(c)
 	resp, err := t.do(c.ctx, http.MethodPost, body, h)
 	if err != nil {
 		t.failCall(c, CodeHTTPError, fmt.Sprintf("POST %s failed: %v", c.method, unwrapURLError(err)), 0, "")
@@ -512,6 +528,7 @@ func (t *StreamableHTTP) callResponse(c *call, resp *http.Response) {
 	if status/100 != 2 {
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		if msg := errorResponseFor(c, raw); msg != nil {
+			c.answered.Store(true)
 			t.deliver(c, msg)
 			return
 		}
@@ -525,7 +542,7 @@ func (t *StreamableHTTP) callResponse(c *call, resp *http.Response) {
 			return
 		}
 		t.mu.Lock()
-		t.session = sid // "" for a server without sessions
+		t.session, t.expired = sid, "" // "" for a server without sessions
 		t.mu.Unlock()
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
@@ -851,7 +868,7 @@ func (t *StreamableHTTP) expireSession(sid string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.session == sid {
-		t.session, t.version = "", ""
+		t.session, t.version, t.expired = "", "", sid
 	}
 }
 
@@ -870,8 +887,12 @@ func (t *StreamableHTTP) postOther(ctx context.Context, m *jsonrpc.Message, body
 		return ErrClosed
 	}
 	t.legacyHeaders(h)
+	expired := t.expired
 	t.mu.Unlock()
 	session := h.Get(headerSessionID)
+	if expired != "" {
+		return fmt.Errorf("transport: %s not sent: session %s: %w (the server answered HTTP 404 Not Found); initialize again", what, expired, ErrSessionExpired)
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

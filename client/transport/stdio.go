@@ -313,6 +313,9 @@ func (s *Stdio) Send(ctx context.Context, msg []byte) error {
 		msg = buf.Bytes()
 	}
 	line := append(msg, '\n') // Send owns msg
+	if err := ctx.Err(); err != nil {
+		return err // an ended ctx wins over a free writer
+	}
 	select {
 	case s.writeMu <- struct{}{}:
 	case <-ctx.Done():
