@@ -116,8 +116,9 @@ type registration struct {
 // (pre-registered, client ID metadata document, or dynamic registration),
 // obtains a token with the configured [Grant] (always naming the server with
 // the RFC 8707 resource parameter) and retries the request. A 403 with
-// error="insufficient_scope" authorizes again with the added scopes (step-up)
-// once per request; expired tokens are refreshed.
+// error="insufficient_scope" naming a scope the token lacks authorizes again
+// with the added scopes (step-up), at most once per request; expired tokens
+// are refreshed.
 //
 // One Transport serves one MCP server: the first server that challenges it
 // becomes its server, and tokens are only ever sent to that origin. It is
@@ -235,7 +236,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		switch {
 		case resp.StatusCode == http.StatusUnauthorized && !authorized:
 			authorized = true
-		case resp.StatusCode == http.StatusForbidden && !steppedUp && ch.Param("error") == "insufficient_scope":
+		case resp.StatusCode == http.StatusForbidden && !steppedUp && ch.Param("error") == "insufficient_scope" && t.wantsMore(ch):
 			steppedUp, stepUp = true, true
 		default:
 			return resp, nil
@@ -296,6 +297,26 @@ func (t *Transport) tokenFor(ctx context.Context, u *url.URL) (string, uint64) {
 		}
 	}
 	return t.tok.AccessToken, t.gen
+}
+
+// wantsMore reports whether an insufficient_scope challenge asks for a
+// scope the current token does not have. If it asks for nothing new,
+// authorizing again would only get the same token, so the refusal stands:
+// this bounds step-up loops across requests, as the per-request limit
+// bounds them within one.
+func (t *Transport) wantsMore(ch Challenge) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	have := []string(nil)
+	if t.tok != nil {
+		have = t.tok.Scopes
+	}
+	for _, s := range ch.Scopes() {
+		if !slices.Contains(have, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // authorize gets a new token after the server refused the token of

@@ -369,6 +369,15 @@ func TestStepUpIsLimited(t *testing.T) {
 	_, auths, _, _ := as.snapshot()
 	assert.Len(t, auths, 2, "one authorization for the 401, one step-up for the 403, then stop")
 	assert.Len(t, m.seen(), 3)
+
+	// The token now has the scope the server keeps asking for: authorizing
+	// again cannot help, so later requests do not try.
+	status, _, err = call(t, c, m.URL(), "tools/list")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusForbidden, status)
+	_, auths, _, _ = as.snapshot()
+	assert.Len(t, auths, 2)
+	assert.Len(t, m.seen(), 4)
 }
 
 func TestTokenEndpointAuthentication(t *testing.T) {

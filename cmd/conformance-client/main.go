@@ -1,19 +1,266 @@
-// Command conformance-client is the program the official MCP conformance suite drives
-// (conformance/run.sh). This first version only proves the harness end to end: it knows no
-// scenario yet and fails every one of them.
+// Run by the conformance suite through conformance/run.sh; see doc.go.
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/oauth"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
+const (
+	// deadline bounds a whole scenario; the suite's own timeout is 30 s.
+	deadline = 10 * time.Second
+	// metadataDocumentURL is this client's SEP-991 client ID metadata
+	// document URL: the one the suite's basic-cimd scenario expects. Its
+	// mock authorization server does not fetch it.
+	metadataDocumentURL = "https://conformance-test.local/client-metadata.json"
+	// redirectURL is the OAuth redirect URI. Nothing listens there: the
+	// suite's mock approves at once and the redirect is read, not followed.
+	redirectURL = "http://localhost:3000/callback"
+)
+
+// scenarioContext is MCP_CONFORMANCE_CONTEXT: the fields any scenario sends.
+type scenarioContext struct {
+	Name             string `json:"name"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPIssuer        string `json:"idp_issuer"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+}
+
+// env is what a scenario runs with.
+type env struct {
+	scenario string
+	url      string
+	data     scenarioContext
+	log      *slog.Logger
+	// base carries every HTTP request of the run (traced to the log).
+	base http.RoundTripper
+}
+
+// scenarios maps the non-auth scenario names to their runs; every "auth/"
+// scenario runs [authorized].
+var scenarios = map[string]func(context.Context, *env) error{
+	"initialize":                          listTools,
+	"tools_call":                          toolsCall,
+	"elicitation-sep1034-client-defaults": elicitationDefaults,
+	"sse-retry":                           sseRetry,
+}
+
 func main() {
-	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: conformance-client <server-url>")
-		os.Exit(2)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the program; it returns the exit code.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: conformance-client <server-url>  (scenario in MCP_CONFORMANCE_SCENARIO)")
+		return 2
 	}
-	fmt.Fprintf(os.Stderr, "conformance-client: scenario %q against %s: not implemented yet\n", scenario, os.Args[len(os.Args)-1])
-	os.Exit(1)
+	hc := &http.Transport{}
+	defer hc.CloseIdleConnections()
+	e := &env{scenario: getenv("MCP_CONFORMANCE_SCENARIO"), url: args[len(args)-1], log: log, base: &tracer{next: hc, log: log}}
+	if raw := getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &e.data); err != nil {
+			fmt.Fprintf(stderr, "conformance-client: MCP_CONFORMANCE_CONTEXT is not valid JSON: %v\n", err)
+			return 1
+		}
+	}
+	fn, ok := scenarios[e.scenario]
+	if !ok && strings.HasPrefix(e.scenario, "auth/") {
+		fn, ok = authorized, true
+	}
+	if !ok {
+		fmt.Fprintf(stderr, "conformance-client: unknown scenario %q (MCP_CONFORMANCE_SCENARIO)\n", e.scenario)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	start := time.Now()
+	if err := fn(ctx, e); err != nil {
+		fmt.Fprintf(stderr, "conformance-client: %s: %v\n", e.scenario, err)
+		return 1
+	}
+	log.Info("scenario done", "scenario", e.scenario, "elapsed", time.Since(start))
+	return 0
+}
+
+// connect opens a client session to the scenario's server over streamable
+// HTTP with hc (nil: a plain client) and calls use(c), then closes.
+func connect(ctx context.Context, e *env, hc *http.Client, opts *client.Options, use func(*client.Client) error) error {
+	if hc == nil {
+		hc = &http.Client{Transport: e.base}
+	}
+	if opts == nil {
+		opts = &client.Options{}
+	}
+	opts.ClientInfo = client.Implementation{Name: "mcptestkit-conformance-client", Version: "1.0.0"}
+	opts.Logger = e.log
+	t := transport.HTTP(e.url, transport.WithHTTPClient(hc), transport.WithLogger(e.log))
+	c, err := client.Connect(ctx, t, opts)
+	if err != nil {
+		t.Close()
+		return fmt.Errorf("connect: %w", err)
+	}
+	e.log.Info("connected", "protocolVersion", c.ProtocolVersion(), "server", c.ServerInfo().Name)
+	err = use(c)
+	return errors.Join(err, c.Close())
+}
+
+// listTools is the initialize scenario: a session and one request.
+func listTools(ctx context.Context, e *env) error {
+	return connect(ctx, e, nil, nil, func(c *client.Client) error {
+		_, err := c.ListTools(ctx, "")
+		return err
+	})
+}
+
+// callTool lists the tools, checks name is among them, calls it with args
+// and fails on a tool error.
+func callTool(ctx context.Context, c *client.Client, name string, args any) (*client.CallToolResult, error) {
+	tools, err := c.ListTools(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("tools/list: %w", err)
+	}
+	found := false
+	for _, t := range tools.Tools {
+		found = found || t.Name == name
+	}
+	if !found {
+		return nil, fmt.Errorf("tools/list has no tool %q", name)
+	}
+	res, err := c.CallTool(ctx, name, args)
+	if err != nil {
+		return nil, fmt.Errorf("tools/call %s: %w", name, err)
+	}
+	if err := res.ToolError(); err != nil {
+		return nil, fmt.Errorf("tools/call %s: %w", name, err)
+	}
+	return res, nil
+}
+
+func toolsCall(ctx context.Context, e *env) error {
+	return connect(ctx, e, nil, nil, func(c *client.Client) error {
+		res, err := callTool(ctx, c, "add_numbers", map[string]any{"a": 5, "b": 3})
+		if err == nil && !strings.Contains(res.Text(), "8") {
+			err = fmt.Errorf("add_numbers(5, 3) answered %q", res.Text())
+		}
+		return err
+	})
+}
+
+// elicitationDefaults accepts the server's form as a user would who
+// submits it unchanged: every field the schema gives a default is filled
+// with it (SEP-1034).
+func elicitationDefaults(ctx context.Context, e *env) error {
+	opts := &client.Options{
+		Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			content, err := schemaDefaults(req.RequestedSchema)
+			if err != nil {
+				return nil, err
+			}
+			return &client.ElicitResult{Action: client.ElicitAccept, Content: content}, nil
+		},
+	}
+	return connect(ctx, e, nil, opts, func(c *client.Client) error {
+		_, err := callTool(ctx, c, "test_client_elicitation_defaults", map[string]any{})
+		return err
+	})
+}
+
+// schemaDefaults returns the default of every property of a flat
+// elicitation schema that declares one.
+func schemaDefaults(schema json.RawMessage) (map[string]any, error) {
+	var s struct {
+		Properties map[string]struct {
+			Default any `json:"default"`
+		} `json:"properties"`
+	}
+	if len(schema) > 0 {
+		if err := json.Unmarshal(schema, &s); err != nil {
+			return nil, fmt.Errorf("elicitation requestedSchema: %w", err)
+		}
+	}
+	out := map[string]any{}
+	for name, p := range s.Properties {
+		if p.Default != nil {
+			out[name] = p.Default
+		}
+	}
+	return out, nil
+}
+
+// sseRetry calls the tool whose SSE response stream the server closes
+// before the result: the transport must resume it (SEP-1699).
+func sseRetry(ctx context.Context, e *env) error {
+	return connect(ctx, e, nil, nil, func(c *client.Client) error {
+		_, err := callTool(ctx, c, "test_reconnection", map[string]any{})
+		return err
+	})
+}
+
+// authorized runs every auth/ scenario: the grant and client identity come
+// from the scenario (its context data), then an authorized session lists
+// and calls the server's tool.
+func authorized(ctx context.Context, e *env) error {
+	cfg := oauth.Config{
+		Base:       e.base,
+		ClientName: "mcptestkit-conformance-client",
+		ClientID:   e.data.ClientID, ClientSecret: e.data.ClientSecret,
+	}
+	switch e.scenario {
+	case "auth/client-credentials-jwt":
+		if e.data.SigningAlgorithm != "" && e.data.SigningAlgorithm != "ES256" {
+			return fmt.Errorf("signing_algorithm %q: only ES256 keys are expected here", e.data.SigningAlgorithm)
+		}
+		key, err := oauth.ParsePrivateKey([]byte(e.data.PrivateKeyPEM))
+		if err != nil {
+			return err
+		}
+		cfg.Grant, cfg.PrivateKey = &oauth.ClientCredentials{}, key
+	case "auth/client-credentials-basic":
+		cfg.Grant = &oauth.ClientCredentials{}
+	case "auth/cross-app-access-complete-flow":
+		idToken := e.data.IdPIDToken
+		cfg.Grant = &oauth.IdentityAssertion{
+			IdPTokenURL: e.data.IdPTokenEndpoint,
+			IdPClientID: e.data.IdPClientID,
+			IDToken:     func(context.Context) (string, error) { return idToken, nil },
+		}
+	default:
+		cfg.ClientMetadataURL = metadataDocumentURL
+		cfg.Grant = &oauth.AuthorizationCode{
+			RedirectURL: redirectURL,
+			Authorize:   oauth.AutoApprove(&http.Client{Transport: e.base}),
+		}
+	}
+	tr, err := oauth.New(cfg)
+	if err != nil {
+		return err
+	}
+	return connect(ctx, e, tr.Client(), nil, func(c *client.Client) error {
+		_, err := callTool(ctx, c, "test-tool", map[string]any{})
+		return err
+	})
 }
