@@ -1,4 +1,3 @@
-// Run by the conformance suite through conformance/run.sh; see doc.go.
 package main
 
 import (
