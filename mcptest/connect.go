@@ -58,8 +58,8 @@ const defaultServeGrace = 5 * time.Second
 //     ([WithTranscriptLimits], [WithoutTranscript]).
 //
 // Connect is safe for parallel tests: connections share nothing, and the
-// leak check only looks at goroutines this connection started (see
-// [WithoutLeakCheck] for the details and limits).
+// leak check only looks at goroutines this connection started (the package
+// documentation explains how, and its limits).
 //
 // If the handshake fails, Connect stops the test with t.Fatalf.
 func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {

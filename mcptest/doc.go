@@ -39,6 +39,28 @@
 //   - A failing test prints the transcript of the connection, every message
 //     in both directions, with the middle of very long runs cut.
 //
+// # The leak check
+//
+// goleak.VerifyNone compares the whole process before and after, which is
+// wrong under t.Parallel: another test's goroutines, started meanwhile, look
+// like leaks. So [Connect] starts the server and the client inside
+// runtime/pprof.Do with a label naming the connection. Go copies a
+// goroutine's labels to every goroutine it starts, so everything the
+// connection starts, transitively (SDK readers and handler goroutines,
+// goroutines a tool handler starts), carries the label, and no other test's
+// goroutine does. When the test ends, the harness closes the connection,
+// waits for Serve to return, then reads the goroutine profile (which prints
+// labels) and fails the test if labelled goroutines are still running after
+// [DefaultLeakWait], listing their stacks. [DefaultLeakIgnores] lists the
+// SDK-owned goroutines that may outlive a connection by design.
+//
+// Limits: a goroutine started from an unlabelled goroutine is not seen:
+// one the test goroutine starts itself (after Connect returned), a
+// time.AfterFunc callback (the runtime starts those), or one started by code
+// that replaces its goroutine's labels (pprof.SetGoroutineLabels with a
+// fresh context). Run goleak.VerifyTestMain in TestMain as well: it checks
+// the whole binary once every test has finished.
+//
 // # Assertions
 //
 // The Assert functions report a failure (expected, actual and a diff) and

@@ -31,7 +31,7 @@ type fakeTB struct {
 // end it with runtime.Goexit, as the testing package does), then runs the
 // cleanups the body registered, last first, and returns the fake for
 // inspection.
-func runFake(t *testing.T, body func(tb testing.TB)) *fakeTB {
+func runFake(t testing.TB, body func(tb testing.TB)) *fakeTB {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &fakeTB{TB: t, name: t.Name() + "/fake", ctx: ctx, cancel: cancel}
