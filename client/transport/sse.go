@@ -35,8 +35,9 @@ func (e errEventTooLarge) Error() string {
 }
 
 // next returns the data of the next "message" event (events without a type
-// count as messages). Events with no data are not returned, but their id and
-// retry fields still take effect, as the spec's priming events rely on. At
+// count as messages), without surrounding whitespace. Events with no data,
+// or only whitespace, are not returned, but their id and retry fields still
+// take effect, as the spec's priming events rely on. At
 // the end of the stream it returns io.EOF; an unfinished last event is
 // discarded, as the event-stream format says.
 func (r *sseReader) next() ([]byte, error) {
@@ -56,8 +57,10 @@ func (r *sseReader) next() ([]byte, error) {
 			if idSet {
 				r.lastID, r.hasID = id, true
 			}
-			if hasData && (event == "" || event == "message") {
-				return bytes.TrimSuffix(data, []byte{'\n'}), nil
+			// An event whose data is empty (the priming event of SEP-1699:
+			// an id, maybe a retry, "data:" with nothing) carries no message.
+			if d := bytes.TrimSpace(data); hasData && len(d) > 0 && (event == "" || event == "message") {
+				return d, nil
 			}
 			data, hasData, event, idSet = data[:0], false, "", false
 			continue
