@@ -71,7 +71,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.Method)
 		b.WriteString(": ")
 	}
-	fmt.Fprintf(&b, "server error %d: %s", e.Code, e.Message)
+	fmt.Fprintf(&b, "error %d: %s", e.Code, e.Message)
 	if len(e.Data) > 0 {
 		b.WriteString(" (data: ")
 		b.Write(e.Data)
