@@ -37,6 +37,7 @@ function readExpected(file) {
     if (/^#/.test(line)) return; // file header
     if (line === 'client: []') { inClient = false; return; }
     if (line === 'client:') { inClient = true; return; }
+    if (!/^\s/.test(line)) inClient = false; // any other top-level key ends the list
     if (!inClient) { problems.push(`${where}: unexpected line ${JSON.stringify(line)} (only a client: list is read)`); return; }
     let m;
     if ((m = line.match(/^\s+#\s*(.+)$/))) { comment = m[1]; return; }
