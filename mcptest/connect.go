@@ -69,10 +69,12 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		return nil
 	}
 	cfg := newConfig(opts)
-	pairOpts := cfg.pairOptions
+	keep := DefaultTranscriptFrames
 	if !cfg.transcript {
-		pairOpts = append(pairOpts[:len(pairOpts):len(pairOpts)], memtransport.WithTranscriptLimit(0))
+		keep = 0
 	}
+	// The user's transport options come last, so they can change this.
+	pairOpts := append([]memtransport.Option{memtransport.WithTranscriptLimit(keep)}, cfg.pairOptions...)
 	cliEnd, srvEnd := memtransport.Pair(pairOpts...)
 
 	h := &harness{t: t, cfg: cfg, label: newLeakLabel(), srvEnd: srvEnd, served: make(chan error, 1)}

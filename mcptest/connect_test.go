@@ -379,3 +379,18 @@ func TestPanicInServeIsRecovered(t *testing.T) {
 }
 
 func goSDKEcho() Server { return gosdk.Server(probeServer(nil)) }
+
+// Transport options reach the connection: here a fault hook loses the
+// server's answer to the first tool call.
+func TestTransportOptionsReachTheConnection(t *testing.T) {
+	t.Parallel()
+	lose := memtransport.WithFault(func(f memtransport.Frame) memtransport.Action {
+		return memtransport.Action{Drop: f.Dir == memtransport.ServerToClient && strings.Contains(string(f.Data), "lost-text")}
+	})
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, goSDKEcho(), WithTransportOptions(lose), WithTimeout(500*time.Millisecond))
+		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "lost-text"})
+		require.NoError(tb, err)
+	})
+	f.expectFailure(t, "tools/call: context deadline exceeded", "[dropped]", `no response to tools/call "echo"`)
+}

@@ -137,6 +137,12 @@ func WithLeakWait(d time.Duration) Option { return func(c *config) { c.leakWait 
 // recorded and printed when the test fails.
 func WithoutTranscript() Option { return func(c *config) { c.transcript = false } }
 
+// DefaultTranscriptFrames is how many of the most recent messages a
+// connection's transcript keeps (the frames are shared with the client and
+// server, not copied, but a very long run would still hold on to all of
+// them); older ones are counted and reported as not recorded.
+const DefaultTranscriptFrames = 10000
+
 // WithTranscriptLimits sets how much of the transcript a failing test prints:
 // the first head and last tail messages (the middle of a longer run is cut,
 // with a note of how many messages), each cut to lineBytes bytes. A negative
