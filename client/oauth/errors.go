@@ -30,6 +30,7 @@ type Error struct {
 	Description string
 }
 
+// Error formats the endpoint, status, code and description.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("oauth: %s: %s", e.Endpoint, e.Code)
 	if e.Status != 0 {
