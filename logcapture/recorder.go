@@ -200,8 +200,9 @@ func (r *Recorder) Enabled(_ context.Context, l slog.Level) bool {
 }
 
 // Handle captures the record. It never fails.
-func (r *Recorder) Handle(ctx context.Context, rec slog.Record) error {
-	return (&handler{rec: r}).Handle(ctx, rec)
+func (r *Recorder) Handle(_ context.Context, rec slog.Record) error {
+	r.capture(nil, nil, rec)
+	return nil
 }
 
 // WithAttrs returns a handler that adds attrs to every record it captures
@@ -226,17 +227,22 @@ type handler struct {
 func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.rec.Enabled(ctx, l) }
 
 func (h *handler) Handle(_ context.Context, r slog.Record) error {
-	attrs := h.attrs // shared: never mutated
-	if r.NumAttrs() > 0 {
-		attrs = make([]attr, len(h.attrs), len(h.attrs)+r.NumAttrs())
-		copy(attrs, h.attrs)
-	}
-	r.Attrs(func(a slog.Attr) bool {
-		attrs = appendAttr(attrs, h.groups, a)
-		return true
-	})
-	h.rec.add(Record{Time: r.Time, Level: r.Level, Message: r.Message, PC: r.PC, attrs: attrs})
+	h.rec.capture(h.groups, h.attrs, r)
 	return nil
+}
+
+// capture stores r with the handler's open groups and attributes.
+func (r *Recorder) capture(groups []string, pre []attr, rec slog.Record) {
+	attrs := pre // shared: never mutated
+	if rec.NumAttrs() > 0 {
+		attrs = make([]attr, len(pre), len(pre)+rec.NumAttrs())
+		copy(attrs, pre)
+		rec.Attrs(func(a slog.Attr) bool {
+			attrs = appendAttr(attrs, groups, a)
+			return true
+		})
+	}
+	r.add(Record{Time: rec.Time, Level: rec.Level, Message: rec.Message, PC: rec.PC, attrs: attrs})
 }
 
 func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
