@@ -41,10 +41,15 @@ type paramBinding struct {
 // reachable" through nested properties, which the spec requires.
 var schemaKeywordsWithSchemas = map[string]bool{
 	"items": true, "prefixItems": true, "additionalItems": true, "contains": true,
-	"additionalProperties": true, "patternProperties": true, "propertyNames": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true, "dependentSchemas": true,
+	"additionalProperties": true, "propertyNames": true,
+	"unevaluatedProperties": true, "unevaluatedItems": true,
 	"anyOf": true, "oneOf": true, "allOf": true, "not": true,
-	"if": true, "then": true, "else": true, "$defs": true, "definitions": true,
+	"if": true, "then": true, "else": true,
+}
+
+// schemaKeywordsWithSchemaMaps hold objects whose values are subschemas.
+var schemaKeywordsWithSchemaMaps = map[string]bool{
+	"$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true,
 }
 
 // toolParamBindings reads the x-mcp-header annotations of one tool's
@@ -92,12 +97,7 @@ func (w *bindingWalker) walk(node any, path []string, reachable, isProperty bool
 		if raw, ok := n["x-mcp-header"]; ok {
 			w.binding(n, raw, path, reachable && isProperty)
 		}
-		keys := make([]string, 0, len(n))
-		for k := range n {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // deterministic errors
-		for _, k := range keys {
+		for _, k := range sortedKeys(n) { // sorted: deterministic errors
 			v := n[k]
 			switch {
 			case k == "properties":
@@ -105,19 +105,29 @@ func (w *bindingWalker) walk(node any, path []string, reachable, isProperty bool
 				if !ok {
 					continue
 				}
-				names := make([]string, 0, len(props))
-				for name := range props {
-					names = append(names, name)
-				}
-				sort.Strings(names)
-				for _, name := range names {
+				for _, name := range sortedKeys(props) {
 					w.walk(props[name], append(append([]string(nil), path...), name), reachable, true)
 				}
 			case schemaKeywordsWithSchemas[k]:
 				w.walk(v, path, false, false)
+			case schemaKeywordsWithSchemaMaps[k]:
+				if m, ok := v.(map[string]any); ok {
+					for _, name := range sortedKeys(m) {
+						w.walk(m[name], path, false, false)
+					}
+				}
 			}
 		}
 	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func (w *bindingWalker) binding(schema map[string]any, raw any, path []string, reachable bool) {

@@ -347,6 +347,7 @@ func TestHTTPCustomHeadersAndClient(t *testing.T) {
 	legacyHandshake(t, tr, "2025-11-25")
 	send(t, tr, request(t, 2, "ping", nil))
 	recvResponse(t, tr, jsonrpc.Int64ID(2))
+	rec.waitRequest(t, method(http.MethodGet)) // the stream attempt, refused with 405
 	require.NoError(t, tr.Close())
 
 	all := rec.requests(func(recorded) bool { return true })
