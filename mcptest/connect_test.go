@@ -77,11 +77,12 @@ func TestConnectManyInParallel(t *testing.T) {
 	for i := range n {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
-			opts := []Option{}
+			opts := []Option{WithModern()}
 			if i%2 == 1 {
-				opts = append(opts, WithLegacy())
+				opts = []Option{WithLegacy()}
 			}
 			c := Connect(t, srv, opts...)
+			assert.Equal(t, i%2 == 0, c.IsModern())
 			want := fmt.Sprintf("call %d", i)
 			res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": want})
 			require.NoError(t, err)

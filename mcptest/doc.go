@@ -18,7 +18,8 @@
 // go-sdk) and mcptest/mcpgo (mark3labs/mcp-go), or a [ServerFunc] for
 // anything else that can serve a [memtransport.Conn]. It returns a
 // [client.Client] after the handshake and cleans up when the test ends.
-// Options pin the protocol version ([WithProtocolVersion], [WithLegacy]) or
+// Options pin the protocol version or era ([WithProtocolVersion],
+// [WithModern], [WithLegacy]) or
 // run a test at every version ([EachVersion]), set the client's identity and
 // capabilities ([WithClientInfo], [WithCapabilities]), answer the server's
 // requests ([WithSampling], [WithElicitation], [WithRoots]) and bound every

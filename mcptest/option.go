@@ -69,6 +69,11 @@ func WithProtocolVersion(version string) Option {
 // legacy version, the way clients built before 2026-07-28 connect.
 func WithLegacy() Option { return WithProtocolVersion(client.LatestLegacyVersion) }
 
+// WithModern makes the connection use the 2026-07-28 protocol with no
+// fallback to the initialize handshake: the test fails at Connect if the
+// server only speaks legacy versions.
+func WithModern() Option { return WithProtocolVersion(client.LatestVersion) }
+
 // WithClientInfo sets the name and version the client gives the server.
 func WithClientInfo(name, version string) Option {
 	return func(c *config) { c.client.ClientInfo = client.Implementation{Name: name, Version: version} }
