@@ -52,6 +52,9 @@ const (
 	defaultRetry = time.Second
 	// maxReconnects bounds consecutive reconnections that get nothing.
 	maxReconnects = 5
+	// listenWait bounds how long sending notifications/initialized waits for
+	// the server to answer the standalone GET.
+	listenWait = 5 * time.Second
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 5 * time.Second
 
@@ -917,28 +920,45 @@ func (t *StreamableHTTP) postOther(ctx context.Context, m *jsonrpc.Message, body
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody)) // some servers answer 200 with a body
 	if m.Method == methodInitialized {
-		t.startListening()
+		t.startListening(ctx)
 	}
 	return nil
 }
 
-// startListening opens the standalone GET stream of a legacy session.
-func (t *StreamableHTTP) startListening() {
+// startListening opens the standalone GET stream of a legacy session and
+// waits, bounded by ctx and listenWait, until the server has answered the
+// GET. A server may send a request there as soon as the session is
+// initialized (elicitation in the middle of the client's first call, or the
+// response of a resumed stream), so the stream must be up before the client
+// goes on; the official Go SDK waits the same way.
+func (t *StreamableHTTP) startListening(ctx context.Context) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if t.listening || t.closed || t.modern {
+		t.mu.Unlock()
 		return
 	}
 	t.listening = true
 	t.wg.Add(1)
-	go t.listen()
+	ready := make(chan struct{})
+	go t.listen(ready)
+	t.mu.Unlock()
+
+	timer := time.NewTimer(listenWait)
+	defer timer.Stop()
+	select {
+	case <-ready:
+	case <-ctx.Done():
+	case <-timer.C: // a server that holds back the headers: go on without
+	}
 }
 
 // listen keeps the standalone GET stream open, reconnecting (with
 // Last-Event-ID once the server gave event ids) when it ends, until Close,
 // a 405 (the server has no such stream), or repeated failure.
-func (t *StreamableHTTP) listen() {
+func (t *StreamableHTTP) listen(ready chan struct{}) {
 	defer t.wg.Done()
+	readyOnce := sync.OnceFunc(func() { close(ready) })
+	defer readyOnce()
 	defer func() {
 		t.mu.Lock()
 		t.listening = false
@@ -956,6 +976,7 @@ func (t *StreamableHTTP) listen() {
 			h.Set(headerLastEventID, sr.lastID)
 		}
 		resp, err := t.do(t.ctx, http.MethodGet, nil, h)
+		readyOnce()
 		if t.ctx.Err() != nil {
 			if err == nil {
 				resp.Body.Close()
