@@ -295,14 +295,14 @@ func (c *Client) discover(ctx context.Context, version string, probe bool) (fall
 		if probe {
 			pctx, cancel = context.WithTimeout(ctx, c.opts.ProbeTimeout)
 		}
-		co := callOptions{timeout: -1}
+		co := callOptions{}
 		params, perr := c.buildParams(nil, &co, 0)
 		if perr != nil {
 			cancel()
 			c.setModern("")
 			return false, perr
 		}
-		raw, err := c.roundTrip(pctx, methodDiscover, params, co.timeout)
+		raw, err := c.roundTrip(pctx, methodDiscover, params, 0) // bounded by ctx and the probe timeout
 		cancel()
 		if err != nil {
 			c.setModern("")
@@ -408,7 +408,7 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("encoding initialize params: %w", err)
 	}
-	raw, err := c.roundTrip(ctx, methodInitialize, params, -1)
+	raw, err := c.roundTrip(ctx, methodInitialize, params, 0) // bounded by ctx: Timeout is for requests after the start
 	if err != nil {
 		return err
 	}
