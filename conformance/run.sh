@@ -11,14 +11,17 @@
 # run itself breaks. The last line is always "conformance: N passed, M failed ...".
 #
 # Needs Node >= 20 and npm (the suite is installed with `npm ci` into the git-ignored
-# conformance/node_modules), and Go. Results land in the git-ignored conformance/results/latest.
+# conformance/node_modules), and Go. Results land in the git-ignored conformance/results/run-*
+# (the newest five are kept; conformance/results/latest points at this run's).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 results="$here/results"
-out="$results/latest"
-bin="$results/bin/conformance-client"
+# Each run has its own directory and binary, so runs in the same checkout (a developer and
+# .ci/run, say) cannot overwrite each other's results or a binary that is executing.
+out="$results/run-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+bin="$out/bin/conformance-client"
 suite_js="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 stamp="$here/node_modules/.mcptestkit-lock"
 start_s=$SECONDS
@@ -50,7 +53,6 @@ mkdir -p "$(dirname "$bin")"
 # 127.0.0.1 (it listens on all interfaces otherwise), so it is loaded on every Node version.
 export NODE_OPTIONS="--import $here/node20-compat.mjs${NODE_OPTIONS:+ $NODE_OPTIONS}"
 export CONFORMANCE_BIND_HOST=127.0.0.1
-rm -rf "$out"
 mkdir -p "$out"
 # The suite splits --command on spaces and hands it to /bin/sh, so a quoted path survives.
 cmd="'$bin'"
@@ -76,5 +78,7 @@ set -e
 sed -n '/=== SUITE SUMMARY ===/,$p' "$out/suite.log"
 
 # 4. The verdict.
+ln -sfn "$(basename "$out")" "$results/latest"
+ls -1dt "$results"/run-* 2>/dev/null | tail -n +6 | xargs -r rm -rf
 exec node "$here/summarize.mjs" --results "$out" --scenarios "$out/scenarios.txt" \
 	--expected "$here/expected-failures.yml" --seconds "$((SECONDS - start_s))" ${1:+--only "$*"}
