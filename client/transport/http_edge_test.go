@@ -529,3 +529,21 @@ func TestHandlerIsHTTP(t *testing.T) {
 	var m map[string]any
 	assert.NoError(t, json.Unmarshal(body, &m))
 }
+
+func TestHTTPStandaloneStreamIsUpWhenInitializedReturns(t *testing.T) {
+	// A server may push a request on the GET stream as soon as the session
+	// starts (the conformance suite's elicitation scenario does); Send of
+	// notifications/initialized returns only once the GET was answered.
+	tr, rec := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			writeSSE(w, "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"roots/list\"}\n\n")
+			<-r.Context().Done()
+			return
+		}
+		legacyServer(t, "2025-11-25", nil)(w, r)
+	})
+	legacyHandshake(t, tr, "2025-11-25")
+	assert.Len(t, rec.requests(method(http.MethodGet)), 1, "the GET was answered before Send returned")
+	m := recv(t, tr)
+	assert.Equal(t, "roots/list", m.Method)
+}
