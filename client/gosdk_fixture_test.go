@@ -35,11 +35,14 @@ type fixture struct {
 	name string
 	// newServer returns a fresh server; pageSize > 0 asks for pagination.
 	newServer func(t testing.TB, pageSize int) (server, *controls)
+	// protoErr is the JSON-RPC error the "protoerr" tool produces.
+	protoErr func(modern bool) (code int64, message, data string)
 }
 
 const fixtureInstructions = "Use the tools wisely."
 
-var goSDKFixture = fixture{name: "gosdk", newServer: newGoSDKServer}
+var goSDKFixture = fixture{name: "gosdk", newServer: newGoSDKServer,
+	protoErr: func(bool) (int64, string, string) { return -32001, "custom", `{"k":1}` }}
 
 func newGoSDKServer(t testing.TB, pageSize int) (server, *controls) {
 	ctl := newControls()

@@ -15,7 +15,7 @@ import (
 
 // The matrix: every fixture server, at every way of starting a connection.
 var (
-	fixtures = []fixture{goSDKFixture}
+	fixtures = []fixture{goSDKFixture, mcpGoFixture}
 	// "" is the era-neutral start, which must land on 2026-07-28.
 	versionCases = []string{"", Version20260728, Version20251125, Version20250618, Version20250326, Version20241105}
 )
@@ -159,9 +159,14 @@ func TestMatrixToolErrors(t *testing.T) {
 		_, err = c.CallTool(ctx, "protoerr", nil)
 		var e *Error
 		require.ErrorAs(t, err, &e)
-		assert.Equal(t, int64(-32001), e.Code)
-		assert.Equal(t, "custom", e.Message)
-		assert.JSONEq(t, `{"k":1}`, string(e.Data))
+		code, msg, data := fx.protoErr(c.IsModern())
+		assert.Equal(t, code, e.Code)
+		assert.Equal(t, msg, e.Message)
+		if data == "" {
+			assert.Empty(t, e.Data)
+		} else {
+			assert.JSONEq(t, data, string(e.Data))
+		}
 		assert.Equal(t, "tools/call", e.Method)
 
 		// Unknown tool: invalid params.
