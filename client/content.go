@@ -139,6 +139,7 @@ var knownContent = map[string]bool{
 // contentBlock decodes one block into its typed form.
 type contentBlock struct{ c Content }
 
+// UnmarshalJSON decodes one block, keeping unknown types raw.
 func (b *contentBlock) UnmarshalJSON(data []byte) error {
 	var f contentFields
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -185,6 +186,7 @@ func (b *contentBlock) UnmarshalJSON(data []byte) error {
 // (sampling messages before 2025-11-25).
 type contentList []Content
 
+// UnmarshalJSON decodes an array of blocks or a single block.
 func (l *contentList) UnmarshalJSON(data []byte) error {
 	switch firstByte(data) {
 	case '{':
@@ -210,6 +212,7 @@ func (l *contentList) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// MarshalJSON writes the blocks as an array, each with its "type".
 func (l contentList) MarshalJSON() ([]byte, error) {
 	if l == nil {
 		return []byte("[]"), nil

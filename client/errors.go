@@ -151,6 +151,7 @@ func fromWire(method string, w *jsonrpc.Error) *Error {
 // wraps ErrClosed and, when there was one, the cause.
 type closedError struct{ cause error }
 
+// Error implements the error interface.
 func (e *closedError) Error() string {
 	if e.cause == nil {
 		return ErrClosed.Error()
@@ -158,6 +159,7 @@ func (e *closedError) Error() string {
 	return ErrClosed.Error() + ": " + e.cause.Error()
 }
 
+// Unwrap returns ErrClosed and the cause, for errors.Is.
 func (e *closedError) Unwrap() []error {
 	if e.cause == nil {
 		return []error{ErrClosed}

@@ -1,0 +1,49 @@
+// Package client is an MCP (Model Context Protocol) client: it connects to one
+// server over any [Transport], speaks every published protocol version, and
+// returns typed results and errors.
+//
+// # Starting
+//
+// [Connect] starts era-neutrally by default: it sends server/discover at
+// 2026-07-28 and, when the server does not answer it as a modern server
+// would, falls back to the initialize handshake at 2025-11-25 (the server may
+// negotiate an older version). [Options].ProtocolVersion pins a version
+// instead. After Connect, [Client.ProtocolVersion], [Client.ServerInfo],
+// [Client.ServerCapabilities] and [Client.Instructions] describe the server.
+//
+// # Calling
+//
+// Every method takes a context and may be called from many goroutines at
+// once. Lists come a page at a time ([Client.ListTools]) or as iterators
+// that follow the cursors ([Client.Tools]). [Client.CallTool] takes the
+// arguments as any value that encodes as a JSON object, and per-call options:
+// [WithProgress], [WithMeta], [WithTimeout].
+//
+// On 2026-07-28 connections every request carries the protocol metadata in
+// _meta, and a server that needs input (elicitation, sampling, roots) answers
+// input_required: the client runs the callbacks in [Options] and retries,
+// echoing the server's requestState, up to Options.MaxInputRounds. On legacy
+// connections the same callbacks answer the server's own requests. A callback
+// that is not set means the capability is not declared.
+//
+// # Errors
+//
+// Three outcomes are kept apart:
+//
+//   - a tool that failed is a [*CallToolResult] with IsError set, and no Go
+//     error: the model is meant to read it;
+//   - a JSON-RPC error from the server is an [*Error] (use errors.As), with
+//     the code, message and data exactly as sent; [IsResourceNotFound]
+//     recognises both forms of "resource not found";
+//   - a connection that ended is an error that errors.Is(err, [ErrClosed]).
+//
+// A call whose context ends sends notifications/cancelled and returns the
+// context's error at once.
+//
+// # Notifications
+//
+// Log messages, list changes and resource updates go to the handlers in
+// [Options]; progress goes to the call that asked for it. Handlers run on
+// the client's single reader goroutine, in order, so they must not block.
+// [Client.Listen] subscribes to change notifications in both eras.
+package client
