@@ -83,7 +83,8 @@ func (rt *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	rt.wg.Add(1)
 	go func() {
 		defer rt.wg.Done()
-		defer cancel() // like net/http: the request context ends with the handler
+		defer cancel()          // like net/http: the request context ends with the handler
+		defer sreq.Body.Close() // a RoundTripper closes the request body
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {

@@ -114,9 +114,11 @@ type httpConfig struct {
 }
 
 // WithHTTPClient sends every request through c instead of
-// http.DefaultClient: for timeouts, proxies, TLS settings or an
-// authenticating RoundTripper. With [Handler], c's settings are kept but its
-// Transport is replaced by the in-process one.
+// http.DefaultClient: for proxies, TLS settings or an authenticating
+// RoundTripper. A Timeout on c bounds every HTTP request whole, long-lived
+// SSE streams included, so prefer deadlines on the client's calls. With
+// [Handler], c's settings are kept but its Transport is replaced by the
+// in-process one.
 func WithHTTPClient(c *http.Client) HTTPOption {
 	return func(cfg *httpConfig) {
 		if c != nil {
@@ -275,6 +277,9 @@ func (t *StreamableHTTP) SessionID() string {
 func (t *StreamableHTTP) Send(ctx context.Context, msg []byte) error {
 	if t.urlErr != nil {
 		return t.urlErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	m, err := jsonrpc.Decode(msg)
 	if err != nil {

@@ -24,7 +24,7 @@ type sseReader struct {
 }
 
 func newSSEReader(r io.Reader, maxData int) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), maxData: maxData}
+	return &sseReader{br: bufio.NewReaderSize(r, 4<<10), maxData: maxData} // longer lines are assembled
 }
 
 // errEventTooLarge reports an event whose data exceeds the limit.
