@@ -84,20 +84,20 @@ func TestDecodeKinds(t *testing.T) {
 
 func TestDecodeRejects(t *testing.T) {
 	cases := map[string]string{
-		``:                                        "empty input",
-		`   `:                                     "empty input",
-		`[{"jsonrpc":"2.0","method":"a"}]`:        "batches",
-		`{"id":1,"method":"a"}`:                   `"jsonrpc" member`,
-		`{"jsonrpc":"1.0","id":1,"method":"a"}`:   `"jsonrpc" member`,
-		`{"jsonrpc":"2.0","id":1,"method":""}`:    `empty "method"`,
+		``:                                      "empty input",
+		`   `:                                   "empty input",
+		`[{"jsonrpc":"2.0","method":"a"}]`:      "batches",
+		`{"id":1,"method":"a"}`:                 `"jsonrpc" member`,
+		`{"jsonrpc":"1.0","id":1,"method":"a"}`: `"jsonrpc" member`,
+		`{"jsonrpc":"2.0","id":1,"method":""}`:  `empty "method"`,
 		`{"jsonrpc":"2.0","id":null,"method":"a"}`: "null id",
-		`{"jsonrpc":"2.0","id":1.5,"method":"a"}`: "neither a string nor an integer",
-		`{"jsonrpc":"2.0","id":true,"result":{}}`: "neither a string nor an integer",
-		`{"jsonrpc":"2.0","id":1}`:                `"result" or "error"`,
-		`{"jsonrpc":"2.0","result":{}}`:           `needs an "id"`,
-		`{"jsonrpc":"2.0","id":1,"method":5}`:     "",
-		`not json`:                                "",
-		`{"jsonrpc":"2.0","id":1,"result":{}`:     "",
+		`{"jsonrpc":"2.0","id":1.5,"method":"a"}`:  "neither a string nor an integer",
+		`{"jsonrpc":"2.0","id":true,"result":{}}`:  "neither a string nor an integer",
+		`{"jsonrpc":"2.0","id":1}`:                 `"result" or "error"`,
+		`{"jsonrpc":"2.0","result":{}}`:            `needs an "id"`,
+		`{"jsonrpc":"2.0","id":1,"method":5}`:      "",
+		`not json`:                                 "",
+		`{"jsonrpc":"2.0","id":1,"result":{}`:      "",
 	}
 	for in, want := range cases {
 		_, err := Decode([]byte(in))
