@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 
 func TestGoSDKLegacySession(t *testing.T) {
@@ -142,7 +143,9 @@ func TestGoSDKSessionExpired(t *testing.T) {
 			var current atomic.Pointer[http.Handler]
 			first := gosdkHandler(f, nil)
 			current.Store(&first)
-			tr := cn.connect(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }))
+			logs := logcapture.New(t) // the GET stream may log the expiry
+			tr := cn.connect(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }),
+				transport.WithLogger(logs.Logger()))
 			legacyHandshake(t, tr, "2025-11-25")
 			old := tr.SessionID()
 

@@ -160,6 +160,21 @@ func TestHTTPStreamEndsEarly(t *testing.T) {
 		assert.Equal(t, transport.CodeHTTPError, resp.Error.Code)
 		assert.Contains(t, resp.Error.Message, "no event id to resume from")
 	})
+	t.Run("legacy, resumption refused", func(t *testing.T) {
+		tr, _ := rawServer(t, legacyServer(t, "2025-11-25", func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+			if m == nil {
+				http.Error(w, "no replay here", http.StatusMethodNotAllowed)
+				return
+			}
+			writeSSE(w, "id: e1\nretry: 1\ndata: \n\n")
+		}))
+		legacyHandshake(t, tr, "2025-11-25")
+		send(t, tr, request(t, 2, "tools/call", map[string]any{"name": "x"}))
+		resp, _ := recvResponse(t, tr, jsonrpc.Int64ID(2))
+		require.NotNil(t, resp.Error)
+		assert.Contains(t, resp.Error.Message, `resuming the SSE stream of tools/call (GET with Last-Event-ID "e1") failed: HTTP 405 Method Not Allowed`)
+		assert.Contains(t, string(resp.Error.Data), "no replay here")
+	})
 	t.Run("modern", func(t *testing.T) {
 		var gets atomic.Int32
 		tr, _ := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
