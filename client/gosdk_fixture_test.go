@@ -114,6 +114,13 @@ func newGoSDKServer(t testing.TB, pageSize int) (server, *controls) {
 		ctl.slowDone <- ctx.Err()
 		return nil, ctx.Err()
 	})
+	// pingback pings the client (legacy sessions only).
+	s.AddTool(&mcp.Tool{Name: "pingback", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := req.Session.Ping(ctx, nil); err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil
+	})
 	// ask needs input from the client: the kinds listed in its "want"
 	// argument, through input requests (the SDK turns them into real
 	// server-to-client requests on legacy connections).

@@ -154,3 +154,51 @@ func TestInputResponsesWireShape(t *testing.T) {
 	assert.JSONEq(t, `{"want":["roots","elicit"]}`, string(retry["arguments"]))
 	assert.Contains(t, string(retry["_meta"]), `"io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{},"elicitation":{}}`)
 }
+
+// The server pings the client in the middle of a call (legacy only).
+func TestGoSDKServerPingsClient(t *testing.T) {
+	for _, v := range versionCases[2:] {
+		t.Run(v, func(t *testing.T) {
+			c, _ := open(t, goSDKFixture, v, nil)
+			res, err := c.CallTool(t.Context(), "pingback", nil)
+			require.NoError(t, err)
+			assert.Equal(t, "pong", res.Text())
+		})
+	}
+}
+
+// Cancelling a call cancels the callback answering the server's input
+// request: directly on 2026-07-28 (the callback runs within the call), and
+// through the server's notifications/cancelled on legacy connections.
+func TestMatrixCancelReachesCallback(t *testing.T) {
+	matrix(t, func(t *testing.T, fx fixture, version string) {
+		started := make(chan struct{}, 1)
+		ended := make(chan error, 1)
+		c, _ := open(t, fx, version, &Options{CreateMessage: func(ctx context.Context, _ *CreateMessageRequest) (*CreateMessageResult, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			ended <- ctx.Err()
+			return nil, ctx.Err()
+		}})
+		ctx, cancel := context.WithCancel(t.Context())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := c.CallTool(ctx, "ask", map[string]any{"want": []string{"sample"}})
+			errc <- err
+		}()
+		<-started
+		cancel()
+		require.ErrorIs(t, <-errc, context.Canceled)
+		if !c.IsModern() && fx.name == "mcpgo" {
+			// mcp-go does not tell the client when it stops waiting for a
+			// request of its own; the callback ends with the connection.
+			return
+		}
+		select {
+		case err := <-ended:
+			require.ErrorIs(t, err, context.Canceled)
+		case <-t.Context().Done():
+			t.Fatal("the callback was never cancelled")
+		}
+	})
+}
