@@ -57,6 +57,12 @@ type Options struct {
 	// it in _meta (without it, servers send no log messages there).
 	LogLevel LogLevel
 
+	// Callbacks for the server's requests for input. On legacy connections
+	// each runs in its own goroutine and its ctx ends when the server cancels
+	// the request or the client closes (Close waits for callbacks, so they
+	// must return when ctx ends). On 2026-07-28 connections they run within
+	// the call that needed the input, with that call's ctx.
+
 	// CreateMessage answers sampling requests (sampling/createMessage). Return
 	// an [*Error] (for example [CodeUserRejected]) to send that exact error.
 	CreateMessage func(context.Context, *CreateMessageRequest) (*CreateMessageResult, error)
