@@ -4,7 +4,10 @@ package transport_test
 
 import (
 	"fmt"
+	"os/exec"
 	"testing"
+
+	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
 // BenchmarkStdioRoundTrip is one tools/call to a go-sdk server subprocess.
@@ -21,4 +24,24 @@ func BenchmarkStdioEcho(b *testing.B) {
 	roundTrips(b, tr, func(id int64) []byte {
 		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"text":"bench"}}`, id)
 	})
+}
+
+// BenchmarkStdioStartClose is a server's whole life: start the process,
+// initialize, close (stdin EOF, exit, reap).
+func BenchmarkStdioStartClose(b *testing.B) {
+	bin, err := stdioServerBuild()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, err := transport.Command(exec.Command(bin))
+		if err != nil {
+			b.Fatal(err)
+		}
+		legacyHandshake(b, tr, "2025-11-25")
+		if err := tr.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
