@@ -288,8 +288,16 @@ func (t *StreamableHTTP) Send(ctx context.Context, msg []byte) error {
 	if m.IsRequest() {
 		return t.startCall(m, msg)
 	}
-	if m.Method == methodCancelled && t.cancelCall(m) {
-		return nil
+	if m.Method == methodCancelled {
+		handled, legacy := t.cancelCall(m)
+		if handled {
+			return nil
+		}
+		err := t.postOther(ctx, m, msg)
+		if legacy != nil && err == nil {
+			legacy.cancel() // the server was told; stop waiting on its stream
+		}
+		return err
 	}
 	return t.postOther(ctx, m, msg)
 }
@@ -464,29 +472,30 @@ func (t *StreamableHTTP) startCall(m *jsonrpc.Message, body []byte) error {
 
 // cancelCall handles an outgoing notifications/cancelled. For a 2026-07-28
 // request it aborts the request's POST, which is how that era cancels over
-// HTTP, and reports true: the notification is not sent. For a legacy
-// request it only notes that the client gave up, and the notification is
-// POSTed.
-func (t *StreamableHTTP) cancelCall(m *jsonrpc.Message) bool {
+// HTTP, and reports handled: the notification is not sent. For a legacy
+// request it notes that the client gave up and returns the call: the
+// notification is POSTed (a legacy disconnect is no cancellation), and
+// then the call's stream is dropped.
+func (t *StreamableHTTP) cancelCall(m *jsonrpc.Message) (handled bool, legacy *call) {
 	var p struct {
 		RequestID jsonrpc.ID `json:"requestId"`
 	}
 	if json.Unmarshal(m.Params, &p) != nil || !p.RequestID.IsValid() {
-		return false // malformed: let the server say so
+		return false, nil // malformed: let the server say so
 	}
 	t.mu.Lock()
 	c, ok := t.calls[p.RequestID.String()]
 	modern := t.modern
 	t.mu.Unlock()
 	if !ok {
-		return modern // finished or unknown: only a legacy server hears of it
+		return modern, nil // finished or unknown: only a legacy server hears of it
 	}
 	c.givenUp.Store(true)
 	if c.modern {
 		c.cancel()
-		return true
+		return true, nil
 	}
-	return false
+	return false, c
 }
 
 func (t *StreamableHTTP) expiredCall(c *call, session string) {
