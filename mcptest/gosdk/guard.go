@@ -68,43 +68,16 @@ func ToolErrorsAsResults() GuardOption {
 }
 
 // Guard returns a receiving middleware that gives a go-sdk server the error
-// contract of the MCP Python SDK: the model reads the failures it can fix, a
-// crash shows the client nothing of its cause, and the log gets one record
-// per failure, with a stack only for crashes. Install it with
+// contract of the MCP Python SDK: a panicking handler becomes an error that
+// shows the client nothing of its cause, plus one ERROR record with the
+// stack; an expected failure passes through unchanged, plus one INFO record.
+// The package documentation tables what the client gets and what is logged
+// in each case. Install it after any other middleware, so that it is
+// outermost:
 //
 //	srv.AddReceivingMiddleware(gosdk.Guard(logger))
 //
-// What the client gets, and what is logged:
-//
-//   - A panic in a tool handler: a result with isError true and exactly the
-//     text "Error executing tool <name>". ERROR [MsgToolPanic] with method,
-//     tool, panic (the value, unchanged) and stack.
-//   - A panic while reading a resource (static or template): JSON-RPC error
-//     -32603 "Error reading resource <uri>" with data {"uri": <uri>}. ERROR
-//     [MsgResourcePanic] with method, uri, panic and stack.
-//   - A panic in a prompt handler: -32603 "Error rendering prompt <name>".
-//     ERROR [MsgPromptPanic] with method, prompt, panic and stack.
-//   - A panic in any other handler (completion, subscriptions, ...): -32603
-//     "Internal server error". ERROR [MsgPanic] with method, panic and stack.
-//   - A tool that returns an error result (for [mcp.AddTool] tools, any
-//     returned Go error): passed through. INFO [MsgToolError] with method,
-//     tool and error; no stack.
-//   - A request that ends in a JSON-RPC error (a returned [*jsonrpc.Error],
-//     the SDK's own "unknown tool", a raw handler's plain error with code 0):
-//     passed through unchanged, code, message and data. INFO
-//     [MsgRequestFailed] with method, code, error, and tool, uri or prompt
-//     when the method has one.
-//
-// The stack is taken inside the recovery, so it names the function that
-// panicked. The session keeps serving; concurrent panics are each logged
-// once. The panic is not re-raised, so the mcptest adapter's last-resort
-// recovery never sees it and the harness does not fail the test for it:
-// assert on the records instead.
-//
-// A nil logger means [slog.Default]. Later-added middleware wraps earlier
-// middleware, so add Guard last to recover panics in your other middleware
-// too. Guard recovers panics on the handler's goroutine only, not in
-// goroutines a handler starts.
+// A nil logger means [slog.Default].
 func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
 	var cfg guardConfig
 	for _, o := range opts {

@@ -69,53 +69,18 @@ func ToolErrorsAsResults() GuardOption {
 }
 
 // Guard returns a server option that gives an mcp-go server the error
-// contract of the MCP Python SDK: the model reads the failures it can fix, a
-// crash shows the client nothing of its cause, and the log gets one record
-// per failure, with a stack only for crashes. Use it when building the
-// server, or apply it to one already built:
+// contract of the MCP Python SDK: a panicking tool, resource or prompt
+// handler becomes an error that shows the client nothing of its cause, plus
+// one ERROR record with the stack; an expected failure passes through, plus
+// one INFO record. The package documentation tables what the client gets and
+// what is logged in each case, and what mcp-go leaves out of reach. Give it
+// first, so that it is the outermost middleware, or apply it to a server
+// already built (then it is innermost):
 //
 //	srv := server.NewMCPServer("bookshop", "1.0", mcpgo.Guard(logger))
 //	mcpgo.Guard(logger)(srv)
 //
-// It installs a tool, a resource and a prompt handler middleware. What the
-// client gets, and what is logged:
-//
-//   - A panic in a tool handler: a result with isError true and exactly the
-//     text "Error executing tool <name>". ERROR [MsgToolPanic] with method,
-//     tool, panic (the value, unchanged) and stack.
-//   - A panic while reading a resource (static or template): JSON-RPC error
-//     -32603 "Error reading resource <uri>". ERROR [MsgResourcePanic] with
-//     method, uri, panic and stack. Unlike go-sdk, mcp-go gives a handler's
-//     error no data member, so the error carries no {"uri": ...}.
-//   - A panic in a prompt handler: -32603 "Error rendering prompt <name>".
-//     ERROR [MsgPromptPanic] with method, prompt, panic and stack.
-//   - A tool that returns an error result ([mcp.NewToolResultError]):
-//     passed through. INFO [MsgToolError] with method, tool and error; no
-//     stack.
-//   - A handler that returns a Go error: passed through (mcp-go sends -32603
-//     with the error's text, or -32042 for a URL elicitation on a legacy
-//     session). INFO [MsgRequestFailed] with method, tool, uri or prompt,
-//     code and error. With [ToolErrorsAsResults], a tool's error becomes an
-//     error result instead, logged as [MsgToolError].
-//
-// The stack is taken inside the recovery, so it names the function that
-// panicked. The session keeps serving; concurrent panics are each logged
-// once. The panic is not re-raised, so the mcptest adapter's last-resort
-// recovery never sees it and the harness does not fail the test for it:
-// assert on the records instead.
-//
-// mcp-go has no middleware for other methods. Wrap completion providers with
-// [GuardPromptCompletions] and [GuardResourceCompletions] for the same
-// treatment there (-32603 "Internal server error", ERROR [MsgPanic]). Tool
-// filters, notification handlers, hooks and task tools run outside any
-// middleware and are not guarded; mcp-go answers requests it rejects itself
-// (unknown tool, bad params) before any handler, so Guard logs nothing for
-// them.
-//
-// A nil logger means [slog.Default]. mcp-go runs middleware in the order it
-// was added, first outermost: give Guard before your other middleware (and
-// before [server.WithLogger] or [server.WithRecovery]) to recover panics in
-// them too.
+// A nil logger means [slog.Default].
 func Guard(logger *slog.Logger, opts ...GuardOption) server.ServerOption {
 	cfg := guardConfig{logger: logger}
 	for _, o := range opts {
