@@ -41,8 +41,14 @@ type Options struct {
 	// declared whenever the matching callback is set, and only then.
 	Capabilities *ClientCapabilities
 
-	// Timeout is the default bound of every request (zero: none). A call's
-	// own context deadline and [WithTimeout] also apply.
+	// Timeout is the default bound of every request after Connect (zero:
+	// none); [WithTimeout] overrides it for one call, and the call's context
+	// deadline applies as well. A request that runs out of time is cancelled
+	// and returns an error that names it and the timeout
+	// (`tools/call "slow": no response within 2s`) and wraps
+	// context.DeadlineExceeded. For tools/call, prompts/get and
+	// resources/read the bound covers every round of a 2026-07-28 multi
+	// round-trip request, input callbacks included.
 	Timeout time.Duration
 	// ProbeTimeout bounds the server/discover probe of an era-neutral start.
 	// Default [DefaultProbeTimeout].
@@ -297,19 +303,11 @@ type discoverResult struct {
 func (c *Client) discover(ctx context.Context, version string, probe bool) (fallback bool, err error) {
 	for attempt := 0; ; attempt++ {
 		c.setModern(version)
-		pctx, cancel := ctx, context.CancelFunc(func() {})
+		co := callOptions{} // no timeout: ctx bounds the start
 		if probe {
-			pctx, cancel = context.WithTimeout(ctx, c.opts.ProbeTimeout)
+			co.timeout = c.opts.ProbeTimeout
 		}
-		co := callOptions{}
-		params, perr := c.buildParams(nil, &co, 0)
-		if perr != nil {
-			cancel()
-			c.setModern("")
-			return false, perr
-		}
-		raw, err := c.roundTrip(pctx, methodDiscover, params, 0) // bounded by ctx and the probe timeout
-		cancel()
+		raw, err := c.call(ctx, op{method: methodDiscover}, nil, &co)
 		if err != nil {
 			c.setModern("")
 			if ctx.Err() != nil || errors.Is(err, ErrClosed) {
@@ -414,7 +412,7 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("encoding initialize params: %w", err)
 	}
-	raw, err := c.roundTrip(ctx, methodInitialize, params, 0) // bounded by ctx: Timeout is for requests after the start
+	raw, err := c.roundTrip(ctx, op{method: methodInitialize}, params) // bounded by ctx: Timeout is for requests after the start
 	if err != nil {
 		return err
 	}

@@ -88,66 +88,99 @@ func (c *Client) unregister(id int64) bool {
 	return false
 }
 
+// op names a request in errors: its method and, for the requests about one
+// thing (tools/call, prompts/get, resources/read, ...), the tool, prompt or
+// URI, so that `tools/call "slow": ...` says which call failed.
+type op struct {
+	method string
+	name   string // "" when the request is not about one named thing
+}
+
+func (o op) String() string {
+	if o.name == "" {
+		return o.method
+	}
+	return o.method + " " + strconv.Quote(o.name)
+}
+
+// timeoutError is the cause of a context ended by a request's own timeout
+// ([Options].Timeout or [WithTimeout]). It unwraps to
+// context.DeadlineExceeded, so errors.Is treats it as any other deadline.
+type timeoutError struct{ d time.Duration }
+
+func (e *timeoutError) Error() string { return "no response within " + e.d.String() }
+
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// withTimeout bounds ctx by the request's timeout: its own ([WithTimeout]),
+// else the client's default. When the timeout ends the request, the context's
+// cause is a [*timeoutError] that names it; when the caller's deadline comes
+// first, the cause stays the caller's.
+func (c *Client) withTimeout(ctx context.Context, co *callOptions) (context.Context, context.CancelFunc) {
+	d := co.timeout
+	if d < 0 {
+		d = c.opts.Timeout
+	}
+	if d <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, d, &timeoutError{d})
+}
+
 // roundTrip sends one request and waits for its response, returning the raw
-// result or the error. timeout < 0 means the client's default.
-func (c *Client) roundTrip(ctx context.Context, method string, params []byte, timeout time.Duration) (json.RawMessage, error) {
-	if timeout < 0 {
-		timeout = c.opts.Timeout
-	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+// result or the error. ctx bounds the wait; when it ends first, the server is
+// told with notifications/cancelled and the error wraps ctx's cause.
+func (c *Client) roundTrip(ctx context.Context, o op, params []byte) (json.RawMessage, error) {
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s: %w", o, context.Cause(ctx))
 	}
 	id := c.nextID.Add(1)
 	p := &pendingCall{ch: make(chan reply, 1)}
 	if err := c.register(id, p); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", o, err)
 	}
-	msg := jsonrpc.AppendRequest(make([]byte, 0, 48+len(method)+len(params)), jsonrpc.Int64ID(id), method, params)
+	msg := jsonrpc.AppendRequest(make([]byte, 0, 48+len(o.method)+len(params)), jsonrpc.Int64ID(id), o.method, params)
 	if err := c.t.Send(ctx, msg); err != nil {
 		c.unregister(id)
-		return nil, c.sendFailed(ctx, method, err)
+		return nil, c.sendFailed(ctx, o, err)
 	}
 	select {
 	case r := <-p.ch:
-		return r.result(method)
+		return r.result(o)
 	case <-ctx.Done():
 		if !c.unregister(id) {
 			// The response (or the end of the connection) won the race.
-			return (<-p.ch).result(method)
+			return (<-p.ch).result(o)
 		}
-		c.cancelRequest(id, context.Cause(ctx))
-		return nil, fmt.Errorf("%s: %w", method, context.Cause(ctx))
+		cause := context.Cause(ctx)
+		c.cancelRequest(id, cause)
+		return nil, fmt.Errorf("%s: %w", o, cause)
 	}
 }
 
-func (r reply) result(method string) (json.RawMessage, error) {
+func (r reply) result(o op) (json.RawMessage, error) {
 	if r.err != nil {
-		return nil, fmt.Errorf("%s: %w", method, r.err)
+		return nil, fmt.Errorf("%s: %w", o, r.err)
 	}
 	if r.msg.Error != nil {
-		return nil, fromWire(method, r.msg.Error)
+		return nil, fromWire(o.method, r.msg.Error)
 	}
 	return r.msg.Result, nil
 }
 
 // sendFailed explains a failed Send: the connection ended, the caller gave
 // up, or the transport refused the message.
-func (c *Client) sendFailed(ctx context.Context, method string, err error) error {
+func (c *Client) sendFailed(ctx context.Context, o op, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", method, context.Cause(ctx))
+		return fmt.Errorf("%s: %w", o, context.Cause(ctx))
 	}
 	c.mu.Lock()
 	closed, cause := c.closed, c.cause
 	c.mu.Unlock()
 	if closed || c.ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", method, &closedError{cause: cause})
+		return fmt.Errorf("%s: %w", o, &closedError{cause: cause})
 	}
-	return fmt.Errorf("%s: sending: %w", method, err)
+	return fmt.Errorf("%s: sending: %w", o, err)
 }
 
 // cancelRequest tells the server the client no longer waits for request id.
@@ -171,7 +204,7 @@ func (c *Client) cancelRequest(id int64, why error) {
 func (c *Client) notify(ctx context.Context, method string, params []byte) error {
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 48+len(method)+len(params)), jsonrpc.ID{}, method, params)
 	if err := c.t.Send(ctx, msg); err != nil {
-		return c.sendFailed(ctx, method, err)
+		return c.sendFailed(ctx, op{method: method}, err)
 	}
 	return nil
 }

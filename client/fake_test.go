@@ -193,6 +193,7 @@ func TestProbeFallsBackOnSilence(t *testing.T) {
 		// No answer: the client gives up, says so, and starts the handshake.
 		cancel := f.expect("notifications/cancelled")
 		assert.Equal(t, probe.ID.String(), string(params(t, cancel)["requestId"]))
+		assert.JSONEq(t, `"the client stopped waiting: no response within 30ms"`, string(params(t, cancel)["reason"]))
 		f.acceptInitialize(Version20251125)
 		// A late answer to the probe is ignored.
 		f.reply(probe.ID, fakeDiscover)

@@ -120,14 +120,14 @@ func errResultType(t string) error {
 
 // check validates a result's resultType for a method that does not take part
 // in multi round-trip requests.
-func (e *envelope) check(method string) error {
+func (e *envelope) check(o op) error {
 	if e.ResultType == "" || e.ResultType == resultComplete {
 		return nil
 	}
 	if e.ResultType == resultInputRequired {
-		return fmt.Errorf("%s: server sent an input_required result, which only tools/call, prompts/get and resources/read may", method)
+		return fmt.Errorf("%s: server sent an input_required result, which only tools/call, prompts/get and resources/read may", o)
 	}
-	return fmt.Errorf("%s: %w", method, errResultType(e.ResultType))
+	return fmt.Errorf("%s: %w", o, errResultType(e.ResultType))
 }
 
 // InputRequiredError is returned when a 2026-07-28 multi round-trip request
@@ -159,79 +159,62 @@ func (e *InputRequiredError) Unwrap() error { return e.Err }
 // the input responses and the request state, until the result is complete
 // or the rounds run out. decode decodes a result into the caller's value and
 // returns its envelope.
-func (c *Client) mrtr(ctx context.Context, method string, obj []byte, co *callOptions, decode func(json.RawMessage) (*envelope, error)) error {
-	timeout := co.timeout
-	if timeout < 0 {
-		timeout = c.opts.Timeout
-	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	var token int64
-	if co.progress != nil {
-		token = c.nextID.Add(1)
-		c.mu.Lock()
-		c.progress[token] = co.progress
-		c.mu.Unlock()
-		defer func() {
-			c.mu.Lock()
-			delete(c.progress, token)
-			c.mu.Unlock()
-		}()
-	}
+func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, decode func(json.RawMessage) (*envelope, error)) error {
+	ctx, cancel := c.withTimeout(ctx, co) // bounds every round, callbacks included
+	defer cancel()
+	token, forget := c.trackProgress(co)
+	defer forget()
 	var extra []member
 	shedding := 0
 	backoff := 50 * time.Millisecond
 	for round := 1; ; round++ {
 		params, err := c.buildParams(obj, co, token, extra...)
 		if err != nil {
-			return fmt.Errorf("%s: %w", method, err)
+			return fmt.Errorf("%s: %w", o, err)
 		}
-		raw, err := c.roundTrip(ctx, method, params, 0)
+		raw, err := c.roundTrip(ctx, o, params)
 		if err != nil {
 			return err
 		}
 		env, err := decode(raw)
 		if err != nil {
-			return fmt.Errorf("%s: decoding result: %w", method, err)
+			return fmt.Errorf("%s: decoding result: %w", o, err)
 		}
 		switch env.ResultType {
 		case "", resultComplete:
 			return nil
 		case resultInputRequired:
 		default:
-			return fmt.Errorf("%s: %w", method, errResultType(env.ResultType))
+			return fmt.Errorf("%s: %w", o, errResultType(env.ResultType))
 		}
 		if !c.modern {
-			return fmt.Errorf("%s: server sent an input_required result on a %s connection", method, c.version)
+			return fmt.Errorf("%s: server sent an input_required result on a %s connection", o, c.version)
 		}
 		if env.InputRequests == nil && env.RequestState == nil {
-			return fmt.Errorf("%s: input_required result with neither inputRequests nor requestState", method)
+			return fmt.Errorf("%s: input_required result with neither inputRequests nor requestState", o)
 		}
 		if round >= c.opts.MaxInputRounds {
-			return &InputRequiredError{Method: method, Rounds: round, Reason: "the server still asks for input after the maximum number of rounds"}
+			return &InputRequiredError{Method: o.method, Rounds: round, Reason: "the server still asks for input after the maximum number of rounds"}
 		}
 		extra = extra[:0]
 		if len(env.InputRequests) > 0 {
 			shedding, backoff = 0, 50*time.Millisecond
 			responses, err := c.fulfil(ctx, env.InputRequests)
 			if err != nil {
-				return &InputRequiredError{Method: method, Rounds: round, Reason: "answering the server's input requests failed", Err: err}
+				return &InputRequiredError{Method: o.method, Rounds: round, Reason: "answering the server's input requests failed", Err: err}
 			}
 			extra = append(extra, member{"inputResponses", responses})
 		} else {
 			// requestState alone: the server is not ready; retry after a pause.
 			shedding++
 			if shedding > maxShedding {
-				return &InputRequiredError{Method: method, Rounds: round, Reason: "the server kept asking to retry later"}
+				return &InputRequiredError{Method: o.method, Rounds: round, Reason: "the server kept asking to retry later"}
 			}
 			t := time.NewTimer(backoff)
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return fmt.Errorf("%s: %w", method, context.Cause(ctx))
+				return fmt.Errorf("%s: %w", o, context.Cause(ctx))
 			case <-t.C:
 			}
 			backoff = min(backoff*2, 250*time.Millisecond)

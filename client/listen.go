@@ -84,7 +84,7 @@ func (c *Client) Listen(ctx context.Context, filter ListenFilter) (*Subscription
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 64+len(params)), jsonrpc.Int64ID(id), methodListen, params)
 	if err := c.t.Send(ctx, msg); err != nil {
 		c.forget(id)
-		return nil, c.sendFailed(ctx, methodListen, err)
+		return nil, c.sendFailed(ctx, op{method: methodListen}, err)
 	}
 	select {
 	case s.accepted = <-s.ack:

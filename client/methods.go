@@ -27,23 +27,31 @@ func (c *Client) trackProgress(co *callOptions) (int64, func()) {
 	}
 }
 
-// call runs a request that is not a multi round-trip one and decodes its
-// result into out, whose envelope env is then checked.
-func (c *Client) call(ctx context.Context, method string, obj []byte, co *callOptions, out any, env *envelope) error {
+// call runs a request that is not a multi round-trip one, within the call's
+// timeout and with its progress handler and _meta, and returns the raw result.
+func (c *Client) call(ctx context.Context, o op, obj []byte, co *callOptions) (json.RawMessage, error) {
+	ctx, cancel := c.withTimeout(ctx, co)
+	defer cancel()
 	token, forget := c.trackProgress(co)
 	defer forget()
 	params, err := c.buildParams(obj, co, token)
 	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", o, err)
 	}
-	raw, err := c.roundTrip(ctx, method, params, co.timeout)
+	return c.roundTrip(ctx, o, params)
+}
+
+// callInto runs [Client.call] and decodes the result into out, whose
+// envelope env is then checked.
+func (c *Client) callInto(ctx context.Context, o op, obj []byte, co *callOptions, out any, env *envelope) error {
+	raw, err := c.call(ctx, o, obj, co)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s: decoding result: %w", method, err)
+		return fmt.Errorf("%s: decoding result: %w", o, err)
 	}
-	return env.check(method)
+	return env.check(o)
 }
 
 func cursorObject(cursor string) []byte {
@@ -61,7 +69,7 @@ func (c *Client) ListTools(ctx context.Context, cursor string, opts ...CallOptio
 		ListToolsResult
 		envelope
 	}
-	if err := c.call(ctx, methodListTools, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+	if err := c.callInto(ctx, op{method: methodListTools}, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
 		return nil, err
 	}
 	return &w.ListToolsResult, nil
@@ -74,7 +82,7 @@ func (c *Client) ListResources(ctx context.Context, cursor string, opts ...CallO
 		ListResourcesResult
 		envelope
 	}
-	if err := c.call(ctx, methodListResources, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+	if err := c.callInto(ctx, op{method: methodListResources}, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
 		return nil, err
 	}
 	return &w.ListResourcesResult, nil
@@ -87,7 +95,7 @@ func (c *Client) ListResourceTemplates(ctx context.Context, cursor string, opts 
 		ListResourceTemplatesResult
 		envelope
 	}
-	if err := c.call(ctx, methodListTemplates, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+	if err := c.callInto(ctx, op{method: methodListTemplates}, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
 		return nil, err
 	}
 	return &w.ListResourceTemplatesResult, nil
@@ -100,7 +108,7 @@ func (c *Client) ListPrompts(ctx context.Context, cursor string, opts ...CallOpt
 		ListPromptsResult
 		envelope
 	}
-	if err := c.call(ctx, methodListPrompts, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
+	if err := c.callInto(ctx, op{method: methodListPrompts}, cursorObject(cursor), &co, &w, &w.envelope); err != nil {
 		return nil, err
 	}
 	return &w.ListPromptsResult, nil
@@ -207,7 +215,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	}
 	obj = append(obj, '}')
 	var res *CallToolResult
-	err = c.mrtr(ctx, methodCallTool, obj, &co, func(raw json.RawMessage) (*envelope, error) {
+	err = c.mrtr(ctx, op{methodCallTool, name}, obj, &co, func(raw json.RawMessage) (*envelope, error) {
 		var w struct {
 			callToolWire
 			envelope
@@ -233,7 +241,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string, opts ...CallOptio
 	co := collect(opts)
 	obj := append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
 	var res *ReadResourceResult
-	err := c.mrtr(ctx, methodReadResource, obj, &co, func(raw json.RawMessage) (*envelope, error) {
+	err := c.mrtr(ctx, op{methodReadResource, uri}, obj, &co, func(raw json.RawMessage) (*envelope, error) {
 		var w struct {
 			ReadResourceResult
 			envelope
@@ -261,7 +269,7 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 		return nil, fmt.Errorf("%s %q: encoding arguments: %w", methodGetPrompt, name, err)
 	}
 	var res *GetPromptResult
-	err = c.mrtr(ctx, methodGetPrompt, obj, &co, func(raw json.RawMessage) (*envelope, error) {
+	err = c.mrtr(ctx, op{methodGetPrompt, name}, obj, &co, func(raw json.RawMessage) (*envelope, error) {
 		var w struct {
 			GetPromptResult
 			envelope
@@ -308,7 +316,7 @@ func (c *Client) Complete(ctx context.Context, req *CompleteRequest, opts ...Cal
 		Meta       Meta           `json:"_meta"`
 		envelope
 	}
-	if err := c.call(ctx, methodComplete, obj, &co, &w, &w.envelope); err != nil {
+	if err := c.callInto(ctx, op{method: methodComplete}, obj, &co, &w, &w.envelope); err != nil {
 		return nil, err
 	}
 	w.Completion.Meta = w.Meta
@@ -322,10 +330,10 @@ func (c *Client) Ping(ctx context.Context) error {
 	co := collect(nil)
 	if c.modern {
 		var w struct{ envelope }
-		return c.call(ctx, methodDiscover, nil, &co, &w, &w.envelope)
+		return c.callInto(ctx, op{method: methodDiscover}, nil, &co, &w, &w.envelope)
 	}
 	var w struct{ envelope }
-	return c.call(ctx, methodPing, nil, &co, &w, &w.envelope)
+	return c.callInto(ctx, op{method: methodPing}, nil, &co, &w, &w.envelope)
 }
 
 // SetLogLevel asks the server for log messages at level and above. Legacy
@@ -343,7 +351,7 @@ func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
 	co := collect(nil)
 	obj := append(jsonrpc.AppendString([]byte(`{"level":`), string(level)), '}')
 	var w struct{ envelope }
-	if err := c.call(ctx, methodSetLevel, obj, &co, &w, &w.envelope); err != nil {
+	if err := c.callInto(ctx, op{method: methodSetLevel}, obj, &co, &w, &w.envelope); err != nil {
 		return err
 	}
 	lvl := string(level)
@@ -370,7 +378,7 @@ func (c *Client) subscription(ctx context.Context, method, uri string) error {
 	co := collect(nil)
 	obj := append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
 	var w struct{ envelope }
-	return c.call(ctx, method, obj, &co, &w, &w.envelope)
+	return c.callInto(ctx, op{method, uri}, obj, &co, &w, &w.envelope)
 }
 
 // NotifyRootsListChanged tells the server that the roots changed
@@ -392,11 +400,5 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 	if err != nil {
 		return nil, err
 	}
-	token, forget := c.trackProgress(&co)
-	defer forget()
-	p, err := c.buildParams(obj, &co, token)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	return c.roundTrip(ctx, method, p, co.timeout)
+	return c.call(ctx, op{method: method}, obj, &co)
 }

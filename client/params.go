@@ -43,8 +43,9 @@ func WithMeta(meta Meta) CallOption {
 	return func(o *callOptions) { o.meta = meta }
 }
 
-// WithTimeout bounds this request, overriding [Options].Timeout. Zero means
-// no timeout of its own.
+// WithTimeout bounds this request, overriding [Options].Timeout; zero lifts
+// the bound (the context's deadline still applies). Options.Timeout describes
+// the error of a request that runs out of time.
 func WithTimeout(d time.Duration) CallOption {
 	return func(o *callOptions) { o.timeout = max(d, 0) }
 }
