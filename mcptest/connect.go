@@ -69,18 +69,77 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		return nil
 	}
 	cfg := newConfig(opts)
-	keep := DefaultTranscriptFrames
-	if !cfg.transcript {
-		keep = 0
-	}
+	keep := cfg.keepFrames()
 	// The user's transport options come last, so they can change this.
 	pairOpts := append([]memtransport.Option{memtransport.WithTranscriptLimit(keep)}, cfg.pairOptions...)
 	cliEnd, srvEnd := memtransport.Pair(pairOpts...)
 
-	h := &harness{t: t, cfg: cfg, label: newLeakLabel(), srvEnd: srvEnd, served: make(chan error, 1)}
+	h := newHarness(t, cfg, "mcptest.Connect")
+	h.srvEnd, h.served = srvEnd, make(chan error, 1)
+	h.transcript = srvEnd.Transcript
+	h.afterClose = append(h.afterClose, h.stopServer)
 	serveCtx := crash.WithReporter(context.Background(), h.reportCrash)
 	serveCtx, h.cancelServe = context.WithCancel(serveCtx)
+	return h.connect(serveCtx, false, func(ctx context.Context) (client.Transport, error) {
+		go h.serve(ctx, srv)
+		return cliEnd, nil
+	})
+}
 
+// harness is the state of one connection made by Connect or one of the
+// other Connect functions.
+type harness struct {
+	t      testing.TB
+	cfg    *config
+	name   string // the Connect function, for messages
+	label  string
+	tr     client.Transport // what the client talks to
+	client *client.Client
+
+	// transcript returns the connection's messages (nil: none recorded).
+	transcript func() memtransport.Transcript
+	// handshakeFailed: Connect already failed the test, saying why.
+	handshakeFailed bool
+	// endErr is why the connection ended before the cleanup closed it
+	// (client.Err), nil if it was still open.
+	endErr error
+	// closeErrOK reports which errors from closing the client are not the
+	// server's fault (the transport was already closed).
+	closeErrOK func(error) bool
+	// afterClose runs, in order, once the client has closed and before the
+	// leak check: waiting for Serve, checking how a process exited.
+	afterClose []func()
+	// failureNotes add to what a failing test prints after the transcript.
+	failureNotes []func() string
+
+	// In-memory connections (Connect) only.
+	srvEnd      *memtransport.Conn
+	cancelServe context.CancelFunc
+	served      chan error
+
+	mu   sync.Mutex
+	over bool // the cleanup has finished: t must not be used any more
+}
+
+func newHarness(t testing.TB, cfg *config, name string) *harness {
+	return &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
+}
+
+// keepFrames is how many messages the connection's transcript keeps.
+func (c *config) keepFrames() int {
+	if !c.transcript && len(c.transcriptTo) == 0 {
+		return 0
+	}
+	return DefaultTranscriptFrames
+}
+
+// connect is what every Connect function shares: it runs open and the
+// handshake inside the connection's label, registers the cleanup, and
+// fails the test if the handshake fails. With record set, the transport
+// open returns is wrapped in a recorder for the transcript.
+func (h *harness) connect(base context.Context, record bool, open func(ctx context.Context) (client.Transport, error)) *client.Client {
+	t, cfg := h.t, h.cfg
+	t.Helper()
 	copts := cfg.client
 	copts.Timeout = cfg.timeout
 	for _, edit := range cfg.clientEdits {
@@ -94,35 +153,38 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 
 	var err error
 	// Everything started inside pprof.Do carries the connection's label: the
-	// server's goroutines and the client's reader. That is how the leak
-	// check tells them from other tests' goroutines.
-	pprof.Do(serveCtx, pprof.Labels(leakLabel, h.label), func(ctx context.Context) {
-		go h.serve(ctx, srv)
-		h.client, err = client.Connect(connectCtx, cliEnd, &copts)
+	// server's goroutines, the transport's and the client's reader. That is
+	// how the leak check tells them from other tests' goroutines.
+	pprof.Do(base, pprof.Labels(leakLabel, h.label), func(ctx context.Context) {
+		var tr client.Transport
+		if tr, err = open(ctx); err != nil {
+			return
+		}
+		if record {
+			rec := newRecorder(tr, cfg.keepFrames(), cfg.leakCheck)
+			h.transcript, tr = rec.transcript, rec
+		}
+		h.tr = tr
+		h.client, err = client.Connect(connectCtx, tr, &copts)
 	})
+	if h.tr == nil { // nothing was started
+		h.cancelServe()
+		t.Fatalf("%s: %v", h.name, err)
+		return nil
+	}
+	for _, tr := range cfg.transcriptTo {
+		tr.attach(h.transcript)
+	}
 	t.Cleanup(h.cleanup)
 	if err != nil {
+		h.handshakeFailed = true
 		if errors.Is(err, context.DeadlineExceeded) && cfg.timeout > 0 {
-			t.Fatalf("mcptest.Connect: the server did not complete the handshake within %v: %v", cfg.timeout, err)
+			t.Fatalf("%s: the server did not complete the handshake within %v: %v", h.name, cfg.timeout, err)
 		}
-		t.Fatalf("mcptest.Connect: %v", err)
+		t.Fatalf("%s: %v", h.name, err)
 		return nil
 	}
 	return h.client
-}
-
-// harness is the state of one connection made by Connect.
-type harness struct {
-	t           testing.TB
-	cfg         *config
-	label       string
-	srvEnd      *memtransport.Conn
-	client      *client.Client
-	cancelServe context.CancelFunc
-	served      chan error
-
-	mu   sync.Mutex
-	over bool // the cleanup has finished: t must not be used any more
 }
 
 // serve runs the server. A panic in Serve's own goroutine is recovered and
@@ -170,18 +232,22 @@ client and an ERROR log record with the stack:
 	mcp-go:  mcpgo.Guard(logger)(srv)   (or pass it to server.NewMCPServer)
 Stack of the panicking goroutine:`
 
-// cleanup runs when the test ends: close the client, wait for Serve, check
-// for leaked goroutines, and print the transcript if the test failed.
+// cleanup runs when the test ends: close the client, wait for the server
+// (Serve, or the process), check for leaked goroutines, and print the
+// transcript if the test failed.
 func (h *harness) cleanup() {
 	t := h.t
 	if h.client != nil {
-		if err := h.client.Close(); err != nil && !errors.Is(err, memtransport.ErrClosed) {
-			t.Errorf("mcptest: closing the client: %v", err)
+		h.endErr = h.client.Err()
+		if err := h.client.Close(); err != nil && !errors.Is(err, memtransport.ErrClosed) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
+			t.Errorf("mcptest: closing the connection: %v", err)
 		}
+	} else {
+		_ = h.tr.Close() // client.Connect closed it already; Close is idempotent
 	}
-	_ = h.srvEnd.Close()
-	h.waitServe()
-	h.cancelServe()
+	for _, fn := range h.afterClose {
+		fn()
+	}
 
 	if h.cfg.leakCheck {
 		if report := waitForLeaks(context.Background(), h.label, h.cfg.leakIgnores, h.cfg.leakWait); report != "" {
@@ -192,9 +258,40 @@ func (h *harness) cleanup() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.over = true
-	if h.cfg.transcript && t.Failed() {
-		t.Logf("mcptest: %s", renderTranscript(h.srvEnd.Transcript(), h.cfg.head, h.cfg.tail, h.cfg.lineMax))
+	if !t.Failed() {
+		return
 	}
+	if h.cfg.transcript && h.transcript != nil {
+		t.Logf("mcptest: %s", renderTranscript(h.transcript(), h.cfg.head, h.cfg.tail, h.cfg.lineMax))
+	}
+	for _, note := range h.failureNotes {
+		if s := note(); s != "" {
+			t.Logf("mcptest: %s", s)
+		}
+	}
+}
+
+// stopServer ends an in-memory server: close its end, wait for Serve.
+func (h *harness) stopServer() {
+	_ = h.srvEnd.Close()
+	h.waitServe()
+	h.cancelServe()
+}
+
+// logf logs on the test unless the cleanup has finished, after which the
+// testing package would panic. It is for the goroutines of a connection
+// that may still run while the cleanup does (stderr readers, loggers).
+func (h *harness) logf(fail bool, format string, args ...any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.over {
+		return
+	}
+	if fail {
+		h.t.Errorf(format, args...)
+		return
+	}
+	h.t.Logf(format, args...)
 }
 
 // waitServe waits for Serve to return: first after the connection closed,

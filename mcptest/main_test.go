@@ -2,12 +2,29 @@ package mcptest
 
 import (
 	"flag"
+	"fmt"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// buildDir holds the server programs the tests build, once per test binary
+// (see cmdServerBuild). TestMain makes and removes it.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcptest-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	buildDir = dir
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		os.RemoveAll(dir)
+		os.Exit(code)
+	}))
+}
 
 func flagLookup(name string) *flag.Flag { return flag.Lookup(name) }
 

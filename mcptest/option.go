@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -19,7 +20,8 @@ const DefaultTimeout = 10 * time.Second
 // closed, for the connection's goroutines to finish.
 const DefaultLeakWait = 5 * time.Second
 
-// Option configures [Connect].
+// Option configures [Connect] and the other Connect functions
+// ([ConnectCommand], [ConnectHTTP], [ConnectURL], [ConnectTransport]).
 type Option func(*config)
 
 type config struct {
@@ -35,6 +37,13 @@ type config struct {
 	pairOptions  []memtransport.Option
 	crashCatcher bool
 	serveGrace   time.Duration // how long cleanup waits for Serve; a knob for the harness's own tests
+	transcriptTo []*Transcript // WithTranscript
+
+	// External servers (external.go).
+	commandOptions []transport.CommandOption
+	httpOptions    []transport.HTTPOption
+	logStderr      bool
+	exitCheck      bool
 }
 
 func newConfig(opts []Option) *config {
@@ -49,6 +58,7 @@ func newConfig(opts []Option) *config {
 		lineMax:      DefaultTranscriptLine,
 		crashCatcher: true,
 		serveGrace:   defaultServeGrace,
+		exitCheck:    true,
 	}
 	for _, o := range opts {
 		o(c)
@@ -139,7 +149,8 @@ func IgnoreLeaks(functions ...string) Option {
 func WithLeakWait(d time.Duration) Option { return func(c *config) { c.leakWait = d } }
 
 // WithoutTranscript stops the transcript of the connection from being
-// recorded and printed when the test fails.
+// recorded and printed when the test fails. ([WithTranscript] still gets
+// the messages.)
 func WithoutTranscript() Option { return func(c *config) { c.transcript = false } }
 
 // DefaultTranscriptFrames is how many of the most recent messages a
@@ -157,8 +168,9 @@ func WithTranscriptLimits(head, tail, lineBytes int) Option {
 }
 
 // WithTransportOptions passes options to the in-memory connection
-// ([memtransport.Pair]): a message size limit, buffering, or a fault hook
-// that drops, delays or corrupts messages.
+// ([memtransport.Pair]) of [Connect]: a message size limit, buffering, or a
+// fault hook that drops, delays or corrupts messages. The other Connect
+// functions take [WithCommandOptions] and [WithHTTPOptions] instead.
 func WithTransportOptions(opts ...memtransport.Option) Option {
 	return func(c *config) { c.pairOptions = append(c.pairOptions, opts...) }
 }
