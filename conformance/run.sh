@@ -8,7 +8,7 @@
 #
 # Exit status is non-zero when a scenario fails (a FAILURE or WARNING check) and is not listed in
 # conformance/expected-failures.yml, when a listed scenario passes (a stale entry), or when the
-# run itself breaks. The last line is always "conformance: N passed, M failed ...".
+# run itself breaks. The last line is always "conformance: N passed, M failed".
 #
 # Needs Node >= 20 and npm (the suite is installed with `npm ci` into the git-ignored
 # conformance/node_modules), and Go. Results land in the git-ignored conformance/results/run-*
@@ -28,7 +28,8 @@ start_s=$SECONDS
 
 fail() {
 	echo "conformance: run.sh: $*" >&2
-	echo "conformance: 0 passed, 0 failed (run broken: $*)"
+	echo "conformance details: run broken: $*"
+	echo "conformance: 0 passed, 1 failed"
 	exit 2
 }
 
