@@ -1,6 +1,10 @@
 package crash
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"os"
+)
 
 // Report describes one recovered panic.
 type Report struct {
@@ -31,4 +35,30 @@ func WithReporter(ctx context.Context, report func(Report)) context.Context {
 func ReporterFrom(ctx context.Context) func(Report) {
 	f, _ := ctx.Value(reporterKey{}).(func(Report))
 	return f
+}
+
+// String words the panic for an error message: `panic in tool "divide":
+// integer divide by zero`. The adapters answer the crashed request with it.
+func (r Report) String() string {
+	switch {
+	case r.Method == "tools/call" && r.Name != "":
+		return fmt.Sprintf("panic in tool %q: %v", r.Name, r.Value)
+	case r.Method == "prompts/get" && r.Name != "":
+		return fmt.Sprintf("panic in prompt %q: %v", r.Name, r.Value)
+	case r.Name != "":
+		return fmt.Sprintf("panic handling %s %q: %v", r.Method, r.Name, r.Value)
+	default:
+		return fmt.Sprintf("panic handling %s: %v", r.Method, r.Value)
+	}
+}
+
+// Deliver hands r to the reporter ctx carries. Without one (an adapter
+// serving outside the harness) it writes r and its stack to stderr rather
+// than lose them.
+func Deliver(ctx context.Context, r Report) {
+	if report := ReporterFrom(ctx); report != nil {
+		report(r)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "mcptestkit: recovered %s\n%s\n", r, r.Stack)
 }

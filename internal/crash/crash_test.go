@@ -2,6 +2,7 @@ package crash_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,4 +31,30 @@ func TestWithNilReporterLeavesContextAlone(t *testing.T) {
 	ctx := t.Context()
 	assert.Equal(t, ctx, crash.WithReporter(ctx, nil))
 	assert.Nil(t, crash.ReporterFrom(crash.WithReporter(ctx, nil)))
+}
+
+func TestDeliverUsesTheReporter(t *testing.T) {
+	t.Parallel()
+	var got []crash.Report
+	ctx := crash.WithReporter(t.Context(), func(r crash.Report) { got = append(got, r) })
+	r := crash.Report{Method: "prompts/get", Name: "greet", Value: "kaboom", Stack: []byte("stack")}
+	crash.Deliver(ctx, r)
+	assert.Equal(t, []crash.Report{r}, got)
+}
+
+func TestReportString(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		r    crash.Report
+		want string
+	}{
+		{crash.Report{Method: "tools/call", Name: "divide", Value: "integer divide by zero"}, `panic in tool "divide": integer divide by zero`},
+		{crash.Report{Method: "prompts/get", Name: "greet", Value: errors.New("boom")}, `panic in prompt "greet": boom`},
+		{crash.Report{Method: "resources/read", Name: "file:///x", Value: 42}, `panic handling resources/read "file:///x": 42`},
+		{crash.Report{Method: "completion/complete", Value: "kaboom"}, `panic handling completion/complete: kaboom`},
+		// A tool call whose name could not be read is worded as any method.
+		{crash.Report{Method: "tools/call", Value: "kaboom"}, `panic handling tools/call: kaboom`},
+	} {
+		assert.Equal(t, tc.want, tc.r.String())
+	}
 }

@@ -7,14 +7,13 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/crash"
 )
 
-func ExampleWithReporter() {
+func ExampleDeliver() {
+	// The harness, before it calls an adapter's Serve:
 	ctx := crash.WithReporter(context.Background(), func(r crash.Report) {
-		fmt.Printf("panic in %s %q: %v\n", r.Method, r.Name, r.Value)
+		fmt.Println("the test fails:", r)
 	})
-	// Deep inside an adapter's recovery:
-	if report := crash.ReporterFrom(ctx); report != nil {
-		report(crash.Report{Method: "tools/call", Name: "divide", Value: "integer divide by zero"})
-	}
+	// Deep inside the adapter's recovery, with a handler's context:
+	crash.Deliver(ctx, crash.Report{Method: "tools/call", Name: "divide", Value: "integer divide by zero"})
 	// Output:
-	// panic in tools/call "divide": integer divide by zero
+	// the test fails: panic in tool "divide": integer divide by zero
 }

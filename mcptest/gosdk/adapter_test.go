@@ -5,8 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -16,32 +16,30 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 func TestCallToolInBothEras(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			sv := serve(t, gosdk.Server(newServer(nil)))
-			cs := connect(t, sv, era.version, nil)
-			assert.Equal(t, era.want, cs.InitializeResult().ProtocolVersion)
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil)))
+		cs := sv.Connect(t, era.Version, nil)
+		assert.Equal(t, era.Want, cs.InitializeResult().ProtocolVersion)
 
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
-			require.NoError(t, err)
-			assert.False(t, res.IsError)
-			assert.Equal(t, map[string]any{"echo": "hi"}, res.StructuredContent)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+		require.NoError(t, err)
+		assert.False(t, res.IsError)
+		assert.Equal(t, map[string]any{"echo": "hi"}, res.StructuredContent)
 
-			// The bytes on the wire are the SDK's own encoding, visible in
-			// the transcript.
-			tr := sv.client.Transcript().String()
-			assert.Contains(t, tr, `client→server {"jsonrpc":"2.0","id":`)
-			assert.Contains(t, tr, `"method":"tools/call","params":{`)
-			assert.Contains(t, tr, `"structuredContent":{"echo":"hi"}`)
-		})
-	}
+		// The bytes on the wire are the SDK's own encoding, visible in
+		// the transcript.
+		tr := sv.Client.Transcript().String()
+		assert.Contains(t, tr, `client→server {"jsonrpc":"2.0","id":`)
+		assert.Contains(t, tr, `"method":"tools/call","params":{`)
+		assert.Contains(t, tr, `"structuredContent":{"echo":"hi"}`)
+	})
 }
 
 // A notification a handler sends before it returns goes on the wire before
@@ -50,68 +48,42 @@ func TestCallToolInBothEras(t *testing.T) {
 // it: in the transcript.)
 func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			sv := serve(t, gosdk.Server(newServer(nil)))
-			cs := connect(t, sv, era.version, nil)
-			for i := range 200 {
-				params := &mcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
-				params.SetProgressToken("tok-" + itoa(i))
-				_, err := cs.CallTool(t.Context(), params)
-				require.NoError(t, err)
-			}
-			calls, late := progressOrder(t, sv.client.Transcript())
-			assert.Equal(t, 200, calls)
-			assert.Zero(t, late, "responses written before their progress notification")
-		})
-	}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil)))
+		cs := sv.Connect(t, era.Version, nil)
+		sdktest.CallWithProgress(t, cs, "progress", "tok-", 200)
+		calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+		assert.Equal(t, 200, calls)
+		assert.Zero(t, late, "responses written before their progress notification")
+	})
 }
 
 func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			sv := serve(t, gosdk.Server(newServer(nil)))
-			cs := connect(t, sv, era.version, nil)
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil)))
+		cs := sv.Connect(t, era.Version, nil)
 
-			_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-			var werr *jsonrpc.Error
-			require.ErrorAs(t, err, &werr)
-			assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
-			assert.Equal(t, `panic in tool "boom": kaboom`, werr.Message)
+		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+		assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, sdktest.WireError(t, err))
 
-			r := <-sv.reports
-			assert.Equal(t, "tools/call", r.Method)
-			assert.Equal(t, "boom", r.Name)
-			assert.Equal(t, "kaboom", r.Value)
-			assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
-			assert.Contains(t, string(r.Stack), "newServer", "the stack reaches the panicking handler")
+		r := <-sv.Reports
+		assert.Equal(t, "tools/call", r.Method)
+		assert.Equal(t, "boom", r.Name)
+		assert.Equal(t, "kaboom", r.Value)
+		assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
+		assert.Contains(t, string(r.Stack), "newServer", "the stack reaches the panicking handler")
 
-			_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
-			require.ErrorAs(t, err, &werr)
-			assert.Equal(t, `panic handling resources/read "file:///crash": resource kaboom`, werr.Message)
-			r = <-sv.reports
-			assert.Equal(t, crash.Report{Method: "resources/read", Name: "file:///crash", Value: r.Value, Stack: r.Stack}, r)
-			assert.EqualError(t, r.Value.(error), "resource kaboom")
+		_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
+		assert.Equal(t, `panic handling resources/read "file:///crash": resource kaboom`, sdktest.WireError(t, err).Message)
+		r = <-sv.Reports
+		assert.Equal(t, crash.Report{Method: "resources/read", Name: "file:///crash", Value: r.Value, Stack: r.Stack}, r)
+		assert.EqualError(t, r.Value.(error), "resource kaboom")
 
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "still here"}})
-			require.NoError(t, err)
-			assert.Equal(t, map[string]any{"echo": "still here"}, res.StructuredContent)
-		})
-	}
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "still here"}})
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"echo": "still here"}, res.StructuredContent)
+	})
 }
 
 // A server's own recovery middleware, added before serving, handles the
@@ -129,17 +101,13 @@ func TestOwnRecoveryMiddlewareRunsFirst(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	sv := serve(t, gosdk.Server(s))
-	cs := connect(t, sv, "2025-06-18", nil)
+	sv := sdktest.Serve(t, gosdk.Server(s))
+	cs := sv.Connect(t, "2025-06-18", nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
-	assert.Equal(t, "recovered by the server", text(t, res))
-	select {
-	case r := <-sv.reports:
-		t.Fatalf("the adapter reported a panic the server handled: %+v", r)
-	default:
-	}
+	assert.Equal(t, "recovered by the server", sdktest.Text(t, res))
+	sv.AssertNoPanic(t)
 }
 
 // A panic in a server served without a reporter still gets an answer.
@@ -149,12 +117,10 @@ func TestPanicWithoutReporterIsStillAnswered(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- gosdk.Server(newServer(nil)).Serve(t.Context(), s) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).
-		Connect(t.Context(), clientTransport{c}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+		Connect(t.Context(), sdktest.Transport{Conn: c}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
 	require.NoError(t, err)
 	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-	var werr *jsonrpc.Error
-	require.ErrorAs(t, err, &werr)
-	assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), sdktest.WireError(t, err).Code)
 	require.NoError(t, cs.Close())
 	require.NoError(t, <-done)
 }
@@ -168,7 +134,7 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		c, s := memtransport.Pair()
 		done := make(chan error, 1)
 		go func() { done <- a.Serve(t.Context(), s) }()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), clientTransport{c}, nil)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
 		require.NoError(t, err)
 		require.NoError(t, cs.Close())
 		require.NoError(t, <-done, "a normal close is not an error")
@@ -183,7 +149,7 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
 		go func() { done <- a.Serve(ctx, s) }()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), clientTransport{c}, nil)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
 		require.NoError(t, err)
 		defer cs.Close()
 		cancel()
@@ -205,19 +171,15 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 func TestOneAdapterManyConnections(t *testing.T) {
 	t.Parallel()
 	a := gosdk.Server(newServer(nil))
-	var wg sync.WaitGroup
 	for i := range 20 {
-		wg.Go(func() {
-			sv := serve(t, a)
-			cs := connect(t, sv, eras[i%2].version, nil)
-			want := "conn-" + itoa(i)
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": want}})
-			if assert.NoError(t, err) {
-				assert.Equal(t, map[string]any{"echo": want}, res.StructuredContent)
-			}
+		want := "conn-" + strconv.Itoa(i)
+		t.Run(want, func(t *testing.T) {
+			t.Parallel() // the 20 connections are served at once
+			cs := sdktest.Serve(t, a).Connect(t, sdktest.Eras()[i%2].Version, nil)
+			res := sdktest.Call(t, cs, "echo", map[string]any{"text": want})
+			assert.Equal(t, map[string]any{"echo": want}, res.StructuredContent)
 		})
 	}
-	wg.Wait()
 }
 
 // The go-sdk ends a session on malformed JSON instead of answering -32700;
@@ -246,8 +208,8 @@ func TestRequestExtraReachesHandlers(t *testing.T) {
 			Header:    http.Header{"X-Test": {req.Method}},
 		}
 	}))
-	sv := serve(t, a)
-	cs := connect(t, sv, "", nil)
+	sv := sdktest.Serve(t, a)
+	cs := sv.Connect(t, "", nil)
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"echo": "alice via tools/call"}, res.StructuredContent)
@@ -258,32 +220,32 @@ func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 	legacyOnly := gosdk.WithProtocolVersions("2025-06-18", "2025-03-26")
 	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, gosdk.Server(newServer(nil), legacyOnly))
-		cs := connect(t, sv, "", nil)
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil), legacyOnly))
+		cs := sv.Connect(t, "", nil)
 		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
-		tr := sv.client.Transcript()
+		tr := sv.Client.Transcript()
 		require.GreaterOrEqual(t, len(tr.Entries), 2)
 		assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}}}`,
 			string(tr.Entries[1].Data), "discover is refused the way the SDK refuses an excluded version")
 	})
 	t.Run("client asks for a newer legacy version", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, gosdk.Server(newServer(nil), legacyOnly))
-		cs := connect(t, sv, "2025-11-25", nil)
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil), legacyOnly))
+		cs := sv.Connect(t, "2025-11-25", nil)
 		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
 	})
 	t.Run("listed version is served as asked", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, gosdk.Server(newServer(nil), legacyOnly))
-		cs := connect(t, sv, "2025-03-26", nil)
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil), legacyOnly))
+		cs := sv.Connect(t, "2025-03-26", nil)
 		assert.Equal(t, "2025-03-26", cs.InitializeResult().ProtocolVersion)
 	})
 	t.Run("modern only", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, gosdk.Server(newServer(nil), gosdk.WithProtocolVersions("2026-07-28")))
-		cs := connect(t, sv, "", nil)
+		sv := sdktest.Serve(t, gosdk.Server(newServer(nil), gosdk.WithProtocolVersions("2026-07-28")))
+		cs := sv.Connect(t, "", nil)
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
-		assert.Contains(t, sv.client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
+		assert.Contains(t, sv.Client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "new"}})
 		require.NoError(t, err)
 		assert.Equal(t, map[string]any{"echo": "new"}, res.StructuredContent)
@@ -291,8 +253,8 @@ func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 	t.Run("other adapters of the same server are not restricted", func(t *testing.T) {
 		t.Parallel()
 		s := newServer(nil)
-		_ = serve(t, gosdk.Server(s, legacyOnly))
-		cs := connect(t, serve(t, gosdk.Server(s)), "", nil)
+		_ = sdktest.Serve(t, gosdk.Server(s, legacyOnly))
+		cs := sdktest.Serve(t, gosdk.Server(s)).Connect(t, "", nil)
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
 	})
 }

@@ -13,41 +13,25 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/guard"
 )
 
-// The log messages of [Guard]. Tests assert on them, so they are part of the
-// API and are the same in mcptest/mcpgo.
+// The log messages of [Guard]'s records, and their attribute keys. They are
+// API, the same in mcptest/mcpgo: the package documentation tables each
+// message's level and attributes, and each key's value.
 const (
-	// MsgToolPanic (ERROR) is logged when a tool handler panics; attributes
-	// method, tool, panic and stack.
-	MsgToolPanic = guard.MsgToolPanic
-	// MsgResourcePanic (ERROR) is logged when reading a resource panics;
-	// attributes method, uri, panic and stack.
-	MsgResourcePanic = guard.MsgResourcePanic
-	// MsgPromptPanic (ERROR) is logged when a prompt handler panics;
-	// attributes method, prompt, panic and stack.
-	MsgPromptPanic = guard.MsgPromptPanic
-	// MsgPanic (ERROR) is logged when the handler of any other method
-	// panics; attributes method, panic and stack.
-	MsgPanic = guard.MsgPanic
-	// MsgToolError (INFO) is logged when a tool returns an error result;
-	// attributes method, tool and error. It has no stack: the failure was
-	// expected.
-	MsgToolError = guard.MsgToolError
-	// MsgRequestFailed (INFO) is logged when a request ends in a JSON-RPC
-	// error the handler chose; attributes method, code, error, and tool, uri
-	// or prompt when the method has one.
-	MsgRequestFailed = guard.MsgRequestFailed
-)
+	MsgToolPanic     = guard.MsgToolPanic     // ERROR: a tool handler panicked
+	MsgResourcePanic = guard.MsgResourcePanic // ERROR: reading a resource panicked
+	MsgPromptPanic   = guard.MsgPromptPanic   // ERROR: a prompt handler panicked
+	MsgPanic         = guard.MsgPanic         // ERROR: another handler panicked
+	MsgToolError     = guard.MsgToolError     // INFO: a tool returned an error result
+	MsgRequestFailed = guard.MsgRequestFailed // INFO: a request ended in a JSON-RPC error
 
-// The attribute keys of [Guard]'s records.
-const (
 	KeyMethod = guard.KeyMethod // the JSON-RPC method, on every record
-	KeyTool   = guard.KeyTool   // the tool name (tools/call)
-	KeyURI    = guard.KeyURI    // the resource URI (resources/read)
-	KeyPrompt = guard.KeyPrompt // the prompt name (prompts/get)
-	KeyPanic  = guard.KeyPanic  // the value given to panic, unchanged
-	KeyStack  = guard.KeyStack  // the panicking goroutine's stack (a string)
-	KeyError  = guard.KeyError  // the error text (a string)
-	KeyCode   = guard.KeyCode   // the JSON-RPC error code (an int64)
+	KeyTool   = guard.KeyTool   // the tool name
+	KeyURI    = guard.KeyURI    // the resource URI
+	KeyPrompt = guard.KeyPrompt // the prompt name
+	KeyPanic  = guard.KeyPanic  // the value given to panic
+	KeyStack  = guard.KeyStack  // the panicking goroutine's stack
+	KeyError  = guard.KeyError  // the error text
+	KeyCode   = guard.KeyCode   // the JSON-RPC error code
 )
 
 // GuardOption configures [Guard].

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
@@ -94,88 +95,71 @@ func guarded(logs *logcapture.Recorder, opts ...gosdk.GuardOption) *mcp.Server {
 }
 
 // guardedSession serves a guarded server and connects the go-sdk client.
-func guardedSession(t *testing.T, version string, opts ...gosdk.GuardOption) (*mcp.ClientSession, *logcapture.Recorder, *served) {
+// When the test ends it checks that every panic stopped at the guard.
+func guardedSession(t *testing.T, version string, opts ...gosdk.GuardOption) (*mcp.ClientSession, *logcapture.Recorder, *sdktest.Served) {
 	t.Helper()
 	logs := logcapture.New(t)
-	sv := serve(t, gosdk.Server(guarded(logs, opts...)))
-	cs := connect(t, sv, version, nil)
-	t.Cleanup(func() {
-		// The guard answered every panic, so the adapter's last-resort
-		// recovery never saw one.
-		select {
-		case r := <-sv.reports:
-			t.Errorf("a panic got past the guard: %s %q: %v", r.Method, r.Name, r.Value)
-		default:
+	sv := sdktest.Serve(t, gosdk.Server(guarded(logs, opts...)))
+	t.Cleanup(func() { sv.AssertNoPanic(t) })
+	return sv.Connect(t, version, nil), logs, sv
+}
+
+// TestGuardPanics walks the crash rows of the contract in the package doc:
+// for each kind of handler, exactly what the client gets (never the panic
+// text) and the one ERROR record, whose stack names the function that
+// panicked.
+func TestGuardPanics(t *testing.T) {
+	t.Parallel()
+	crashed := func(uri string) *jsonrpc.Error {
+		return &jsonrpc.Error{Code: -32603, Message: "Error reading resource " + uri, Data: json.RawMessage(`{"uri":"` + uri + `"}`)}
+	}
+	cases := []sdktest.Crash{{
+		Name: "typed tool", Send: sdktest.CallTool("explode", nil),
+		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
+		Method: "tools/call",
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgToolPanic), logcapture.Attr(gosdk.KeyTool, "explode"), logcapture.Attr(gosdk.KeyPanic, "kaboom")},
+		Func:   "gosdk_test.explode(",
+	}, {
+		Name: "raw tool", Send: sdktest.CallTool("explode_raw", nil),
+		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode_raw"},
+		Method: "tools/call",
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgToolPanic), logcapture.Attr(gosdk.KeyTool, "explode_raw"), logcapture.Attr(gosdk.KeyPanic, "kaboom")},
+		Func:   "gosdk_test.explodeRaw(",
+	}, {
+		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
+		Want:   sdktest.Answer{Err: crashed("file:///crash")},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgResourcePanic), logcapture.Attr(gosdk.KeyURI, "file:///crash"), logcapture.HasAttr(gosdk.KeyPanic)},
+		Func:   "gosdk_test.readCrash(",
+	}, {
+		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
+		Want:   sdktest.Answer{Err: crashed("books://Dune")},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgResourcePanic), logcapture.Attr(gosdk.KeyURI, "books://Dune"), logcapture.HasAttr(gosdk.KeyPanic)},
+		Func:   "gosdk_test.readBook(",
+	}, {
+		Name: "prompt", Send: sdktest.GetPrompt("greet"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
+		Method: "prompts/get",
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgPromptPanic), logcapture.Attr(gosdk.KeyPrompt, "greet"), logcapture.Attr(gosdk.KeyPanic, "prompt kaboom")},
+		Func:   "gosdk_test.renderGreet(",
+	}, {
+		Name: "other method", Send: sdktest.Complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
+		Method: "completion/complete",
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgPanic), logcapture.Attr(gosdk.KeyPanic, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(gosdk.KeyTool), logcapture.HasAttr(gosdk.KeyURI), logcapture.HasAttr(gosdk.KeyPrompt)))},
+		Func: "gosdk_test.completeArg(",
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
+				t.Parallel()
+				cs, logs, sv := guardedSession(t, era.Version)
+				sdktest.AssertCrash(t, cs, sv, logs, c)
+			})
 		}
 	})
-	return cs, logs, sv
-}
-
-// wireError returns the JSON-RPC error inside err.
-func wireError(t *testing.T, err error) *jsonrpc.Error {
-	t.Helper()
-	require.Error(t, err)
-	var we *jsonrpc.Error
-	require.ErrorAs(t, err, &we)
-	return we
-}
-
-func TestGuardToolPanic(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		for _, tool := range []struct{ name, fn string }{
-			{"explode", "gosdk_test.explode("},
-			{"explode_raw", "gosdk_test.explodeRaw("},
-		} {
-			t.Run(era.name+"/"+tool.name, func(t *testing.T) {
-				t.Parallel()
-				cs, logs, sv := guardedSession(t, era.version)
-
-				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool.name, Arguments: map[string]any{}})
-				require.NoError(t, err, "a crashed tool is a result, not a protocol error")
-				assert.True(t, res.IsError)
-				assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "Error executing tool " + tool.name}}, res.Content)
-				assert.Nil(t, res.StructuredContent)
-				assert.NotContains(t, sv.client.Transcript().String(), "kaboom", "the panic text reached the client")
-
-				rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(gosdk.MsgToolPanic),
-					logcapture.Attr(gosdk.KeyMethod, "tools/call"), logcapture.Attr(gosdk.KeyTool, tool.name),
-					logcapture.Attr(gosdk.KeyPanic, "kaboom"))
-				assert.Contains(t, rec.Stack(), tool.fn, "the stack names the panicking function")
-				logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-			})
-		}
-	}
-}
-
-func TestGuardResourcePanic(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		for _, res := range []struct{ uri, fn string }{
-			{"file:///crash", "gosdk_test.readCrash("},
-			{"books://Dune", "gosdk_test.readBook("},
-		} {
-			t.Run(era.name+"/"+res.uri, func(t *testing.T) {
-				t.Parallel()
-				cs, logs, sv := guardedSession(t, era.version)
-
-				_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: res.uri})
-				we := wireError(t, err)
-				assert.Equal(t, int64(-32603), we.Code)
-				assert.Equal(t, "Error reading resource "+res.uri, we.Message)
-				assert.JSONEq(t, fmt.Sprintf(`{"uri":%q}`, res.uri), string(we.Data))
-				tr := sv.client.Transcript().String()
-				assert.NotContains(t, tr, "kaboom")
-				assert.NotContains(t, tr, "nil map")
-
-				rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(gosdk.MsgResourcePanic),
-					logcapture.Attr(gosdk.KeyMethod, "resources/read"), logcapture.Attr(gosdk.KeyURI, res.uri),
-					logcapture.HasAttr(gosdk.KeyPanic))
-				assert.Contains(t, rec.Stack(), res.fn)
-				logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-			})
-		}
-	}
 }
 
 func TestGuardResourcePanicValueIsKept(t *testing.T) {
@@ -189,137 +173,65 @@ func TestGuardResourcePanicValueIsKept(t *testing.T) {
 	assert.EqualError(t, perr, "resource kaboom")
 }
 
-func TestGuardPromptPanic(t *testing.T) {
+// TestGuardFailures walks the expected-failure rows of the contract: the
+// client gets the handler's own answer, unchanged, and the log one INFO
+// record without a stack (or nothing, for a success).
+func TestGuardFailures(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			cs, logs, sv := guardedSession(t, era.version)
-
-			_, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "greet"})
-			we := wireError(t, err)
-			assert.Equal(t, int64(-32603), we.Code)
-			assert.Equal(t, "Error rendering prompt greet", we.Message)
-			assert.NotContains(t, sv.client.Transcript().String(), "kaboom")
-
-			rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(gosdk.MsgPromptPanic),
-				logcapture.Attr(gosdk.KeyMethod, "prompts/get"), logcapture.Attr(gosdk.KeyPrompt, "greet"),
-				logcapture.Attr(gosdk.KeyPanic, "prompt kaboom"))
-			assert.Contains(t, rec.Stack(), "gosdk_test.renderGreet(")
-			logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-		})
-	}
-}
-
-func TestGuardOtherMethodPanic(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			cs, logs, sv := guardedSession(t, era.version)
-
-			_, err := cs.Complete(t.Context(), &mcp.CompleteParams{
-				Ref:      &mcp.CompleteReference{Type: "ref/prompt", Name: "greet"},
-				Argument: mcp.CompleteParamsArgument{Name: "name", Value: "A"},
+	notFound := `No book titled "Nothing" in the catalog.`
+	cases := []sdktest.Failure{{
+		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
+		Want: sdktest.Answer{IsError: true, Text: notFound},
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgToolError), logcapture.Attr(gosdk.KeyMethod, "tools/call"),
+			logcapture.Attr(gosdk.KeyTool, "get_author"), logcapture.Attr(gosdk.KeyError, notFound)},
+	}, {
+		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
+		Want: sdktest.Answer{Text: "Frank Herbert"},
+	}, {
+		Name: "handler's JSON-RPC error", Send: sdktest.CallTool("protocol", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}},
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyMethod, "tools/call"),
+			logcapture.Attr(gosdk.KeyTool, "protocol"), logcapture.Attr(gosdk.KeyCode, -32001), logcapture.Attr(gosdk.KeyError, "custom")},
+	}, {
+		Name: "SDK's unknown tool", Send: sdktest.CallTool("nope", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: `unknown tool "nope"`}},
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyTool, "nope"),
+			logcapture.Attr(gosdk.KeyCode, -32602)},
+	}, {
+		Name: "SDK's resource not found", Send: sdktest.ReadResource("file:///missing"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "Resource not found", Data: json.RawMessage(`{"uri":"file:///missing"}`)}},
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyMethod, "resources/read"),
+			logcapture.Attr(gosdk.KeyURI, "file:///missing"), logcapture.Attr(gosdk.KeyCode, -32602)},
+	}, {
+		Name: "raw handler's plain error", Send: sdktest.CallTool("raw_fail", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: 0, Message: "raw boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyTool, "raw_fail"),
+			logcapture.Attr(gosdk.KeyCode, 0), logcapture.Attr(gosdk.KeyError, "raw boom")},
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, f := range cases {
+			t.Run(f.Name, func(t *testing.T) {
+				t.Parallel()
+				cs, logs, _ := guardedSession(t, era.Version)
+				sdktest.AssertFailure(t, cs, logs, f)
 			})
-			we := wireError(t, err)
-			assert.Equal(t, int64(-32603), we.Code)
-			assert.Equal(t, "Internal server error", we.Message)
-			assert.NotContains(t, sv.client.Transcript().String(), "kaboom")
-
-			rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(gosdk.MsgPanic),
-				logcapture.Attr(gosdk.KeyMethod, "completion/complete"), logcapture.Attr(gosdk.KeyPanic, "completion kaboom"))
-			assert.Contains(t, rec.Stack(), "gosdk_test.completeArg(")
-			for _, key := range []string{gosdk.KeyTool, gosdk.KeyURI, gosdk.KeyPrompt} {
-				_, ok := rec.Lookup(key)
-				assert.False(t, ok, "a record for another method has %s", key)
-			}
-			logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-		})
-	}
-}
-
-func TestGuardToolErrorResultIsInfo(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			cs, logs, _ := guardedSession(t, era.version)
-
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Nothing"}})
-			require.NoError(t, err)
-			assert.True(t, res.IsError)
-			assert.Equal(t, `No book titled "Nothing" in the catalog.`, text(t, res))
-
-			logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(gosdk.MsgToolError),
-				logcapture.Attr(gosdk.KeyMethod, "tools/call"), logcapture.Attr(gosdk.KeyTool, "get_author"),
-				logcapture.Attr(gosdk.KeyError, `No book titled "Nothing" in the catalog.`))
-			logs.AssertNone(t, logcapture.HasAttr(gosdk.KeyStack))
-			logs.AssertNoWarnings(t)
-
-			// A successful call logs nothing from the guard.
-			logs.Clear()
-			res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Dune"}})
-			require.NoError(t, err)
-			assert.False(t, res.IsError)
-			logs.AssertNone(t, logcapture.Any(logcapture.Message(gosdk.MsgToolError), logcapture.Message(gosdk.MsgRequestFailed)))
-		})
-	}
-}
-
-func TestGuardProtocolErrorsPassThrough(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			cs, logs, _ := guardedSession(t, era.version)
-
-			_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol", Arguments: map[string]any{}})
-			we := wireError(t, err)
-			assert.Equal(t, &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}, we)
-			logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(gosdk.MsgRequestFailed),
-				logcapture.Attr(gosdk.KeyMethod, "tools/call"), logcapture.Attr(gosdk.KeyTool, "protocol"),
-				logcapture.Attr(gosdk.KeyCode, -32001), logcapture.Attr(gosdk.KeyError, "custom"))
-
-			// The SDK's own protocol errors pass through too.
-			_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}})
-			assert.Equal(t, int64(-32602), wireError(t, err).Code)
-			_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///missing"})
-			we = wireError(t, err)
-			assert.Equal(t, int64(-32602), we.Code)
-			assert.JSONEq(t, `{"uri":"file:///missing"}`, string(we.Data))
-			logs.AssertLogged(t, logcapture.Message(gosdk.MsgRequestFailed),
-				logcapture.Attr(gosdk.KeyURI, "file:///missing"), logcapture.Attr(gosdk.KeyCode, -32602))
-
-			// A raw handler's plain error keeps the SDK's code 0.
-			_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "raw_fail", Arguments: map[string]any{}})
-			we = wireError(t, err)
-			assert.Equal(t, int64(0), we.Code)
-			assert.Equal(t, "raw boom", we.Message)
-			logs.AssertLogged(t, logcapture.Message(gosdk.MsgRequestFailed),
-				logcapture.Attr(gosdk.KeyTool, "raw_fail"), logcapture.Attr(gosdk.KeyCode, 0))
-
-			logs.AssertCount(t, 4, logcapture.Message(gosdk.MsgRequestFailed))
-			logs.AssertNone(t, logcapture.HasAttr(gosdk.KeyStack))
-			logs.AssertNoWarnings(t)
-		})
-	}
+		}
+	})
 }
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	cs, logs, _ := guardedSession(t, "", gosdk.ToolErrorsAsResults())
 
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "raw_fail", Arguments: map[string]any{}})
-	require.NoError(t, err)
+	res := sdktest.Call(t, cs, "raw_fail", nil)
 	assert.True(t, res.IsError)
-	assert.Equal(t, "raw boom", text(t, res))
+	assert.Equal(t, "raw boom", sdktest.Text(t, res))
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(gosdk.MsgToolError),
 		logcapture.Attr(gosdk.KeyTool, "raw_fail"), logcapture.Attr(gosdk.KeyError, "raw boom"))
 
 	// A JSON-RPC error is still a protocol error.
-	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol", Arguments: map[string]any{}})
-	assert.Equal(t, int64(-32001), wireError(t, err).Code)
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol", Arguments: map[string]any{}})
+	assert.Equal(t, int64(-32001), sdktest.WireError(t, err).Code)
 	logs.AssertCount(t, 1, logcapture.Message(gosdk.MsgToolError))
 	logs.AssertNoWarnings(t)
 }
@@ -328,13 +240,8 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 	t.Parallel()
 	cs, logs, _ := guardedSession(t, "")
 	for range 3 {
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "explode", Arguments: map[string]any{}})
-		require.NoError(t, err)
-		assert.True(t, res.IsError)
-
-		res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_author", Arguments: map[string]any{"title": "Dune"}})
-		require.NoError(t, err)
-		assert.Equal(t, "Frank Herbert", text(t, res))
+		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
 	}
 	logs.AssertCount(t, 3, logcapture.Message(gosdk.MsgToolPanic))
 }

@@ -3,8 +3,6 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"runtime/debug"
 	"slices"
 
@@ -30,14 +28,8 @@ func middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return
 			}
 			r := crash.Report{Method: method, Name: subject(req), Value: v, Stack: debug.Stack()}
-			if report := crash.ReporterFrom(ctx); report != nil {
-				report(r)
-			} else {
-				// Nobody is listening (served outside the harness): say
-				// so on stderr rather than lose the stack.
-				fmt.Fprintf(os.Stderr, "mcptest/gosdk: recovered %s\n%s\n", describe(r), r.Stack)
-			}
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: describe(r)}
+			crash.Deliver(ctx, r)
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: r.String()}
 		}()
 		if allowed, ok := ctx.Value(versionsKey{}).([]string); ok {
 			if err := restrictVersion(allowed, req); err != nil {
@@ -101,20 +93,6 @@ func supported(allowed []string) []string {
 		}
 	}
 	return out
-}
-
-// describe words a panic for the JSON-RPC error message.
-func describe(r crash.Report) string {
-	switch {
-	case r.Method == "tools/call" && r.Name != "":
-		return fmt.Sprintf("panic in tool %q: %v", r.Name, r.Value)
-	case r.Method == "prompts/get" && r.Name != "":
-		return fmt.Sprintf("panic in prompt %q: %v", r.Name, r.Value)
-	case r.Name != "":
-		return fmt.Sprintf("panic handling %s %q: %v", r.Method, r.Name, r.Value)
-	default:
-		return fmt.Sprintf("panic handling %s: %v", r.Method, r.Value)
-	}
 }
 
 // params returns a request's params, or nil when there are none.

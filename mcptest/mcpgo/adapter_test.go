@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -17,50 +15,40 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 func TestCallToolInBothEras(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			sv := serve(t, mcpgo.Server(newServer("probe")))
-			cs := connect(t, sv, era.version, nil)
-			assert.Equal(t, era.want, cs.InitializeResult().ProtocolVersion)
-			res := call(t, cs, "echo", map[string]any{"text": "hi"})
-			assert.False(t, res.IsError)
-			assert.Equal(t, "hi", text(t, res))
-		})
-	}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
+		cs := sv.Connect(t, era.Version, nil)
+		assert.Equal(t, era.Want, cs.InitializeResult().ProtocolVersion)
+		res := sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"})
+		assert.False(t, res.IsError)
+		assert.Equal(t, "hi", sdktest.Text(t, res))
+	})
 }
 
 // The ordering mcp-go's StdioServer gets wrong (297 of 300 late): a
 // notification sent by a handler before it returns must precede its response.
 func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			sv := serve(t, mcpgo.Server(newServer("probe")))
-			cs := connect(t, sv, era.version, nil)
-			for i := range 200 {
-				params := &gomcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
-				params.SetProgressToken("tok-" + strconv.Itoa(i))
-				_, err := cs.CallTool(t.Context(), params)
-				require.NoError(t, err)
-			}
-			calls, late := progressOrder(t, sv.client.Transcript())
-			assert.Equal(t, 200, calls)
-			assert.Zero(t, late, "responses written before their progress notification")
-		})
-	}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
+		cs := sv.Connect(t, era.Version, nil)
+		sdktest.CallWithProgress(t, cs, "progress", "tok-", 200)
+		calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+		assert.Equal(t, 200, calls)
+		assert.Zero(t, late, "responses written before their progress notification")
+	})
 }
 
-// Two servers, and two connections to one server, in parallel: each client
-// sees only its own notifications (mcp-go's StdioServer shares one session
-// per process and cross-delivers them).
+// Two servers, and two connections to one server, in parallel subtests:
+// each client sees only its own notifications (mcp-go's StdioServer shares
+// one session per process and cross-delivers them).
 func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
 	t.Parallel()
 	shared := newServer("shared")
@@ -70,22 +58,17 @@ func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
 		"shared-1": mcpgo.Server(shared),
 		"shared-2": mcpgo.Server(shared),
 	}
-	var wg sync.WaitGroup
 	for name, a := range adapters {
-		wg.Go(func() {
-			sv := serve(t, a)
-			cs := connect(t, sv, "2025-06-18", nil)
-			for i := range 50 {
-				params := &gomcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
-				params.SetProgressToken(name + "-" + strconv.Itoa(i))
-				_, err := cs.CallTool(t.Context(), params)
-				assert.NoError(t, err)
-			}
-			calls, late := progressOrder(t, sv.client.Transcript())
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sv := sdktest.Serve(t, a)
+			cs := sv.Connect(t, "2025-06-18", nil)
+			sdktest.CallWithProgress(t, cs, "progress", name+"-", 50)
+			calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
 			assert.Equal(t, 50, calls, name)
 			assert.Zero(t, late, name)
 			notes := 0
-			for _, e := range sv.client.Transcript().Entries {
+			for _, e := range sv.Client.Transcript().Entries {
 				var n struct {
 					Method string `json:"method"`
 					Params struct {
@@ -101,7 +84,6 @@ func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
 			assert.Equal(t, 50, notes, "%s got exactly its own notifications", name)
 		})
 	}
-	wg.Wait()
 }
 
 func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
@@ -114,11 +96,11 @@ func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- a.Serve(t.Context(), end) }()
 		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).
-			Connect(t.Context(), clientTransport{c}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+			Connect(t.Context(), sdktest.Transport{Conn: c}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
 		require.NoError(t, err)
 		res, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "session", Arguments: map[string]any{}})
 		require.NoError(t, err)
-		id := text(t, res)
+		id := sdktest.Text(t, res)
 		assert.Regexp(t, `^mcptest-`, id)
 		assert.False(t, ids[id], "session id %s reused", id)
 		ids[id] = true
@@ -133,7 +115,7 @@ func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
 
 func TestServerToClientRequestsAtLegacyVersion(t *testing.T) {
 	t.Parallel()
-	sv := serve(t, mcpgo.Server(newServer("probe")))
+	sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
 	client := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, &gomcp.ClientOptions{
 		CreateMessageHandler: func(_ context.Context, req *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
 			return &gomcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &gomcp.TextContent{Text: "hi there"}}, nil
@@ -143,94 +125,81 @@ func TestServerToClientRequestsAtLegacyVersion(t *testing.T) {
 		},
 	})
 	client.AddRoots(&gomcp.Root{URI: "file:///work", Name: "work"})
-	cs, err := client.Connect(t.Context(), clientTransport{sv.client}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	cs, err := client.Connect(t.Context(), sdktest.Transport{Conn: sv.Client}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
 	require.NoError(t, err)
 	defer cs.Close()
 
-	assert.Equal(t, `test-model said "hi there"`, text(t, call(t, cs, "sample", nil)))
-	assert.Equal(t, "accept: map[name:Ada]", text(t, call(t, cs, "ask", nil)))
-	assert.Equal(t, "file:///work", text(t, call(t, cs, "roots", nil)))
+	assert.Equal(t, `test-model said "hi there"`, sdktest.Text(t, sdktest.Call(t, cs, "sample", nil)))
+	assert.Equal(t, "accept: map[name:Ada]", sdktest.Text(t, sdktest.Call(t, cs, "ask", nil)))
+	assert.Equal(t, "file:///work", sdktest.Text(t, sdktest.Call(t, cs, "roots", nil)))
 }
 
 // At 2026-07-28 server-initiated requests are gone; mcp-go refuses them and
 // the session carries on.
 func TestServerToClientRequestsRefusedAtModernVersion(t *testing.T) {
 	t.Parallel()
-	sv := serve(t, mcpgo.Server(newServer("probe")))
-	cs := connect(t, sv, "", &gomcp.ClientOptions{
+	sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
+	cs := sv.Connect(t, "", &gomcp.ClientOptions{
 		CreateMessageHandler: func(context.Context, *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
 			return nil, errors.New("not reached")
 		},
 	})
-	res := call(t, cs, "sample", nil)
+	res := sdktest.Call(t, cs, "sample", nil)
 	assert.True(t, res.IsError)
-	assert.Contains(t, text(t, res), "server-initiated requests are not supported")
-	assert.Equal(t, "ok", text(t, call(t, cs, "echo", map[string]any{"text": "ok"})))
+	assert.Contains(t, sdktest.Text(t, res), "server-initiated requests are not supported")
+	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "ok"})))
 }
 
 func TestClientErrorAnswerReachesTheHandler(t *testing.T) {
 	t.Parallel()
-	sv := serve(t, mcpgo.Server(newServer("probe")))
+	sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
 	// No sampling handler: the go-sdk client answers with an error.
-	cs := connect(t, sv, "2025-06-18", nil)
-	res := call(t, cs, "sample", nil)
+	cs := sv.Connect(t, "2025-06-18", nil)
+	res := sdktest.Call(t, cs, "sample", nil)
 	assert.True(t, res.IsError)
-	assert.Contains(t, text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
+	assert.Contains(t, sdktest.Text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
 }
 
 func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			sv := serve(t, mcpgo.Server(newServer("probe")))
-			cs := connect(t, sv, era.version, nil)
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
+		cs := sv.Connect(t, era.Version, nil)
 
-			_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-			var werr *jsonrpc.Error
-			require.ErrorAs(t, err, &werr)
-			assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
-			assert.Equal(t, `panic in tool "boom": kaboom`, werr.Message)
-			r := <-sv.reports
-			assert.Equal(t, "tools/call", r.Method)
-			assert.Equal(t, "boom", r.Name)
-			assert.Equal(t, "kaboom", r.Value)
-			assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
+		_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+		assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, sdktest.WireError(t, err))
+		r := <-sv.Reports
+		assert.Equal(t, "tools/call", r.Method)
+		assert.Equal(t, "boom", r.Name)
+		assert.Equal(t, "kaboom", r.Value)
+		assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
 
-			_, err = cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "crash"})
-			require.ErrorAs(t, err, &werr)
-			assert.Equal(t, `panic in prompt "crash": prompt kaboom`, werr.Message)
-			r = <-sv.reports
-			assert.Equal(t, crash.Report{Method: "prompts/get", Name: "crash", Value: r.Value, Stack: r.Stack}, r)
+		_, err = cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "crash"})
+		assert.Equal(t, `panic in prompt "crash": prompt kaboom`, sdktest.WireError(t, err).Message)
+		r = <-sv.Reports
+		assert.Equal(t, crash.Report{Method: "prompts/get", Name: "crash", Value: r.Value, Stack: r.Stack}, r)
 
-			assert.Equal(t, "still here", text(t, call(t, cs, "echo", map[string]any{"text": "still here"})))
-		})
-	}
+		assert.Equal(t, "still here", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "still here"})))
+	})
 }
 
 // With mcp-go's own WithRecovery the server turns the panic into an error
 // itself, and the adapter's last resort stays out of the way.
 func TestOwnRecoveryRunsFirst(t *testing.T) {
 	t.Parallel()
-	sv := serve(t, mcpgo.Server(newServer("probe", server.WithRecovery())))
-	cs := connect(t, sv, "2025-06-18", nil)
+	sv := sdktest.Serve(t, mcpgo.Server(newServer("probe", server.WithRecovery())))
+	cs := sv.Connect(t, "2025-06-18", nil)
 	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-	var werr *jsonrpc.Error
-	require.ErrorAs(t, err, &werr)
-	assert.Contains(t, werr.Message, "panic recovered in boom tool handler: kaboom")
-	select {
-	case r := <-sv.reports:
-		t.Fatalf("the adapter reported a panic the server handled: %+v", r)
-	default:
-	}
+	assert.Contains(t, sdktest.WireError(t, err).Message, "panic recovered in boom tool handler: kaboom")
+	sv.AssertNoPanic(t)
 }
 
 // Exact wire behaviour, with raw frames: malformed JSON gets -32700 and the
 // session goes on; a batch gets mcp-go's own answer.
 func TestMalformedInputOnTheWire(t *testing.T) {
 	t.Parallel()
-	sv := serve(t, mcpgo.Server(newServer("probe")))
-	raw := rawSession{t, sv.client}
+	sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")))
+	raw := rawSession{t, sv.Client}
 
 	raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"v0"}}}`)
 	assert.Contains(t, raw.receive(), `"protocolVersion":"2025-06-18"`)
@@ -249,14 +218,13 @@ func TestMalformedInputOnTheWire(t *testing.T) {
 
 func TestOversizedResponseIsAnsweredWithAnError(t *testing.T) {
 	t.Parallel()
-	sv := serve(t, mcpgo.Server(newServer("probe")), memtransport.WithMaxMessageSize(2048))
-	cs := connect(t, sv, "2025-06-18", nil)
+	sv := sdktest.Serve(t, mcpgo.Server(newServer("probe")), memtransport.WithMaxMessageSize(2048))
+	cs := sv.Connect(t, "2025-06-18", nil)
 	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "big", Arguments: map[string]any{}})
-	var werr *jsonrpc.Error
-	require.ErrorAs(t, err, &werr)
+	werr := sdktest.WireError(t, err)
 	assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
 	assert.Contains(t, werr.Message, "exceeds the maximum message size of 2048 bytes")
-	assert.Equal(t, "ok", text(t, call(t, cs, "echo", map[string]any{"text": "ok"})))
+	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "ok"})))
 }
 
 func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
@@ -264,27 +232,27 @@ func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 	legacyOnly := mcpgo.WithProtocolVersions("2025-06-18", "2025-03-26")
 	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, mcpgo.Server(newServer("probe"), legacyOnly))
-		cs := connect(t, sv, "", nil)
+		sv := sdktest.Serve(t, mcpgo.Server(newServer("probe"), legacyOnly))
+		cs := sv.Connect(t, "", nil)
 		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
-		tr := sv.client.Transcript()
+		tr := sv.Client.Transcript()
 		require.GreaterOrEqual(t, len(tr.Entries), 2)
 		assert.Contains(t, string(tr.Entries[1].Data), `"code":-32022`)
 		assert.Contains(t, string(tr.Entries[1].Data), `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
 	})
 	t.Run("client asks for a newer legacy version", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, mcpgo.Server(newServer("probe"), legacyOnly))
-		cs := connect(t, sv, "2025-11-25", nil)
+		sv := sdktest.Serve(t, mcpgo.Server(newServer("probe"), legacyOnly))
+		cs := sv.Connect(t, "2025-11-25", nil)
 		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
 	})
 	t.Run("modern only", func(t *testing.T) {
 		t.Parallel()
-		sv := serve(t, mcpgo.Server(newServer("probe"), mcpgo.WithProtocolVersions("2026-07-28")))
-		cs := connect(t, sv, "", nil)
+		sv := sdktest.Serve(t, mcpgo.Server(newServer("probe"), mcpgo.WithProtocolVersions("2026-07-28")))
+		cs := sv.Connect(t, "", nil)
 		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
-		assert.Contains(t, sv.client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
-		assert.Equal(t, "new", text(t, call(t, cs, "echo", map[string]any{"text": "new"})))
+		assert.Contains(t, sv.Client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
+		assert.Equal(t, "new", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "new"})))
 	})
 }
 
@@ -295,11 +263,11 @@ func TestContextFuncReachesHandlers(t *testing.T) {
 	s.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(ctx.Value(userKey{}).(string)), nil
 	})
-	sv := serve(t, mcpgo.Server(s, mcpgo.WithContextFunc(func(ctx context.Context) context.Context {
+	sv := sdktest.Serve(t, mcpgo.Server(s, mcpgo.WithContextFunc(func(ctx context.Context) context.Context {
 		return context.WithValue(ctx, userKey{}, "alice")
 	})))
-	cs := connect(t, sv, "", nil)
-	assert.Equal(t, "alice", text(t, call(t, cs, "whoami", nil)))
+	cs := sv.Connect(t, "", nil)
+	assert.Equal(t, "alice", sdktest.Text(t, sdktest.Call(t, cs, "whoami", nil)))
 }
 
 func TestShutdownIsClean(t *testing.T) {
@@ -309,7 +277,7 @@ func TestShutdownIsClean(t *testing.T) {
 		c, s := memtransport.Pair()
 		done := make(chan error, 1)
 		go func() { done <- mcpgo.Server(newServer("probe")).Serve(t.Context(), s) }()
-		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), clientTransport{c}, nil)
+		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
 		require.NoError(t, err)
 		require.NoError(t, cs.Close())
 		require.NoError(t, <-done)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"slices"
 
@@ -66,7 +65,7 @@ func (c *connection) handle(ctx context.Context, data []byte, id json.RawMessage
 		defer func() {
 			if v := recover(); v != nil {
 				r := c.report(ctx, data, method, v)
-				c.send(outgoing{data: errorResponse(id, mcp.INTERNAL_ERROR, describe(r)), id: id})
+				c.send(outgoing{data: errorResponse(id, mcp.INTERNAL_ERROR, r.String()), id: id})
 			}
 		}()
 		if c.a.versions != nil {
@@ -102,11 +101,7 @@ func (c *connection) notify(ctx context.Context, data []byte, method string) {
 // when the adapter runs without one.
 func (c *connection) report(ctx context.Context, data []byte, method string, v any) crash.Report {
 	r := crash.Report{Method: method, Name: subject(data), Value: v, Stack: debug.Stack()}
-	if report := crash.ReporterFrom(ctx); report != nil {
-		report(r)
-	} else {
-		fmt.Fprintf(os.Stderr, "mcptest/mcpgo: recovered %s\n%s\n", describe(r), r.Stack)
-	}
+	crash.Deliver(ctx, r)
 	return r
 }
 
@@ -126,20 +121,6 @@ func subject(data []byte) string {
 		return m.Params.Name
 	}
 	return m.Params.URI
-}
-
-// describe words a panic for the JSON-RPC error message.
-func describe(r crash.Report) string {
-	switch {
-	case r.Method == "tools/call" && r.Name != "":
-		return fmt.Sprintf("panic in tool %q: %v", r.Name, r.Value)
-	case r.Method == "prompts/get" && r.Name != "":
-		return fmt.Sprintf("panic in prompt %q: %v", r.Name, r.Value)
-	case r.Name != "":
-		return fmt.Sprintf("panic handling %s %q: %v", r.Method, r.Name, r.Value)
-	default:
-		return fmt.Sprintf("panic handling %s: %v", r.Method, r.Value)
-	}
 }
 
 // restrictVersion applies WithProtocolVersions to one request. It returns

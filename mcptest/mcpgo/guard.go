@@ -13,42 +13,25 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/guard"
 )
 
-// The log messages of [Guard]. Tests assert on them, so they are part of the
-// API and are the same in mcptest/gosdk.
+// The log messages of [Guard]'s records, and their attribute keys. They are
+// API, the same in mcptest/gosdk: the package documentation tables each
+// message's level and attributes, and each key's value.
 const (
-	// MsgToolPanic (ERROR) is logged when a tool handler panics; attributes
-	// method, tool, panic and stack.
-	MsgToolPanic = guard.MsgToolPanic
-	// MsgResourcePanic (ERROR) is logged when reading a resource panics;
-	// attributes method, uri, panic and stack.
-	MsgResourcePanic = guard.MsgResourcePanic
-	// MsgPromptPanic (ERROR) is logged when a prompt handler panics;
-	// attributes method, prompt, panic and stack.
-	MsgPromptPanic = guard.MsgPromptPanic
-	// MsgPanic (ERROR) is logged when a guarded completion provider panics
-	// ([GuardPromptCompletions], [GuardResourceCompletions]); attributes
-	// method, panic and stack.
-	MsgPanic = guard.MsgPanic
-	// MsgToolError (INFO) is logged when a tool returns an error result;
-	// attributes method, tool and error. It has no stack: the failure was
-	// expected.
-	MsgToolError = guard.MsgToolError
-	// MsgRequestFailed (INFO) is logged when a guarded handler returns a Go
-	// error, which mcp-go sends as a JSON-RPC error; attributes method, code,
-	// error, and tool, uri or prompt when the method has one.
-	MsgRequestFailed = guard.MsgRequestFailed
-)
+	MsgToolPanic     = guard.MsgToolPanic     // ERROR: a tool handler panicked
+	MsgResourcePanic = guard.MsgResourcePanic // ERROR: reading a resource panicked
+	MsgPromptPanic   = guard.MsgPromptPanic   // ERROR: a prompt handler panicked
+	MsgPanic         = guard.MsgPanic         // ERROR: another handler panicked
+	MsgToolError     = guard.MsgToolError     // INFO: a tool returned an error result
+	MsgRequestFailed = guard.MsgRequestFailed // INFO: a request ended in a JSON-RPC error
 
-// The attribute keys of [Guard]'s records.
-const (
 	KeyMethod = guard.KeyMethod // the JSON-RPC method, on every record
-	KeyTool   = guard.KeyTool   // the tool name (tools/call)
-	KeyURI    = guard.KeyURI    // the resource URI (resources/read)
-	KeyPrompt = guard.KeyPrompt // the prompt name (prompts/get)
-	KeyPanic  = guard.KeyPanic  // the value given to panic, unchanged
-	KeyStack  = guard.KeyStack  // the panicking goroutine's stack (a string)
-	KeyError  = guard.KeyError  // the error text (a string)
-	KeyCode   = guard.KeyCode   // the JSON-RPC error code (an int64)
+	KeyTool   = guard.KeyTool   // the tool name
+	KeyURI    = guard.KeyURI    // the resource URI
+	KeyPrompt = guard.KeyPrompt // the prompt name
+	KeyPanic  = guard.KeyPanic  // the value given to panic
+	KeyStack  = guard.KeyStack  // the panicking goroutine's stack
+	KeyError  = guard.KeyError  // the error text
+	KeyCode   = guard.KeyCode   // the JSON-RPC error code
 )
 
 // GuardOption configures [Guard].
@@ -121,37 +104,49 @@ func (c guardConfig) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 }
 
 func (c guardConfig) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
-	return func(ctx context.Context, req mcp.ReadResourceRequest) (contents []mcp.ResourceContents, err error) {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		defer func() {
-			if v := recover(); v != nil {
-				guard.LogPanic(ctx, c.logger, guard.MethodReadResource, uri, v, debug.Stack())
-				contents, err = nil, errors.New(guard.ResourceCrashMessage(uri))
-			}
-		}()
-		contents, err = next(ctx, req)
-		if err != nil {
-			guard.LogRequestFailed(ctx, c.logger, guard.MethodReadResource, uri, handlerCode(ctx, err), err)
-		}
-		return contents, err
+		return guardCall(ctx, call{c.logger, guard.MethodReadResource, uri, guard.ResourceCrashMessage(uri), handlerCode},
+			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
 	}
 }
 
 func (c guardConfig) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
-	return func(ctx context.Context, req mcp.GetPromptRequest) (res *mcp.GetPromptResult, err error) {
+	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		defer func() {
-			if v := recover(); v != nil {
-				guard.LogPanic(ctx, c.logger, guard.MethodGetPrompt, name, v, debug.Stack())
-				res, err = nil, errors.New(guard.PromptCrashMessage(name))
-			}
-		}()
-		res, err = next(ctx, req)
-		if err != nil {
-			guard.LogRequestFailed(ctx, c.logger, guard.MethodGetPrompt, name, handlerCode(ctx, err), err)
-		}
-		return res, err
+		return guardCall(ctx, call{c.logger, guard.MethodGetPrompt, name, guard.PromptCrashMessage(name), handlerCode},
+			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
 	}
+}
+
+// call describes one guarded call of a resource, prompt or completion
+// handler, which fail the same way: with a Go error.
+type call struct {
+	logger *slog.Logger
+	method string
+	name   string                             // the URI or prompt name; "" for a completion
+	crash  string                             // the error message the client gets after a panic
+	code   func(context.Context, error) int64 // the code mcp-go sends for a returned error
+}
+
+// guardCall runs next as c describes: a panic becomes the error c.crash,
+// logged at ERROR with the stack; a returned error passes through, logged
+// at INFO.
+func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res R, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			// debug.Stack here, while the panicking frames are still on
+			// the stack, so it names the function that panicked.
+			guard.LogPanic(ctx, c.logger, c.method, c.name, v, debug.Stack())
+			var zero R
+			res, err = zero, errors.New(c.crash)
+		}
+	}()
+	res, err = next()
+	if err != nil {
+		guard.LogRequestFailed(ctx, c.logger, c.method, c.name, c.code(ctx, err), err)
+	}
+	return res, err
 }
 
 // methodComplete is the method completion providers serve.
@@ -174,18 +169,10 @@ type promptCompletions struct {
 	next   server.PromptCompletionProvider
 }
 
-func (g promptCompletions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (res *mcp.Completion, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			guard.LogPanic(ctx, g.logger, methodComplete, "", v, debug.Stack())
-			res, err = nil, errors.New(guard.InternalMessage)
-		}
-	}()
-	res, err = g.next.CompletePromptArgument(ctx, prompt, arg, cc)
-	if err != nil {
-		guard.LogRequestFailed(ctx, g.logger, methodComplete, "", guard.CodeInternalError, err)
-	}
-	return res, err
+func (g promptCompletions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	return guardCall(ctx, completion(g.logger), func() (*mcp.Completion, error) {
+		return g.next.CompletePromptArgument(ctx, prompt, arg, cc)
+	})
 }
 
 // GuardResourceCompletions is [GuardPromptCompletions] for a resource
@@ -201,18 +188,17 @@ type resourceCompletions struct {
 	next   server.ResourceCompletionProvider
 }
 
-func (g resourceCompletions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (res *mcp.Completion, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			guard.LogPanic(ctx, g.logger, methodComplete, "", v, debug.Stack())
-			res, err = nil, errors.New(guard.InternalMessage)
-		}
-	}()
-	res, err = g.next.CompleteResourceArgument(ctx, uri, arg, cc)
-	if err != nil {
-		guard.LogRequestFailed(ctx, g.logger, methodComplete, "", guard.CodeInternalError, err)
-	}
-	return res, err
+func (g resourceCompletions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	return guardCall(ctx, completion(g.logger), func() (*mcp.Completion, error) {
+		return g.next.CompleteResourceArgument(ctx, uri, arg, cc)
+	})
+}
+
+// completion describes a guarded completion: mcp-go sends every error a
+// provider returns as -32603.
+func completion(logger *slog.Logger) call {
+	return call{logger: logger, method: methodComplete, crash: guard.InternalMessage,
+		code: func(context.Context, error) int64 { return guard.CodeInternalError }}
 }
 
 // handlerCode returns the code mcp-go sends for an error a handler returned:

@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
 )
@@ -106,210 +106,115 @@ func addHandlers(s *server.MCPServer) {
 	s.AddPrompt(mcp.NewPrompt("fail"), renderFail)
 }
 
-// guardedSession serves s and connects the go-sdk client.
-func guardedSession(t *testing.T, s *server.MCPServer, version string) (*gomcp.ClientSession, *served) {
+// guardedSession serves s and connects the go-sdk client. When the test ends
+// it checks that every panic stopped at the guard.
+func guardedSession(t *testing.T, s *server.MCPServer, version string) (*gomcp.ClientSession, *sdktest.Served) {
 	t.Helper()
-	sv := serve(t, mcpgo.Server(s))
-	cs := connect(t, sv, version, nil)
-	t.Cleanup(func() {
-		// The guard answered every panic, so the adapter's last-resort
-		// recovery never saw one.
-		select {
-		case r := <-sv.reports:
-			t.Errorf("a panic got past the guard: %s %q: %v", r.Method, r.Name, r.Value)
-		default:
-		}
-	})
-	return cs, sv
+	sv := sdktest.Serve(t, mcpgo.Server(s))
+	t.Cleanup(func() { sv.AssertNoPanic(t) })
+	return sv.Connect(t, version, nil), sv
 }
 
-// wireError returns the JSON-RPC error inside err.
-func wireError(t *testing.T, err error) *jsonrpc.Error {
-	t.Helper()
-	require.Error(t, err)
-	var we *jsonrpc.Error
-	require.ErrorAs(t, err, &we)
-	return we
-}
-
-func TestGuardToolPanic(t *testing.T) {
+// TestGuardPanics walks the crash rows of the contract in the package doc:
+// for each kind of handler, exactly what the client gets (never the panic
+// text) and the one ERROR record, whose stack names the function that
+// panicked.
+func TestGuardPanics(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			logs := logcapture.New(t)
-			cs, sv := guardedSession(t, guarded(logs), era.version)
-
-			res := call(t, cs, "explode", nil)
-			assert.True(t, res.IsError)
-			assert.Equal(t, []gomcp.Content{&gomcp.TextContent{Text: "Error executing tool explode"}}, res.Content)
-			assert.Nil(t, res.StructuredContent)
-			assert.NotContains(t, sv.client.Transcript().String(), "kaboom", "the panic text reached the client")
-
-			rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(mcpgo.MsgToolPanic),
-				logcapture.Attr(mcpgo.KeyMethod, "tools/call"), logcapture.Attr(mcpgo.KeyTool, "explode"),
-				logcapture.Attr(mcpgo.KeyPanic, "kaboom"))
-			assert.Contains(t, rec.Stack(), "mcpgo_test.explode(", "the stack names the panicking function")
-			logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-		})
-	}
-}
-
-func TestGuardResourcePanic(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		for _, res := range []struct{ uri, fn string }{
-			{"file:///crash", "mcpgo_test.readCrash("},
-			{"books://Dune", "mcpgo_test.readBook("},
-		} {
-			t.Run(era.name+"/"+res.uri, func(t *testing.T) {
+	cases := []sdktest.Crash{{
+		Name: "tool", Send: sdktest.CallTool("explode", nil),
+		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
+		Method: "tools/call",
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgToolPanic), logcapture.Attr(mcpgo.KeyTool, "explode"), logcapture.Attr(mcpgo.KeyPanic, "kaboom")},
+		Func:   "mcpgo_test.explode(",
+	}, {
+		// mcp-go gives a handler's error no data: no {"uri": ...} here.
+		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource file:///crash"}},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgResourcePanic), logcapture.Attr(mcpgo.KeyURI, "file:///crash"), logcapture.HasAttr(mcpgo.KeyPanic)},
+		Func:   "mcpgo_test.readCrash(",
+	}, {
+		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource books://Dune"}},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgResourcePanic), logcapture.Attr(mcpgo.KeyURI, "books://Dune"), logcapture.HasAttr(mcpgo.KeyPanic)},
+		Func:   "mcpgo_test.readBook(",
+	}, {
+		Name: "prompt", Send: sdktest.GetPrompt("greet"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
+		Method: "prompts/get",
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgPromptPanic), logcapture.Attr(mcpgo.KeyPrompt, "greet"), logcapture.Attr(mcpgo.KeyPanic, "prompt kaboom")},
+		Func:   "mcpgo_test.renderGreet(",
+	}, {
+		Name: "guarded completion provider", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
+		Method: "completion/complete",
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgPanic), logcapture.Attr(mcpgo.KeyPanic, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(mcpgo.KeyTool), logcapture.HasAttr(mcpgo.KeyURI), logcapture.HasAttr(mcpgo.KeyPrompt)))},
+		Func: "mcpgo_test.crashingCompletions.CompletePromptArgument(",
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
 				t.Parallel()
 				logs := logcapture.New(t)
-				cs, sv := guardedSession(t, guarded(logs), era.version)
-
-				_, err := cs.ReadResource(t.Context(), &gomcp.ReadResourceParams{URI: res.uri})
-				we := wireError(t, err)
-				assert.Equal(t, int64(-32603), we.Code)
-				assert.Equal(t, "Error reading resource "+res.uri, we.Message)
-				assert.Empty(t, we.Data, "mcp-go sends no data for a handler's error")
-				tr := sv.client.Transcript().String()
-				assert.NotContains(t, tr, "kaboom")
-				assert.NotContains(t, tr, "nil map")
-
-				rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(mcpgo.MsgResourcePanic),
-					logcapture.Attr(mcpgo.KeyMethod, "resources/read"), logcapture.Attr(mcpgo.KeyURI, res.uri),
-					logcapture.HasAttr(mcpgo.KeyPanic))
-				assert.Contains(t, rec.Stack(), res.fn)
-				logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
+				cs, sv := guardedSession(t, guarded(logs), era.Version)
+				sdktest.AssertCrash(t, cs, sv, logs, c)
 			})
 		}
-	}
+	})
 }
 
-func TestGuardPromptPanic(t *testing.T) {
+// TestGuardFailures walks the expected-failure rows of the contract: the
+// client gets mcp-go's answer, and the log one INFO record without a stack
+// (or nothing, where no handler ran or nothing failed).
+func TestGuardFailures(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			logs := logcapture.New(t)
-			cs, sv := guardedSession(t, guarded(logs), era.version)
-
-			_, err := cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "greet"})
-			we := wireError(t, err)
-			assert.Equal(t, int64(-32603), we.Code)
-			assert.Equal(t, "Error rendering prompt greet", we.Message)
-			assert.NotContains(t, sv.client.Transcript().String(), "kaboom")
-
-			rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(mcpgo.MsgPromptPanic),
-				logcapture.Attr(mcpgo.KeyMethod, "prompts/get"), logcapture.Attr(mcpgo.KeyPrompt, "greet"),
-				logcapture.Attr(mcpgo.KeyPanic, "prompt kaboom"))
-			assert.Contains(t, rec.Stack(), "mcpgo_test.renderGreet(")
-			logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-		})
-	}
-}
-
-func TestGuardOtherMethodPanic(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			logs := logcapture.New(t)
-			cs, sv := guardedSession(t, guarded(logs), era.version)
-
-			_, err := cs.Complete(t.Context(), &gomcp.CompleteParams{
-				Ref:      &gomcp.CompleteReference{Type: "ref/prompt", Name: "greet"},
-				Argument: gomcp.CompleteParamsArgument{Name: "name", Value: "A"},
+	notFound := `No book titled "Nothing" in the catalog.`
+	cases := []sdktest.Failure{{
+		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
+		Want: sdktest.Answer{IsError: true, Text: notFound},
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgToolError), logcapture.Attr(mcpgo.KeyMethod, "tools/call"),
+			logcapture.Attr(mcpgo.KeyTool, "get_author"), logcapture.Attr(mcpgo.KeyError, notFound)},
+	}, {
+		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
+		Want: sdktest.Answer{Text: "Frank Herbert"},
+	}, {
+		Name: "tool's Go error", Send: sdktest.CallTool("fail", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "tools/call"),
+			logcapture.Attr(mcpgo.KeyTool, "fail"), logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "boom")},
+	}, {
+		Name: "resource's Go error", Send: sdktest.ReadResource("file:///fail"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "resource boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "resources/read"),
+			logcapture.Attr(mcpgo.KeyURI, "file:///fail"), logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "resource boom")},
+	}, {
+		Name: "prompt's Go error", Send: sdktest.GetPrompt("fail"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "prompt boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "prompts/get"),
+			logcapture.Attr(mcpgo.KeyPrompt, "fail"), logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "prompt boom")},
+	}, {
+		Name: "guarded completion provider's error", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/resource", URI: "books://{title}"}, "title"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "completion boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "completion/complete"),
+			logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "completion boom")},
+	}, {
+		// mcp-go rejects it before any handler runs: the guard logs nothing.
+		Name: "mcp-go's unknown tool", Send: sdktest.CallTool("nope", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "tool 'nope' not found: tool not found"}},
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, f := range cases {
+			t.Run(f.Name, func(t *testing.T) {
+				t.Parallel()
+				logs := logcapture.New(t)
+				cs, _ := guardedSession(t, guarded(logs), era.Version)
+				sdktest.AssertFailure(t, cs, logs, f)
 			})
-			we := wireError(t, err)
-			assert.Equal(t, int64(-32603), we.Code)
-			assert.Equal(t, "Internal server error", we.Message)
-			assert.NotContains(t, sv.client.Transcript().String(), "kaboom")
-
-			rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message(mcpgo.MsgPanic),
-				logcapture.Attr(mcpgo.KeyMethod, "completion/complete"), logcapture.Attr(mcpgo.KeyPanic, "completion kaboom"))
-			assert.Contains(t, rec.Stack(), "mcpgo_test.crashingCompletions.CompletePromptArgument(")
-			for _, key := range []string{mcpgo.KeyTool, mcpgo.KeyURI, mcpgo.KeyPrompt} {
-				_, ok := rec.Lookup(key)
-				assert.False(t, ok, "a record for another method has %s", key)
-			}
-			logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-
-			// A provider's error passes through and is logged at INFO.
-			_, err = cs.Complete(t.Context(), &gomcp.CompleteParams{
-				Ref:      &gomcp.CompleteReference{Type: "ref/resource", URI: "books://{title}"},
-				Argument: gomcp.CompleteParamsArgument{Name: "title", Value: "D"},
-			})
-			we = wireError(t, err)
-			assert.Equal(t, int64(-32603), we.Code)
-			assert.Equal(t, "completion boom", we.Message)
-			logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgRequestFailed),
-				logcapture.Attr(mcpgo.KeyMethod, "completion/complete"), logcapture.Attr(mcpgo.KeyCode, -32603),
-				logcapture.Attr(mcpgo.KeyError, "completion boom"))
-		})
-	}
-}
-
-func TestGuardToolErrorResultIsInfo(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			logs := logcapture.New(t)
-			cs, _ := guardedSession(t, guarded(logs), era.version)
-
-			res := call(t, cs, "get_author", map[string]any{"title": "Nothing"})
-			assert.True(t, res.IsError)
-			assert.Equal(t, `No book titled "Nothing" in the catalog.`, text(t, res))
-			logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgToolError),
-				logcapture.Attr(mcpgo.KeyMethod, "tools/call"), logcapture.Attr(mcpgo.KeyTool, "get_author"),
-				logcapture.Attr(mcpgo.KeyError, `No book titled "Nothing" in the catalog.`))
-			logs.AssertNone(t, logcapture.HasAttr(mcpgo.KeyStack))
-			logs.AssertNoWarnings(t)
-
-			// A successful call logs nothing from the guard.
-			logs.Clear()
-			res = call(t, cs, "get_author", map[string]any{"title": "Dune"})
-			assert.False(t, res.IsError)
-			logs.AssertNone(t, logcapture.Any(logcapture.Message(mcpgo.MsgToolError), logcapture.Message(mcpgo.MsgRequestFailed)))
-		})
-	}
-}
-
-func TestGuardHandlerErrorsPassThrough(t *testing.T) {
-	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			logs := logcapture.New(t)
-			cs, _ := guardedSession(t, guarded(logs), era.version)
-
-			_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "fail", Arguments: map[string]any{}})
-			assert.Equal(t, &jsonrpc.Error{Code: -32603, Message: "boom"}, wireError(t, err))
-			logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgRequestFailed),
-				logcapture.Attr(mcpgo.KeyMethod, "tools/call"), logcapture.Attr(mcpgo.KeyTool, "fail"),
-				logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "boom"))
-
-			_, err = cs.ReadResource(t.Context(), &gomcp.ReadResourceParams{URI: "file:///fail"})
-			assert.Equal(t, &jsonrpc.Error{Code: -32603, Message: "resource boom"}, wireError(t, err))
-			logs.AssertLogged(t, logcapture.Message(mcpgo.MsgRequestFailed),
-				logcapture.Attr(mcpgo.KeyURI, "file:///fail"), logcapture.Attr(mcpgo.KeyCode, -32603))
-
-			_, err = cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "fail"})
-			assert.Equal(t, &jsonrpc.Error{Code: -32603, Message: "prompt boom"}, wireError(t, err))
-			logs.AssertLogged(t, logcapture.Message(mcpgo.MsgRequestFailed),
-				logcapture.Attr(mcpgo.KeyPrompt, "fail"), logcapture.Attr(mcpgo.KeyCode, -32603))
-
-			// mcp-go's own protocol errors pass through; no handler ran, so
-			// the guard logs nothing for them.
-			_, err = cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "nope", Arguments: map[string]any{}})
-			assert.Equal(t, int64(-32602), wireError(t, err).Code)
-
-			logs.AssertCount(t, 3, logcapture.Message(mcpgo.MsgRequestFailed))
-			logs.AssertNone(t, logcapture.HasAttr(mcpgo.KeyStack))
-			logs.AssertNoWarnings(t)
-		})
-	}
+		}
+	})
 }
 
 // A URL elicitation keeps its own code on a legacy session, and the record
@@ -320,28 +225,25 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 	cs, _ := guardedSession(t, guarded(logs, mcpgo.ToolErrorsAsResults()), "2025-11-25")
 
 	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "elicit", Arguments: map[string]any{}})
-	assert.Equal(t, int64(-32042), wireError(t, err).Code)
+	assert.Equal(t, int64(-32042), sdktest.WireError(t, err).Code)
 	logs.AssertLogged(t, logcapture.Message(mcpgo.MsgRequestFailed),
 		logcapture.Attr(mcpgo.KeyTool, "elicit"), logcapture.Attr(mcpgo.KeyCode, -32042))
 }
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			logs := logcapture.New(t)
-			cs, _ := guardedSession(t, guarded(logs, mcpgo.ToolErrorsAsResults()), era.version)
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		logs := logcapture.New(t)
+		cs, _ := guardedSession(t, guarded(logs, mcpgo.ToolErrorsAsResults()), era.Version)
 
-			res := call(t, cs, "fail", nil)
-			assert.True(t, res.IsError)
-			assert.Equal(t, "boom", text(t, res))
-			logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgToolError),
-				logcapture.Attr(mcpgo.KeyTool, "fail"), logcapture.Attr(mcpgo.KeyError, "boom"))
-			logs.AssertNone(t, logcapture.Message(mcpgo.MsgRequestFailed))
-			logs.AssertNoWarnings(t)
-		})
-	}
+		res := sdktest.Call(t, cs, "fail", nil)
+		assert.True(t, res.IsError)
+		assert.Equal(t, "boom", sdktest.Text(t, res))
+		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgToolError),
+			logcapture.Attr(mcpgo.KeyTool, "fail"), logcapture.Attr(mcpgo.KeyError, "boom"))
+		logs.AssertNone(t, logcapture.Message(mcpgo.MsgRequestFailed))
+		logs.AssertNoWarnings(t)
+	})
 }
 
 func TestGuardRetrofitted(t *testing.T) {
@@ -352,8 +254,8 @@ func TestGuardRetrofitted(t *testing.T) {
 	mcpgo.Guard(logs.Logger())(s) // on a server someone else built
 
 	cs, _ := guardedSession(t, s, "")
-	res := call(t, cs, "explode", nil)
-	assert.Equal(t, "Error executing tool explode", text(t, res))
+	res := sdktest.Call(t, cs, "explode", nil)
+	assert.Equal(t, "Error executing tool explode", sdktest.Text(t, res))
 	logs.AssertCount(t, 1, logcapture.Message(mcpgo.MsgToolPanic), logcapture.Attr(mcpgo.KeyTool, "explode"))
 }
 
@@ -362,8 +264,8 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 	logs := logcapture.New(t)
 	cs, _ := guardedSession(t, guarded(logs), "")
 	for range 3 {
-		assert.True(t, call(t, cs, "explode", nil).IsError)
-		assert.Equal(t, "Frank Herbert", text(t, call(t, cs, "get_author", map[string]any{"title": "Dune"})))
+		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
 	}
 	logs.AssertCount(t, 3, logcapture.Message(mcpgo.MsgToolPanic))
 }

@@ -19,11 +19,11 @@ type session struct {
 	notifications chan mcp.JSONRPCNotification
 	initialized   atomic.Bool
 
-	mu              sync.Mutex
-	logLevel        mcp.LoggingLevel
-	clientInfo      mcp.Implementation
-	clientCaps      mcp.ClientCapabilities
-	protocolVersion string
+	// Set by mcp-go while handling requests, read by any handler.
+	logLevel        locked[mcp.LoggingLevel]
+	clientInfo      locked[mcp.Implementation]
+	clientCaps      locked[mcp.ClientCapabilities]
+	protocolVersion locked[string]
 
 	nextID  atomic.Int64
 	pending sync.Map // request id (JSON text) -> chan *envelope
@@ -40,7 +40,27 @@ var (
 )
 
 func newSession(c *connection, id string, buffer int) *session {
-	return &session{c: c, id: id, notifications: make(chan mcp.JSONRPCNotification, buffer), logLevel: mcp.LoggingLevelError}
+	s := &session{c: c, id: id, notifications: make(chan mcp.JSONRPCNotification, buffer)}
+	s.logLevel.set(mcp.LoggingLevelError)
+	return s
+}
+
+// locked is a value that one goroutine sets and others read.
+type locked[T any] struct {
+	mu sync.Mutex
+	v  T
+}
+
+func (l *locked[T]) get() T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.v
+}
+
+func (l *locked[T]) set(v T) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.v = v
 }
 
 // SessionID implements server.ClientSession.
@@ -56,110 +76,70 @@ func (s *session) Initialize() { s.initialized.Store(true) }
 func (s *session) Initialized() bool { return s.initialized.Load() }
 
 // SetLogLevel implements server.SessionWithLogging.
-func (s *session) SetLogLevel(level mcp.LoggingLevel) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.logLevel = level
-}
+func (s *session) SetLogLevel(level mcp.LoggingLevel) { s.logLevel.set(level) }
 
 // GetLogLevel implements server.SessionWithLogging. Until the client sets a
 // level it is "error", as on mcp-go's stdio transport.
-func (s *session) GetLogLevel() mcp.LoggingLevel {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.logLevel
-}
+func (s *session) GetLogLevel() mcp.LoggingLevel { return s.logLevel.get() }
 
 // GetClientInfo implements server.SessionWithClientInfo.
-func (s *session) GetClientInfo() mcp.Implementation {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.clientInfo
-}
+func (s *session) GetClientInfo() mcp.Implementation { return s.clientInfo.get() }
 
 // SetClientInfo implements server.SessionWithClientInfo.
-func (s *session) SetClientInfo(info mcp.Implementation) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.clientInfo = info
-}
+func (s *session) SetClientInfo(info mcp.Implementation) { s.clientInfo.set(info) }
 
 // GetClientCapabilities implements server.SessionWithClientInfo.
-func (s *session) GetClientCapabilities() mcp.ClientCapabilities {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.clientCaps
-}
+func (s *session) GetClientCapabilities() mcp.ClientCapabilities { return s.clientCaps.get() }
 
 // SetClientCapabilities implements server.SessionWithClientInfo.
-func (s *session) SetClientCapabilities(caps mcp.ClientCapabilities) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.clientCaps = caps
-}
+func (s *session) SetClientCapabilities(caps mcp.ClientCapabilities) { s.clientCaps.set(caps) }
 
 // ProtocolVersion implements server.SessionWithProtocolVersion: the version
 // the initialize handshake negotiated, or "".
-func (s *session) ProtocolVersion() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.protocolVersion
-}
+func (s *session) ProtocolVersion() string { return s.protocolVersion.get() }
 
 // SetProtocolVersion records the negotiated version; mcp-go calls it
 // during initialize.
-func (s *session) SetProtocolVersion(version string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.protocolVersion = version
-}
+func (s *session) SetProtocolVersion(version string) { s.protocolVersion.set(version) }
 
 // RequestSampling implements server.SessionWithSampling over the connection.
 func (s *session) RequestSampling(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	raw, err := s.call(ctx, string(mcp.MethodSamplingCreateMessage), req.CreateMessageParams)
+	res, err := request[mcp.CreateMessageResult](ctx, s, string(mcp.MethodSamplingCreateMessage), req.CreateMessageParams)
 	if err != nil {
 		return nil, err
 	}
-	var res mcp.CreateMessageResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcpgo: decoding the client's sampling result: %w", err)
-	}
 	// The content arrives as a map; mcp-go's handlers expect typed content.
-	content, err := mcp.ParseSamplingContent(res.Content)
-	if err != nil {
-		return nil, fmt.Errorf("mcpgo: decoding the client's sampling result content: %w", err)
+	if res.Content, err = mcp.ParseSamplingContent(res.Content); err != nil {
+		return nil, fmt.Errorf("mcpgo: decoding the content of the client's sampling result: %w", err)
 	}
-	res.Content = content
-	return &res, nil
+	return res, nil
 }
 
 // RequestElicitation implements server.SessionWithElicitation over the
 // connection.
 func (s *session) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	raw, err := s.call(ctx, string(mcp.MethodElicitationCreate), req.Params)
-	if err != nil {
-		return nil, err
-	}
-	var res mcp.ElicitationResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcpgo: decoding the client's elicitation result: %w", err)
-	}
-	return &res, nil
+	return request[mcp.ElicitationResult](ctx, s, string(mcp.MethodElicitationCreate), req.Params)
 }
 
 // ListRoots implements server.SessionWithRoots over the connection.
 func (s *session) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	var params any
+	var params any // roots/list has no params but _meta
 	if req.Params.Meta != nil {
 		params = req.Params
 	}
-	raw, err := s.call(ctx, string(mcp.MethodListRoots), params)
+	return request[mcp.ListRootsResult](ctx, s, string(mcp.MethodListRoots), params)
+}
+
+// request sends a request to the client, waits for its answer and decodes
+// the result.
+func request[T any](ctx context.Context, s *session, method string, params any) (*T, error) {
+	raw, err := s.call(ctx, method, params)
 	if err != nil {
 		return nil, err
 	}
-	var res mcp.ListRootsResult
+	var res T
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcpgo: decoding the client's roots: %w", err)
+		return nil, fmt.Errorf("mcpgo: decoding the client's %s result: %w", method, err)
 	}
 	return &res, nil
 }
