@@ -25,6 +25,37 @@
 // requests ([WithSampling], [WithElicitation], [WithRoots]) and bound every
 // request ([WithTimeout]).
 //
+// # External servers
+//
+// A server that is not a Go value in the test's process is tested the same
+// way, with the same options, timeouts, transcript and assertions:
+//
+//   - [ConnectCommand] starts a server program, in any language, and speaks
+//     the stdio transport to it:
+//     mcptest.ConnectCommand(t, exec.Command("python", "server.py")).
+//     A failing test prints the end of the server's stderr after the
+//     transcript ([LogStderr] streams it instead), and the test fails unless
+//     the process exits with status 0 once its stdin closes
+//     ([WithoutExitCheck]).
+//   - [ConnectHTTP] calls a streamable HTTP handler (go-sdk's
+//     mcp.NewStreamableHTTPHandler, mcp-go's server.NewStreamableHTTPServer)
+//     in the test's process with no socket, exactly as a remote client would.
+//     The leak check reaches the handler calls and what they start.
+//   - [ConnectURL] connects to an endpoint URL: a server in another process,
+//     or an httptest.Server.
+//   - [ConnectTransport] takes any [client.Transport].
+//
+// [WithCommandOptions] and [WithHTTPOptions] pass options to the transports
+// of package [github.com/mcptestkit/mcptestkit/client/transport]. The
+// transcript of these connections is recorded between the client and the
+// transport. [WithTranscript] hands any connection's transcript to the test,
+// so that a whole session can be compared with a golden file:
+//
+//	var tr mcptest.Transcript
+//	c := mcptest.ConnectCommand(t, exec.Command("./bookshop"), mcptest.WithLegacy(), mcptest.WithTranscript(&tr))
+//	// ... calls ...
+//	mcptest.Golden(t, "session", tr.Messages())
+//
 // # What the harness checks for you
 //
 //   - A request that gets no answer fails after [DefaultTimeout] with an

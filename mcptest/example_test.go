@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"os/exec"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,4 +111,47 @@ func ExampleNormalize() {
 	//     ]
 	//   }
 	// }
+}
+
+// A server written in any language is started as a subprocess and spoken to
+// over stdio. If the test fails, the end of the server's stderr is printed
+// after the transcript; the test also fails if the server does not exit
+// cleanly when its stdin closes.
+func ExampleConnectCommand() {
+	testSearch := func(t *testing.T) {
+		c := mcptest.ConnectCommand(t, exec.Command("python3", "bookshop_server.py"))
+		res, err := c.CallTool(t.Context(), "search_books", map[string]any{"query": "dune"})
+		require.NoError(t, err)
+		mcptest.AssertToolSuccess(t, res)
+	}
+	_ = testSearch
+}
+
+// A streamable HTTP handler is called in the test's process, with no socket,
+// exactly as a remote client would call it; ConnectURL does the same for a
+// server listening on an address.
+func ExampleConnectHTTP() {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+
+	testTools := func(t *testing.T) {
+		c := mcptest.ConnectHTTP(t, handler, mcptest.WithLegacy())
+		list, err := c.ListTools(t.Context(), "")
+		require.NoError(t, err)
+		mcptest.AssertValidSchemas(t, list.Tools...)
+	}
+	_ = testTools
+}
+
+// A whole session, compared with testdata/greet-session.json.
+func ExampleWithTranscript() {
+	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil))
+	testSession := func(t *testing.T) {
+		var tr mcptest.Transcript
+		c := mcptest.Connect(t, srv, mcptest.WithLegacy(), mcptest.WithTranscript(&tr))
+		_, err := c.ListTools(t.Context(), "")
+		require.NoError(t, err)
+		mcptest.Golden(t, "greet-session", tr.Messages())
+	}
+	_ = testSession
 }

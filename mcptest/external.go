@@ -127,13 +127,13 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 // sessions, headers, SSE streams, both protocol eras.
 //
 // Besides what [ConnectTransport] gives any transport:
-//   - A panic in the handler's goroutine fails the test with the panic
-//     value and the stack, as [Connect] does for a handler panic;
-//     [WithoutCrashReports] turns it into a log line. (An SDK that runs tool
-//     handlers on goroutines of its own does not recover their panics: such
-//     a panic ends the test binary, as it would end the server. Install the
-//     crash guard, gosdk.Guard or mcpgo.Guard, to have the server recover
-//     it.)
+//   - A panic in the handler's goroutine (mcp-go runs tool handlers there)
+//     fails the test with the panic value and the stack, as [Connect] does
+//     for a handler panic; [WithoutCrashReports] turns it into a log line.
+//     go-sdk runs tool handlers on goroutines of its own, which nothing
+//     outside the server can guard: a panic there ends the test binary, as
+//     it would end the server process. Install the crash guard
+//     (gosdk.Guard, mcpgo.Guard) to have the server recover it.
 //   - What the transport reports by itself (a tool dropped for an invalid
 //     x-mcp-header annotation, a failed GET stream) goes to t.Log;
 //     [WithHTTPOptions] with [transport.WithLogger] sends it elsewhere.

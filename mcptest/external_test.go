@@ -3,6 +3,7 @@ package mcptest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -416,6 +417,47 @@ func TestConnectHTTPHandlerPanicFailsTheTest(t *testing.T) {
 	})
 	f.expectPass(t)
 	assert.Contains(t, f.output(), "handler exploded", "the panic is still logged")
+}
+
+// mcp-go runs a tool handler on the HTTP handler's goroutine: its panic
+// reaches the transport's recovery, and the harness fails the test.
+func TestConnectHTTPMCPGoToolPanicFailsTheTest(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
+		f := runFake(t, func(tb testing.TB) {
+			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithProtocolVersion(version))
+			_, err := c.CallTool(tb.Context(), "boom", nil)
+			AssertProtocolError(tb, err, transport.CodeHTTPError)
+		})
+		f.expectFailure(t, "the HTTP handler panicked serving a POST request: kaboom", "mcpgo.Guard(logger)(srv)", "mcptest.explode")
+	}
+}
+
+// What the HTTP transport reports by itself reaches the test's log, and is
+// not a failure: here a tool with an x-mcp-header annotation inside array
+// items, which go-sdk accepts and the transport must drop from tools/list at
+// 2026-07-28 (a header can only carry a top-level primitive).
+func TestConnectHTTPTransportWarningsGoToTheLog(t *testing.T) {
+	t.Parallel()
+	s := probeServer(func(s *mcp.Server) {
+		s.AddTool(&mcp.Tool{Name: "hidden", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"Item"}}}}`)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+	})
+	var names []string
+	f := runFake(t, func(tb testing.TB) {
+		c := ConnectHTTP(tb, gosdkStateless(s), WithModern())
+		list, err := c.ListTools(tb.Context(), "")
+		require.NoError(tb, err)
+		for _, tool := range list.Tools {
+			names = append(names, tool.Name)
+		}
+	})
+	f.expectPass(t)
+	assert.NotContains(t, names, "hidden")
+	assert.Contains(t, names, "echo")
+	assert.Contains(t, f.output(), `mcptest: level=WARN msg="transport: dropping a tool from tools/list: invalid x-mcp-header annotation" tool=hidden`)
 }
 
 // The leak check sees a goroutine that a tool started while serving an
