@@ -21,7 +21,8 @@ import (
 //	mcptest.Golden(t, "session", tr.Messages())
 //
 // It holds at most [DefaultTranscriptFrames] of the most recent messages;
-// older ones are counted in Omitted.
+// older ones are counted in Omitted. Given to several connections, it
+// shows the last one made.
 type Transcript struct {
 	mu   sync.Mutex
 	snap func() memtransport.Transcript
