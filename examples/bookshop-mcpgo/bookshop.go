@@ -73,7 +73,6 @@ func New(logger *slog.Logger) *server.MCPServer {
 		return mcp.NewToolResultText(b.Author), nil
 	})
 	for _, b := range books {
-		b := b
 		s.AddResource(mcp.NewResource(bookURI(b.Title), b.Title, mcp.WithMIMEType("text/plain"), mcp.WithResourceDescription("The catalog entry for "+b.Title)),
 			func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 				return readBook(req.Params.URI, b)

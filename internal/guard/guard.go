@@ -66,8 +66,8 @@ func subject(method string) (msg, key string) {
 	return MsgPanic, ""
 }
 
-// or returns l, or slog.Default() (as it is now) when l is nil.
-func or(l *slog.Logger) *slog.Logger {
+// orDefault returns l, or slog.Default() (as it is now) when l is nil.
+func orDefault(l *slog.Logger) *slog.Logger {
 	if l == nil {
 		return slog.Default()
 	}
@@ -84,12 +84,12 @@ func LogPanic(ctx context.Context, l *slog.Logger, method, name string, value an
 		attrs = append(attrs, slog.String(key, name))
 	}
 	attrs = append(attrs, slog.Any(KeyPanic, value), slog.String(KeyStack, string(stack)))
-	or(l).LogAttrs(ctx, slog.LevelError, msg, attrs...)
+	orDefault(l).LogAttrs(ctx, slog.LevelError, msg, attrs...)
 }
 
 // LogToolError writes the INFO record for a tool that reported a failure.
 func LogToolError(ctx context.Context, l *slog.Logger, tool, text string) {
-	or(l).LogAttrs(ctx, slog.LevelInfo, MsgToolError,
+	orDefault(l).LogAttrs(ctx, slog.LevelInfo, MsgToolError,
 		slog.String(KeyMethod, MethodCallTool), slog.String(KeyTool, tool), slog.String(KeyError, text))
 }
 
@@ -103,5 +103,5 @@ func LogRequestFailed(ctx context.Context, l *slog.Logger, method, name string, 
 		attrs = append(attrs, slog.String(key, name))
 	}
 	attrs = append(attrs, slog.Int64(KeyCode, code), slog.String(KeyError, err.Error()))
-	or(l).LogAttrs(ctx, slog.LevelInfo, MsgRequestFailed, attrs...)
+	orDefault(l).LogAttrs(ctx, slog.LevelInfo, MsgRequestFailed, attrs...)
 }

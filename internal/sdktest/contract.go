@@ -26,7 +26,7 @@ type Answer struct {
 }
 
 // assertAnswer checks what Request got against want.
-func assertAnswer(t *testing.T, res *mcp.CallToolResult, err error, want Answer) {
+func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer) {
 	t.Helper()
 	if want.Err != nil {
 		assert.Equal(t, want.Err, WireError(t, err))
@@ -55,7 +55,7 @@ type Crash struct {
 // c.Want, that no panic text (containing "kaboom" or "nil map") crossed the
 // connection, and that logs has exactly one record at WARN or above: the
 // ERROR record c describes.
-func AssertCrash(t *testing.T, cs *mcp.ClientSession, sv *Served, logs *logcapture.Recorder, c Crash) {
+func AssertCrash(t testing.TB, cs *mcp.ClientSession, sv *Served, logs *logcapture.Recorder, c Crash) {
 	t.Helper()
 	res, err := c.Send(t.Context(), cs)
 	assertAnswer(t, res, err, c.Want)
@@ -86,7 +86,7 @@ type Failure struct {
 // AssertFailure sends f's request on cs and checks that the client got
 // f.Want and that the guard wrote f's INFO record, once and without a stack,
 // or nothing; and that nothing was logged at WARN or above.
-func AssertFailure(t *testing.T, cs *mcp.ClientSession, logs *logcapture.Recorder, f Failure) {
+func AssertFailure(t testing.TB, cs *mcp.ClientSession, logs *logcapture.Recorder, f Failure) {
 	t.Helper()
 	res, err := f.Send(t.Context(), cs)
 	assertAnswer(t, res, err, f.Want)

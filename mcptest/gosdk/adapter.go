@@ -21,7 +21,7 @@ type Adapter struct {
 	versions []string // nil: every version the SDK knows
 	extra    func(*jsonrpc.Request) *mcp.RequestExtra
 
-	guard sync.Once
+	addLastResort sync.Once
 }
 
 // Option configures an [Adapter].
@@ -63,9 +63,6 @@ func Server(s *mcp.Server, opts ...Option) *Adapter {
 	return a
 }
 
-// MCPServer returns the server the adapter serves.
-func (a *Adapter) MCPServer() *mcp.Server { return a.server }
-
 // Serve serves the server on conn until conn is closed (by either end) or ctx
 // is done, then shuts the session down and waits for it. It returns nil when
 // the connection ended normally, and an error when the session broke (for
@@ -78,7 +75,7 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	if conn == nil {
 		return errors.New("gosdk: Serve: nil connection")
 	}
-	a.guard.Do(func() { a.server.AddReceivingMiddleware(middleware) })
+	a.addLastResort.Do(func() { a.server.AddReceivingMiddleware(lastResort) })
 	if a.versions != nil {
 		ctx = context.WithValue(ctx, versionsKey{}, a.versions)
 	}

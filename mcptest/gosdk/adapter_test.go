@@ -2,11 +2,9 @@ package gosdk_test
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/internal/crash"
 	"github.com/mcptestkit/mcptestkit/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -129,8 +128,8 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 	t.Parallel()
 	t.Run("client closes", func(t *testing.T) {
 		t.Parallel()
-		log := &errorLog{}
-		a := gosdk.Server(newServer(slog.New(log)))
+		logs := logcapture.New(t)
+		a := gosdk.Server(newServer(logs.Logger()))
 		c, s := memtransport.Pair()
 		done := make(chan error, 1)
 		go func() { done <- a.Serve(t.Context(), s) }()
@@ -138,12 +137,12 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, cs.Close())
 		require.NoError(t, <-done, "a normal close is not an error")
-		assert.Empty(t, log.errors())
+		logs.AssertNone(t, logcapture.AtLeast(slog.LevelError))
 	})
 	t.Run("context cancelled", func(t *testing.T) {
 		t.Parallel()
-		log := &errorLog{}
-		a := gosdk.Server(newServer(slog.New(log)))
+		logs := logcapture.New(t)
+		a := gosdk.Server(newServer(logs.Logger()))
 		c, s := memtransport.Pair()
 		defer c.Close()
 		ctx, cancel := context.WithCancel(t.Context())
@@ -154,7 +153,7 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		defer cs.Close()
 		cancel()
 		require.NoError(t, <-done)
-		assert.Empty(t, log.errors(), "no spurious ERROR such as \"server run cancelled\"")
+		logs.AssertNone(t, logcapture.AtLeast(slog.LevelError)) // no spurious "server run cancelled"
 		_, err = c.Receive(t.Context())
 		require.ErrorIs(t, err, memtransport.ErrClosed, "the client sees the connection end")
 	})
@@ -262,7 +261,6 @@ func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 func TestServeRejectsNilConnection(t *testing.T) {
 	t.Parallel()
 	err := gosdk.Server(newServer(nil)).Serve(t.Context(), nil)
-	require.Error(t, err)
-	assert.True(t, strings.Contains(err.Error(), "nil connection"))
-	assert.False(t, errors.Is(err, memtransport.ErrClosed))
+	require.ErrorContains(t, err, "nil connection")
+	assert.NotErrorIs(t, err, memtransport.ErrClosed)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,6 +39,7 @@ const (
 type GuardOption func(*guardConfig)
 
 type guardConfig struct {
+	logger              *slog.Logger
 	toolErrorsAsResults bool
 }
 
@@ -63,7 +65,7 @@ func ToolErrorsAsResults() GuardOption {
 //
 // A nil logger means [slog.Default].
 func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
-	var cfg guardConfig
+	cfg := guardConfig{logger: logger}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -74,38 +76,36 @@ func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
 					// debug.Stack here, while the panicking frames are still
 					// on the stack, so it names the function that panicked.
 					stack := debug.Stack()
-					name := subjectName(req)
-					guard.LogPanic(ctx, logger, method, name, v, stack)
+					name := subject(req)
+					guard.LogPanic(ctx, cfg.logger, method, name, v, stack)
 					res, err = crashResponse(method, name)
 				}
 			}()
 			res, err = next(ctx, method, req)
-			return cfg.observe(ctx, logger, method, req, res, err)
+			return cfg.observe(ctx, method, req, res, err)
 		}
 	}
 }
 
 // observe logs a handler's failure and returns its response, turned into a
 // tool result if the configuration asks for it.
-func (c guardConfig) observe(ctx context.Context, logger *slog.Logger, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
-	if err != nil {
-		var wire *jsonrpc.Error
-		isWire := errors.As(err, &wire)
-		if method == guard.MethodCallTool && c.toolErrorsAsResults && !isWire {
-			guard.LogToolError(ctx, logger, subjectName(req), err.Error())
+func (c guardConfig) observe(ctx context.Context, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
+	if err == nil {
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+			guard.LogToolError(ctx, c.logger, subject(req), toolErrorText(r))
+		}
+		return res, nil
+	}
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) {
+		if method == guard.MethodCallTool && c.toolErrorsAsResults {
+			guard.LogToolError(ctx, c.logger, subject(req), err.Error())
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		}
-		var code int64 // what the SDK sends for an error that carries no code
-		if isWire {
-			code = wire.Code
-		}
-		guard.LogRequestFailed(ctx, logger, method, subjectName(req), code, err)
-		return res, err
+		wire = &jsonrpc.Error{} // the SDK sends an error that carries no code with code 0
 	}
-	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-		guard.LogToolError(ctx, logger, subjectName(req), toolErrorText(r))
-	}
-	return res, nil
+	guard.LogRequestFailed(ctx, c.logger, method, subject(req), wire.Code, err)
+	return res, err
 }
 
 // crashResponse is what the client gets after a panic: nothing of the panic
@@ -126,40 +126,17 @@ func crashResponse(method, name string) (mcp.Result, error) {
 	return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.InternalMessage}
 }
 
-// subjectName returns the tool, URI or prompt a request names; "" for other
-// requests.
-func subjectName(req mcp.Request) string {
-	switch r := req.(type) {
-	case *mcp.CallToolRequest:
-		if r != nil && r.Params != nil {
-			return r.Params.Name
-		}
-	case *mcp.ReadResourceRequest:
-		if r != nil && r.Params != nil {
-			return r.Params.URI
-		}
-	case *mcp.GetPromptRequest:
-		if r != nil && r.Params != nil {
-			return r.Params.Name
-		}
-	}
-	return ""
-}
-
 // toolErrorText returns the error a tool reported: the Go error the SDK kept
 // for a typed tool, or else the result's text content.
 func toolErrorText(r *mcp.CallToolResult) string {
 	if err := r.GetError(); err != nil {
 		return err.Error()
 	}
-	var text string
+	var texts []string
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			if text != "" {
-				text += "\n"
-			}
-			text += tc.Text
+			texts = append(texts, tc.Text)
 		}
 	}
-	return text
+	return strings.Join(texts, "\n")
 }

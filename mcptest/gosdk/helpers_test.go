@@ -5,32 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// errorLog counts a server's ERROR records, to show that shutting down
-// logs none.
-type errorLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (h *errorLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelError }
-func (h *errorLog) Handle(_ context.Context, r slog.Record) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.msgs = append(h.msgs, r.Message)
-	return nil
-}
-func (h *errorLog) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *errorLog) WithGroup(string) slog.Handler      { return h }
-func (h *errorLog) errors() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]string(nil), h.msgs...)
-}
 
 type echoIn struct {
 	Text string `json:"text"`

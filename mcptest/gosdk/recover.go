@@ -3,6 +3,7 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"runtime/debug"
 	"slices"
 
@@ -13,14 +14,15 @@ import (
 )
 
 // versionsKey carries an adapter's WithProtocolVersions list from Serve's
-// context to the middleware, which is shared by every adapter of a server.
+// context to lastResort: the server, and so its middleware, may be served by
+// several adapters with different lists.
 type versionsKey struct{}
 
-// middleware is the adapter's receiving middleware, added once to the
-// server as its outermost layer. It recovers panics (the SDK runs handlers
-// in bare goroutines, so without it a panicking handler kills the whole test
-// binary) and enforces WithProtocolVersions.
-func middleware(next mcp.MethodHandler) mcp.MethodHandler {
+// lastResort is the receiving middleware the adapter adds to the server as
+// its outermost layer. It recovers panics (the SDK runs handlers in bare
+// goroutines, so without it a panicking handler kills the whole test binary)
+// and enforces WithProtocolVersions.
+func lastResort(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		defer func() {
 			v := recover()
@@ -69,19 +71,23 @@ func restrictVersion(allowed []string, req mcp.Request) error {
 }
 
 // newestLegacy returns the newest allowed version the initialize handshake
-// can negotiate, or 2025-11-25 (the newest such version) when none is
-// allowed, so that the client disconnects.
+// can negotiate. When none is allowed it returns the newest such version the
+// SDK knows: the handshake then settles on a version the client did not ask
+// for, as it would with a server that does not speak the client's.
 func newestLegacy(allowed []string) string {
-	best := ""
-	for _, v := range allowed {
-		if v < modern && v > best {
-			best = v
+	newest := ""
+	for _, v := range mcp.SupportedProtocolVersions() { // newest first
+		if v >= modern {
+			continue
+		}
+		if slices.Contains(allowed, v) {
+			return v
+		}
+		if newest == "" {
+			newest = v
 		}
 	}
-	if best == "" {
-		return "2025-11-25"
-	}
-	return best
+	return newest
 }
 
 // supported lists the allowed versions the SDK knows, newest first.
@@ -95,32 +101,27 @@ func supported(allowed []string) []string {
 	return out
 }
 
-// params returns a request's params, or nil when there are none.
-func params(req mcp.Request) (p mcp.Params) {
-	defer func() {
-		if recover() != nil { // a nil request pointer
-			p = nil
-		}
-	}()
-	if req == nil {
+// params returns a request's params, or nil when it has none. The SDK
+// leaves the params of a method whose params are optional a typed nil
+// pointer, on which GetMeta panics.
+func params(req mcp.Request) mcp.Params {
+	if isNil(req) {
 		return nil
 	}
-	p = req.GetParams()
-	if p == nil || isNil(p) {
+	p := req.GetParams()
+	if isNil(p) {
 		return nil
 	}
 	return p
 }
 
-// isNil reports whether p holds a nil pointer (GetMeta on one panics).
-func isNil(p mcp.Params) (null bool) {
-	defer func() {
-		if recover() != nil {
-			null = true
-		}
-	}()
-	_ = p.GetMeta()
-	return false
+// isNil reports whether v is nil or a nil pointer.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // subject returns what a request acts on: a tool or prompt name, or a
@@ -128,8 +129,6 @@ func isNil(p mcp.Params) (null bool) {
 func subject(req mcp.Request) string {
 	switch p := params(req).(type) {
 	case *mcp.CallToolParamsRaw:
-		return p.Name
-	case *mcp.CallToolParams:
 		return p.Name
 	case *mcp.GetPromptParams:
 		return p.Name

@@ -101,9 +101,9 @@ func (c *connection) SessionID() string { return "" }
 
 // clip shortens a message for an error text.
 func clip(data []byte) string {
-	const max = 200
-	if len(data) > max {
-		return fmt.Sprintf("%q… (%d bytes)", data[:max], len(data))
+	const limit = 200
+	if len(data) > limit {
+		return fmt.Sprintf("%q… (%d bytes)", data[:limit], len(data))
 	}
 	return fmt.Sprintf("%q", data)
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // DefaultNotificationBuffer is how many notifications a connection's session
-// holds before the server drops one (mcp-go drops rather than blocks, and
-// reports server.ErrNotificationChannelBlocked to its OnError hooks).
+// holds before the server refuses one: mcp-go does not wait, it returns
+// server.ErrNotificationChannelBlocked to the sender (and reports it to its
+// OnError hooks).
 const DefaultNotificationBuffer = 1024
 
 // Adapter serves one mcp-go server on memtransport connection ends. One
@@ -44,14 +45,14 @@ func WithProtocolVersions(versions ...string) Option {
 }
 
 // WithNotificationBuffer sets how many notifications each connection's
-// session buffers before the server starts dropping them (default
-// [DefaultNotificationBuffer]).
+// session holds, waiting for the connection's writer, before the server
+// refuses more (default [DefaultNotificationBuffer]). An n below 1 panics,
+// because it is a programming error.
 func WithNotificationBuffer(n int) Option {
-	return func(a *Adapter) {
-		if n > 0 {
-			a.notifyBuf = n
-		}
+	if n < 1 {
+		panic(fmt.Sprintf("mcpgo.WithNotificationBuffer: n must be at least 1, got %d", n))
 	}
+	return func(a *Adapter) { a.notifyBuf = n }
 }
 
 // WithContextFunc lets a test put values in the context every request of a
@@ -74,9 +75,6 @@ func Server(s *server.MCPServer, opts ...Option) *Adapter {
 	return a
 }
 
-// MCPServer returns the server the adapter serves.
-func (a *Adapter) MCPServer() *server.MCPServer { return a.server }
-
 // Serve serves the server on conn until conn is closed (by either end) or ctx
 // is done; then it stops reading, cancels the requests still running, waits
 // for them, unregisters the session and returns. It returns nil when the
@@ -94,29 +92,28 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	// Handlers run under a context that Serve cancels itself, after closing
 	// the connection, so a handler woken by the end cannot slip a last
 	// message out after ctx is done. It keeps ctx's values.
-	parent := ctx
-	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	handlerCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 
 	c := &connection{
 		a:          a,
 		conn:       conn,
-		ctx:        ctx,
+		ctx:        handlerCtx,
 		out:        make(chan outgoing),
 		stop:       make(chan struct{}),
 		writerDone: make(chan struct{}),
 	}
 	c.session = newSession(c, "mcptest-"+rand.Text(), a.notifyBuf)
-	if err := a.server.RegisterSession(ctx, c.session); err != nil {
+	if err := a.server.RegisterSession(handlerCtx, c.session); err != nil {
 		return fmt.Errorf("mcpgo: registering session %s: %w", c.session.id, err)
 	}
-	base := a.server.WithContext(ctx, c.session)
+	base := a.server.WithContext(handlerCtx, c.session)
 	if a.versions != nil {
 		base = server.WithSupportedProtocolVersions(base, a.versions)
 	}
 
 	go c.writeLoop()
-	c.readLoop(parent, base)
+	c.readLoop(ctx, base)
 
 	// The connection ended or ctx is done. Close the end (a no-op if it is
 	// closed already) so the client sees the end too, cancel what is still
@@ -124,7 +121,7 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	conn.Close()
 	cancel()
 	c.handlers.Wait()
-	a.server.UnregisterSession(context.WithoutCancel(ctx), c.session.id)
+	a.server.UnregisterSession(context.WithoutCancel(handlerCtx), c.session.id)
 	close(c.stop)
 	<-c.writerDone
 	return nil

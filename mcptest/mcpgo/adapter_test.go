@@ -1,10 +1,13 @@
 package mcpgo_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -305,4 +308,53 @@ func TestShutdownIsClean(t *testing.T) {
 func TestServeRejectsNilConnection(t *testing.T) {
 	t.Parallel()
 	require.ErrorContains(t, mcpgo.Server(newServer("probe")).Serve(t.Context(), nil), "nil connection")
+}
+
+// WithNotificationBuffer bounds how many notifications wait for the writer.
+// With the writer held on a first notification, a buffer of 2 takes two
+// more, and mcp-go refuses the rest with ErrNotificationChannelBlocked.
+func TestNotificationBufferBoundsWhatWaits(t *testing.T) {
+	t.Parallel()
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	holdNotifications := memtransport.WithFault(func(f memtransport.Frame) memtransport.Action {
+		if f.Dir != memtransport.ServerToClient || !bytes.Contains(f.Data, []byte(`"notifications/message"`)) {
+			return memtransport.Action{}
+		}
+		once.Do(func() { close(held) })
+		return memtransport.Action{Hold: release}
+	})
+
+	s := server.NewMCPServer("flood", "v0")
+	s.AddTool(mcp.NewTool("flood"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		defer close(release)
+		notify := func() error {
+			return server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "info", "data": "x"})
+		}
+		if err := notify(); err != nil {
+			return nil, err
+		}
+		select {
+		case <-held: // the writer has taken the first: the buffer is empty
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		refused := 0
+		for range 5 {
+			if err := notify(); errors.Is(err, server.ErrNotificationChannelBlocked) {
+				refused++
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		return mcp.NewToolResultText(strconv.Itoa(refused)), nil
+	})
+
+	cs := sdktest.Serve(t, mcpgo.Server(s, mcpgo.WithNotificationBuffer(2)), holdNotifications).Connect(t, "2025-06-18", nil)
+	assert.Equal(t, "3", sdktest.Text(t, sdktest.Call(t, cs, "flood", nil)))
+}
+
+func TestNotificationBufferMustHoldOne(t *testing.T) {
+	t.Parallel()
+	assert.PanicsWithValue(t, "mcpgo.WithNotificationBuffer: n must be at least 1, got 0", func() { mcpgo.WithNotificationBuffer(0) })
 }

@@ -24,11 +24,11 @@ type envelope struct {
 
 func (e *envelope) hasID() bool { return len(e.ID) > 0 && string(e.ID) != "null" }
 
-// readLoop reads messages until the connection ends or recv is done, and
-// handles them with ctx.
-func (c *connection) readLoop(recv, ctx context.Context) {
+// readLoop reads messages until the connection ends or ctx is done, and
+// handles them with base, the context handlers derive theirs from.
+func (c *connection) readLoop(ctx, base context.Context) {
 	for {
-		data, err := c.conn.Receive(recv)
+		data, err := c.conn.Receive(ctx)
 		if err != nil {
 			return // closed, or ctx done: both end serving
 		}
@@ -38,12 +38,12 @@ func (c *connection) readLoop(recv, ctx context.Context) {
 			if errors.As(err, &syntax) {
 				// Not JSON at all: answer as mcp-go's stdio transport does,
 				// and read on.
-				c.send(outgoing{data: parseError})
+				c.send(outgoing{data: errorResponse(nil, mcp.PARSE_ERROR, "Parse error")})
 				continue
 			}
 			// JSON but not an object (a batch, a string): mcp-go answers
 			// these itself.
-			c.handle(ctx, data, nil, "")
+			c.handle(base, data, nil, "")
 			continue
 		}
 		switch {
@@ -52,9 +52,9 @@ func (c *connection) readLoop(recv, ctx context.Context) {
 		case env.Method != "" && !env.hasID():
 			// Notifications run in order on the reading goroutine, as
 			// mcp-go's transports run them.
-			c.notify(ctx, data, env.Method)
+			c.notify(base, data, env.Method)
 		default:
-			c.handle(ctx, data, env.ID, env.Method)
+			c.handle(base, data, env.ID, env.Method)
 		}
 	}
 }
@@ -184,8 +184,7 @@ type response struct {
 	Error   *mcp.JSONRPCErrorDetails `json:"error"`
 }
 
-var parseError = errorResponse(nil, mcp.PARSE_ERROR, "Parse error")
-
+// errorResponse encodes a JSON-RPC error response; a nil id is null.
 func errorResponse(id json.RawMessage, code int, message string) []byte {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
