@@ -84,7 +84,11 @@
 // waits for Serve to return, then reads the goroutine profile (which prints
 // labels) and fails the test if labelled goroutines are still running after
 // [DefaultLeakWait], listing their stacks. [DefaultLeakIgnores] lists the
-// SDK-owned goroutines that may outlive a connection by design.
+// SDK-owned goroutines that may outlive a connection by design. The other
+// Connect functions make their transport inside the label too, and send
+// every message from a labelled goroutine, so that what a transport starts
+// per message (an HTTP request, an in-process handler call and the server
+// session it opens) is counted even when the test's goroutine sends it.
 //
 // Limits: a goroutine started from an unlabelled goroutine is not seen:
 // one the test goroutine starts itself (after Connect returned), a
