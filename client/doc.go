@@ -15,7 +15,9 @@
 //
 // Every method takes a context and may be called from many goroutines at
 // once. Lists come a page at a time ([Client.ListTools]) or as iterators
-// that follow the cursors ([Client.Tools]). [Client.CallTool] takes the
+// that follow the cursors ([Client.Tools]); as the protocol says, only a page
+// without nextCursor ends a list, and an empty cursor is followed like any
+// other ([ListToolsResult.HasNextPage]). [Client.CallTool] takes the
 // arguments as any value that encodes as a JSON object, and per-call options:
 // [WithProgress], [WithMeta], [WithTimeout].
 //

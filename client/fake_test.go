@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -70,10 +71,16 @@ func legacyFake(t *testing.T, version string, opts *Options) (*Client, *fake) {
 	return c, f
 }
 
+// fakeWait bounds the wait for the client's next message, so that a client
+// that never sends it fails the test instead of hanging it.
+const fakeWait = 10 * time.Second
+
 func (f *fake) recv() *jsonrpc.Message {
 	f.t.Helper()
-	data, err := f.conn.Receive(f.t.Context())
-	require.NoError(f.t, err)
+	ctx, cancel := context.WithTimeout(f.t.Context(), fakeWait)
+	defer cancel()
+	data, err := f.conn.Receive(ctx)
+	require.NoError(f.t, err, "the fake server expected a message from the client")
 	m, err := jsonrpc.Decode(data)
 	require.NoError(f.t, err)
 	return m

@@ -148,15 +148,31 @@ func TestMatrixPagination(t *testing.T) {
 				require.NoError(t, err)
 				require.Len(t, first.Tools, 2)
 				require.NotEmpty(t, first.NextCursor)
+				require.True(t, first.HasNextPage())
 				second, err := c.ListTools(ctx, first.NextCursor)
 				require.NoError(t, err)
 				assert.NotEqual(t, first.Tools[0].Name, second.Tools[0].Name)
+
+				// By hand, page by page, until there is no next page.
+				var byHand []string
+				for page := first; ; {
+					for _, tool := range page.Tools {
+						byHand = append(byHand, tool.Name)
+					}
+					if !page.HasNextPage() {
+						assert.Empty(t, page.NextCursor)
+						break
+					}
+					page, err = c.ListTools(ctx, page.NextCursor)
+					require.NoError(t, err)
+				}
 
 				var all []string
 				for tool, err := range c.Tools(ctx) {
 					require.NoError(t, err)
 					all = append(all, tool.Name)
 				}
+				assert.Equal(t, byHand, all)
 				// Every tool once, across at least five pages of two.
 				assert.GreaterOrEqual(t, len(all), 9)
 				assert.Len(t, all, len(slices.Compact(slices.Sorted(slices.Values(all)))))

@@ -379,47 +379,6 @@ type ReadResourceResult struct {
 	Meta       Meta                `json:"_meta,omitempty"`
 }
 
-// ListToolsResult is one page of tools/list.
-type ListToolsResult struct {
-	Tools []*Tool `json:"tools"`
-	// NextCursor asks for the next page; empty on the last page.
-	NextCursor string `json:"nextCursor,omitempty"`
-	// TTLMs and CacheScope are 2026-07-28 caching hints.
-	TTLMs      int64  `json:"ttlMs,omitempty"`
-	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
-}
-
-// ListResourcesResult is one page of resources/list.
-type ListResourcesResult struct {
-	Resources []*Resource `json:"resources"`
-	// NextCursor asks for the next page; empty on the last page.
-	NextCursor string `json:"nextCursor,omitempty"`
-	TTLMs      int64  `json:"ttlMs,omitempty"`
-	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
-}
-
-// ListResourceTemplatesResult is one page of resources/templates/list.
-type ListResourceTemplatesResult struct {
-	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
-	// NextCursor asks for the next page; empty on the last page.
-	NextCursor string `json:"nextCursor,omitempty"`
-	TTLMs      int64  `json:"ttlMs,omitempty"`
-	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
-}
-
-// ListPromptsResult is one page of prompts/list.
-type ListPromptsResult struct {
-	Prompts []*Prompt `json:"prompts"`
-	// NextCursor asks for the next page; empty on the last page.
-	NextCursor string `json:"nextCursor,omitempty"`
-	TTLMs      int64  `json:"ttlMs,omitempty"`
-	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
-}
-
 // CompleteReference names what an argument completion is for: a prompt
 // (Type "ref/prompt", Name) or a resource template (Type "ref/resource",
 // URI). Build one with [PromptReference] or [ResourceReference].
