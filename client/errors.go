@@ -18,7 +18,8 @@ const (
 	CodeInvalidParams  int64 = jsonrpc.CodeInvalidParams  // -32602: unknown tool or prompt, bad arguments, ...
 	CodeInternalError  int64 = jsonrpc.CodeInternalError  // -32603: a fault in the server
 
-	// CodeHeaderMismatch (2026-07-28): an HTTP header disagrees with the body.
+	// CodeHeaderMismatch (2026-07-28): an HTTP header disagrees with the
+	// body. [Client.CallTool] handles it once by listing the tools again.
 	CodeHeaderMismatch int64 = -32020
 	// CodeMissingRequiredClientCapability (2026-07-28): the request needs a
 	// client capability the client did not declare; data holds

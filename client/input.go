@@ -167,12 +167,17 @@ func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, de
 	var extra []member
 	shedding := 0
 	backoff := 50 * time.Millisecond
+	relisted := false
 	for round := 1; ; round++ {
 		params, err := c.buildParams(obj, co, token, extra...)
 		if err != nil {
 			return fmt.Errorf("%s: %w", o, err)
 		}
 		raw, err := c.roundTrip(ctx, o, params)
+		if err != nil && !relisted && o.method == methodCallTool && c.modern && isHeaderMismatch(err) {
+			relisted = true
+			raw, err = c.relistAndRetry(ctx, o, params, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -224,6 +229,33 @@ func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, de
 			extra = append(extra, member{"requestState", state})
 		}
 	}
+}
+
+// isHeaderMismatch reports whether err is the server's -32020: an HTTP header
+// of the request disagrees with its body.
+func isHeaderMismatch(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == CodeHeaderMismatch
+}
+
+// relistAndRetry answers a 2026-07-28 tools/call refused with HeaderMismatch
+// (-32020). Over HTTP the Mcp-Param-* headers of a call come from the tool's
+// x-mcp-header annotations, which the transport learns from tools/list: a
+// tool called before it was listed, or changed since, gets the wrong
+// headers. As the protocol advises, the client lists the tools again (every
+// page, for the transport to see them all) and retries the call once, with a
+// new id. mismatch is the first refusal.
+func (c *Client) relistAndRetry(ctx context.Context, o op, params []byte, mismatch error) (json.RawMessage, error) {
+	for _, err := range c.Tools(ctx) {
+		if err != nil {
+			return nil, fmt.Errorf("%w; listing the tools again to learn their headers failed: %w", mismatch, err)
+		}
+	}
+	raw, err := c.roundTrip(ctx, o, params)
+	if isHeaderMismatch(err) {
+		return nil, fmt.Errorf("%w (refused again after listing the tools)", err)
+	}
+	return raw, err
 }
 
 // maxShedding bounds consecutive retries that only carry requestState.

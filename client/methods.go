@@ -60,7 +60,11 @@ func (c *Client) callInto(ctx context.Context, o op, obj []byte, co *callOptions
 // why. A Go error is a protocol error from the server (an [*Error], for
 // example an unknown tool), a closed connection ([ErrClosed]), or the end of
 // ctx. On 2026-07-28 connections, input requests are answered through the
-// Options callbacks and the call retried, up to Options.MaxInputRounds.
+// Options callbacks and the call retried, up to Options.MaxInputRounds; and a
+// call the server refuses with [CodeHeaderMismatch] (over HTTP, the tool's
+// x-mcp-header arguments were not sent as the server expects, typically
+// because the tool was not listed first) is retried once after listing the
+// tools again, as the protocol advises.
 func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*CallToolResult, error) {
 	co := collect(opts)
 	a, err := objectJSON("tool arguments", args)
