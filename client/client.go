@@ -113,7 +113,6 @@ type Client struct {
 
 	// Set by Connect and not changed afterwards.
 	version        string
-	modern         bool
 	serverInfo     Implementation
 	serverCaps     ServerCapabilities
 	instructions   string
@@ -121,7 +120,7 @@ type Client struct {
 	clientCaps     ClientCapabilities
 	meta           []byte // the 2026-07-28 _meta members; nil on legacy connections
 
-	logLevel atomic.Pointer[string]
+	logLevel atomic.Pointer[LogLevel]
 	nextID   atomic.Int64
 
 	ctx    context.Context // ends when the connection ends
@@ -190,7 +189,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	if o.LogLevel != "" {
-		lvl := string(o.LogLevel)
+		lvl := o.LogLevel
 		c.logLevel.Store(&lvl)
 	}
 	c.clientCaps = c.declaredCapabilities()
@@ -203,37 +202,29 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 }
 
 // declaredCapabilities merges Options.Capabilities with what the callbacks
-// provide.
+// provide: sampling, elicitation and roots are declared exactly when their
+// callback is set, with the sub-capabilities Options.Capabilities gives them.
 func (c *Client) declaredCapabilities() ClientCapabilities {
 	var caps ClientCapabilities
 	if c.opts.Capabilities != nil {
 		caps = *c.opts.Capabilities
 	}
-	caps.Sampling, caps.Elicitation, caps.Roots = nil, nil, nil
-	if base := c.opts.Capabilities; base != nil {
-		if c.opts.CreateMessage != nil && base.Sampling != nil {
-			s := *base.Sampling
-			caps.Sampling = &s
-		}
-		if c.opts.Elicit != nil && base.Elicitation != nil {
-			e := *base.Elicitation
-			caps.Elicitation = &e
-		}
-		if c.opts.ListRoots != nil && base.Roots != nil {
-			r := *base.Roots
-			caps.Roots = &r
-		}
-	}
-	if c.opts.CreateMessage != nil && caps.Sampling == nil {
-		caps.Sampling = &SamplingCapability{}
-	}
-	if c.opts.Elicit != nil && caps.Elicitation == nil {
-		caps.Elicitation = &ElicitationCapability{}
-	}
-	if c.opts.ListRoots != nil && caps.Roots == nil {
-		caps.Roots = &RootsCapability{ListChanged: true}
-	}
+	caps.Sampling = declared(c.opts.CreateMessage != nil, caps.Sampling, SamplingCapability{})
+	caps.Elicitation = declared(c.opts.Elicit != nil, caps.Elicitation, ElicitationCapability{})
+	caps.Roots = declared(c.opts.ListRoots != nil, caps.Roots, RootsCapability{ListChanged: true})
 	return caps
+}
+
+// declared returns nil when the callback is not set, else a copy of the
+// configured capability, or def when none was configured.
+func declared[T any](callback bool, configured *T, def T) *T {
+	if !callback {
+		return nil
+	}
+	if configured != nil {
+		def = *configured
+	}
+	return &def
 }
 
 // capabilitiesFor returns the declared capabilities as version knows them:
@@ -265,8 +256,6 @@ func (c *Client) capabilitiesFor(version string) ClientCapabilities {
 	return caps
 }
 
-func (c *Client) modernMeta() []byte { return c.meta }
-
 // start runs the era probe and the handshake.
 func (c *Client) start(ctx context.Context) error {
 	switch pin := c.opts.ProtocolVersion; {
@@ -296,73 +285,85 @@ type discoverResult struct {
 	} `json:"_meta"`
 }
 
-// discover sends server/discover at version. When probing, it reports
-// fallback=true for answers that mean "legacy server": any error other than
-// a modern one, no answer within the probe timeout, or a result that lists
-// no modern version this client speaks.
+// Failures of server/discover that a legacy server's answer would cause.
+var (
+	errNotDiscover = errors.New("the answer is not a server/discover result")
+	errNotListed   = errors.New("the server does not list the version")
+)
+
+// discover starts a 2026-07-28 connection: server/discover at version, and
+// once more at the newest modern version the server offers instead. When
+// probing, fallback reports whether the failure means a legacy server, which
+// initialize will start: see [legacyAnswer].
 func (c *Client) discover(ctx context.Context, version string, probe bool) (fallback bool, err error) {
-	for attempt := 0; ; attempt++ {
-		c.setModern(version)
-		co := callOptions{} // no timeout: ctx bounds the start
-		if probe {
-			co.timeout = c.opts.ProbeTimeout
-		}
-		raw, err := c.call(ctx, op{method: methodDiscover}, nil, &co)
-		if err != nil {
-			c.setModern("")
-			if ctx.Err() != nil || errors.Is(err, ErrClosed) {
-				return false, err
-			}
-			if supported, ok := UnsupportedVersion(err); ok {
-				if next := newestModern(supported); next != "" && next != version && attempt == 0 {
-					version = next
-					continue
-				}
-				if probe && newestLegacy(supported) != "" {
-					return true, err
-				}
-				return false, fmt.Errorf("server supports none of this client's modern versions (it lists %v): %w", supported, err)
-			}
-			var rpcErr *Error
-			if probe && (errors.As(err, &rpcErr) || errors.Is(err, context.DeadlineExceeded)) {
-				return true, err
-			}
-			return false, err
-		}
-		var res discoverResult
-		if err := json.Unmarshal(raw, &res); err != nil {
-			c.setModern("")
-			if probe {
-				return true, fmt.Errorf("decoding server/discover result: %w", err)
-			}
-			return false, fmt.Errorf("decoding server/discover result: %w", err)
-		}
-		if res.ResultType != "" && res.ResultType != resultComplete {
-			c.setModern("")
-			return false, fmt.Errorf("server/discover: %w", errResultType(res.ResultType))
-		}
-		if !slices.Contains(res.SupportedVersions, version) {
-			next := newestModern(res.SupportedVersions)
-			if next != "" && attempt == 0 {
-				version = next
-				continue
-			}
-			c.setModern("")
-			if probe {
-				return true, fmt.Errorf("server/discover lists no modern version this client speaks: %v", res.SupportedVersions)
-			}
-			return false, fmt.Errorf("server/discover lists %v, not %s", res.SupportedVersions, version)
-		}
-		c.version = version
-		c.modern = true
-		c.serverCaps = res.Capabilities
-		c.instructions = res.Instructions
-		c.serverVersions = res.SupportedVersions
-		if res.Meta.ServerInfo != nil {
-			c.serverInfo = *res.Meta.ServerInfo
-		}
+	offered, err := c.discoverAt(ctx, version, probe)
+	if next := newest(offered, false); err != nil && next != "" && next != version {
+		_, err = c.discoverAt(ctx, next, probe)
+	}
+	if err == nil {
 		return false, nil
 	}
+	c.setModern("")
+	if probe && legacyAnswer(ctx, err) {
+		return true, err
+	}
+	if supported, ok := UnsupportedVersion(err); ok {
+		return false, fmt.Errorf("the server speaks none of this client's versions from %s on (it lists %v): %w", Version20260728, supported, err)
+	}
+	return false, err
+}
+
+// legacyAnswer reports whether a server/discover probe that failed with err
+// means a legacy server: the server answered as only a legacy server would
+// (an error response, a result that is not a discover result or does not
+// list the version, or nothing within the probe timeout), or refused the
+// version with a -32022 that lists a legacy version this client speaks. An
+// ended ctx or connection means nothing of the kind.
+func legacyAnswer(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, ErrClosed) {
+		return false
+	}
+	if supported, ok := UnsupportedVersion(err); ok {
+		return newest(supported, true) != ""
+	}
+	var rpcErr *Error
+	return errors.As(err, &rpcErr) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, errNotDiscover) || errors.Is(err, errNotListed)
+}
+
+// discoverAt sends server/discover at version and, when the server speaks
+// it, adopts the result. When the server says it does not (a -32022 error,
+// or a result whose supportedVersions lack version), offered holds the
+// versions it listed.
+func (c *Client) discoverAt(ctx context.Context, version string, probe bool) (offered []string, err error) {
+	c.setModern(version)
+	co := callOptions{} // no timeout: ctx bounds the start
+	if probe {
+		co.timeout = c.opts.ProbeTimeout
+	}
+	raw, err := c.call(ctx, op{method: methodDiscover}, nil, &co)
+	if err != nil {
+		offered, _ = UnsupportedVersion(err)
+		return offered, err
+	}
+	var res discoverResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", methodDiscover, errNotDiscover, err)
+	}
+	if res.ResultType != "" && res.ResultType != resultComplete {
+		return nil, fmt.Errorf("%s: %w", methodDiscover, errResultType(res.ResultType))
+	}
+	if !slices.Contains(res.SupportedVersions, version) {
+		return res.SupportedVersions, fmt.Errorf("%s: %w: it lists %v, not %s", methodDiscover, errNotListed, res.SupportedVersions, version)
+	}
+	c.version = version
+	c.serverCaps = res.Capabilities
+	c.instructions = res.Instructions
+	c.serverVersions = res.SupportedVersions
+	if res.Meta.ServerInfo != nil {
+		c.serverInfo = *res.Meta.ServerInfo
+	}
+	return nil, nil
 }
 
 // setModern switches the per-request metadata to version, or off with "".
@@ -382,20 +383,12 @@ func (c *Client) setModern(version string) {
 	c.meta = staticMeta(version, caps, info)
 }
 
-func newestModern(versions []string) string {
+// newest returns the newest version in versions that this client speaks, of
+// the legacy era or of the modern one, or "" when there is none.
+func newest(versions []string, legacy bool) string {
 	best := ""
 	for _, v := range versions {
-		if knownVersion(v) && !IsLegacy(v) && v > best {
-			best = v
-		}
-	}
-	return best
-}
-
-func newestLegacy(versions []string) string {
-	best := ""
-	for _, v := range versions {
-		if knownVersion(v) && IsLegacy(v) && v > best {
+		if knownVersion(v) && IsLegacy(v) == legacy && v > best {
 			best = v
 		}
 	}
@@ -426,8 +419,9 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 		return fmt.Errorf("decoding initialize result: %w", err)
 	}
 	if !knownVersion(res.ProtocolVersion) || !IsLegacy(res.ProtocolVersion) {
+		legacy := slices.DeleteFunc(SupportedVersions(), func(v string) bool { return !IsLegacy(v) })
 		return fmt.Errorf("server answered initialize with protocol version %q, which this client does not speak over the handshake (it speaks %v)",
-			res.ProtocolVersion, supportedVersions[1:])
+			res.ProtocolVersion, legacy)
 	}
 	c.version = res.ProtocolVersion
 	c.serverCaps = res.Capabilities
@@ -449,7 +443,7 @@ func (c *Client) ProtocolVersion() string { return c.version }
 
 // IsModern reports whether the connection speaks 2026-07-28 (no session,
 // metadata on every request) rather than a legacy version.
-func (c *Client) IsModern() bool { return c.modern }
+func (c *Client) IsModern() bool { return !IsLegacy(c.version) }
 
 // ServerInfo returns the server's self-description (from initialize, or from
 // the serverInfo metadata of server/discover; it may be empty there).
@@ -460,7 +454,8 @@ func (c *Client) ServerInfo() Implementation { return c.serverInfo }
 func (c *Client) ServerCapabilities() *ServerCapabilities { return &c.serverCaps }
 
 // ClientCapabilities returns what this client declared, as sent at the
-// negotiated version.
+// negotiated version. It shares its pointers and maps with the client: the
+// caller must not modify what they point to.
 func (c *Client) ClientCapabilities() ClientCapabilities { return c.capabilitiesFor(c.version) }
 
 // Instructions returns the server's instructions for the model, if any.

@@ -13,38 +13,38 @@ import (
 
 // Method and notification names.
 const (
-	methodInitialize        = "initialize"
-	methodInitialized       = "notifications/initialized"
-	methodDiscover          = "server/discover"
-	methodPing              = "ping"
-	methodListTools         = "tools/list"
-	methodCallTool          = "tools/call"
-	methodListResources     = "resources/list"
-	methodListTemplates     = "resources/templates/list"
-	methodReadResource      = "resources/read"
-	methodSubscribe         = "resources/subscribe"
-	methodUnsubscribe       = "resources/unsubscribe"
-	methodListPrompts       = "prompts/list"
-	methodGetPrompt         = "prompts/get"
-	methodComplete          = "completion/complete"
-	methodSetLevel          = "logging/setLevel"
-	methodListen            = "subscriptions/listen"
-	methodCreateMessage     = "sampling/createMessage"
-	methodElicit            = "elicitation/create"
-	methodListRoots         = "roots/list"
-	notifyCancelled         = "notifications/cancelled"
-	notifyProgress          = "notifications/progress"
-	notifyMessage           = "notifications/message"
-	notifyToolsChanged      = "notifications/tools/list_changed"
-	notifyPromptsChanged    = "notifications/prompts/list_changed"
-	notifyResourcesChanged  = "notifications/resources/list_changed"
-	notifyResourceUpdated   = "notifications/resources/updated"
-	notifyRootsChanged      = "notifications/roots/list_changed"
-	notifyAcknowledged      = "notifications/subscriptions/acknowledged"
-	notifyElicitationDone   = "notifications/elicitation/complete"
-	resultComplete          = "complete"
-	resultInputRequired     = "input_required"
-	cancelReasonContextDone = "the client stopped waiting: "
+	methodInitialize       = "initialize"
+	methodInitialized      = "notifications/initialized"
+	methodDiscover         = "server/discover"
+	methodPing             = "ping"
+	methodListTools        = "tools/list"
+	methodCallTool         = "tools/call"
+	methodListResources    = "resources/list"
+	methodListTemplates    = "resources/templates/list"
+	methodReadResource     = "resources/read"
+	methodSubscribe        = "resources/subscribe"
+	methodUnsubscribe      = "resources/unsubscribe"
+	methodListPrompts      = "prompts/list"
+	methodGetPrompt        = "prompts/get"
+	methodComplete         = "completion/complete"
+	methodSetLevel         = "logging/setLevel"
+	methodListen           = "subscriptions/listen"
+	methodCreateMessage    = "sampling/createMessage"
+	methodElicit           = "elicitation/create"
+	methodListRoots        = "roots/list"
+	notifyCancelled        = "notifications/cancelled"
+	notifyProgress         = "notifications/progress"
+	notifyMessage          = "notifications/message"
+	notifyToolsChanged     = "notifications/tools/list_changed"
+	notifyPromptsChanged   = "notifications/prompts/list_changed"
+	notifyResourcesChanged = "notifications/resources/list_changed"
+	notifyResourceUpdated  = "notifications/resources/updated"
+	notifyRootsChanged     = "notifications/roots/list_changed"
+	notifyAcknowledged     = "notifications/subscriptions/acknowledged"
+	notifyElicitationDone  = "notifications/elicitation/complete"
+	resultComplete         = "complete"
+	resultInputRequired    = "input_required"
+	cancelReason           = "the client stopped waiting: "
 )
 
 // pendingCall is a request waiting for its response. Exactly one of ch and
@@ -163,7 +163,7 @@ func (r reply) result(o op) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%s: %w", o, r.err)
 	}
 	if r.msg.Error != nil {
-		return nil, fromWire(o.method, r.msg.Error)
+		return nil, fromWire(o, r.msg.Error)
 	}
 	return r.msg.Result, nil
 }
@@ -190,7 +190,7 @@ func (c *Client) cancelRequest(id int64, why error) {
 	b = strconv.AppendInt(b, id, 10)
 	if why != nil {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, cancelReasonContextDone+why.Error())
+		b = jsonrpc.AppendString(b, cancelReason+why.Error())
 	}
 	b = append(b, '}')
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 64+len(b)), jsonrpc.ID{}, notifyCancelled, b)
@@ -323,23 +323,7 @@ func (c *Client) handleNotification(msg *jsonrpc.Message) {
 	}
 	switch msg.Method {
 	case notifyProgress:
-		var p Progress
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			c.dropped(msg, err)
-			return
-		}
-		token, err := strconv.ParseInt(string(p.Token), 10, 64)
-		var f func(Progress)
-		if err == nil {
-			c.mu.Lock()
-			f = c.progress[token]
-			c.mu.Unlock()
-		}
-		if f == nil {
-			c.logger.Debug("mcp client: progress for no current request", "token", string(p.Token))
-			return
-		}
-		f(p)
+		c.progressed(msg)
 		return
 	case notifyMessage:
 		if o.OnLog == nil {
@@ -405,6 +389,27 @@ func (c *Client) handleNotification(msg *jsonrpc.Message) {
 	case notifyCancelled:
 		c.serverCancelled(p.RequestID, p.Reason)
 	}
+}
+
+// progressed hands a notifications/progress to the call that asked for it.
+func (c *Client) progressed(msg *jsonrpc.Message) {
+	var p Progress
+	if err := json.Unmarshal(msg.Params, &p); err != nil {
+		c.dropped(msg, err)
+		return
+	}
+	token, err := strconv.ParseInt(string(p.Token), 10, 64)
+	var f func(Progress)
+	if err == nil {
+		c.mu.Lock()
+		f = c.progress[token]
+		c.mu.Unlock()
+	}
+	if f == nil {
+		c.logger.Debug("mcp client: progress for no current request", "token", string(p.Token))
+		return
+	}
+	f(p)
 }
 
 func (c *Client) dropped(msg *jsonrpc.Message, err error) {

@@ -318,5 +318,3 @@ func firstByte(data []byte) byte {
 	}
 	return 0
 }
-
-var errNoStructured = errors.New("client: tool result has neither structured content nor a text block")

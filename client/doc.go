@@ -39,8 +39,11 @@
 //     recognises both forms of "resource not found";
 //   - a connection that ended is an error that errors.Is(err, [ErrClosed]).
 //
-// A call whose context ends sends notifications/cancelled and returns the
-// context's error at once.
+// Every error names the request it comes from, and for a tool, prompt or
+// resource, which one (`tools/call "add": ...`). A call whose context ends,
+// or whose timeout ([Options].Timeout, [WithTimeout]) runs out, sends
+// notifications/cancelled and returns at once with an error wrapping the
+// context's cause (context.DeadlineExceeded for a timeout).
 //
 // # Notifications
 //

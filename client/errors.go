@@ -63,13 +63,18 @@ type Error struct {
 	// Method is the request that failed ("tools/call"); empty when the error
 	// is sent rather than received.
 	Method string
+	// Name is what the request was about: the tool (tools/call), the prompt
+	// (prompts/get) or the URI (resources/read, resources/subscribe,
+	// resources/unsubscribe); empty for other requests.
+	Name string
 }
 
-// Error implements the error interface.
+// Error implements the error interface:
+// `tools/call "add": error -32602: invalid arguments (data: {...})`.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Method != "" {
-		b.WriteString(e.Method)
+		b.WriteString(op{e.Method, e.Name}.String())
 		b.WriteString(": ")
 	}
 	fmt.Fprintf(&b, "error %d: %s", e.Code, e.Message)
@@ -81,7 +86,8 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is an *Error with the same code, so that
+// Is reports whether target is an *Error with the same code and, when
+// target has a Message, the same message, so that
 // errors.Is(err, &client.Error{Code: client.CodeMethodNotFound}) works.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
@@ -144,8 +150,8 @@ func UnsupportedVersion(err error) (supported []string, ok bool) {
 
 // fromWire converts a decoded JSON-RPC error into the client's error type,
 // keeping code, message and data exactly.
-func fromWire(method string, w *jsonrpc.Error) *Error {
-	return &Error{Code: w.Code, Message: w.Message, Data: w.Data, Method: method}
+func fromWire(o op, w *jsonrpc.Error) *Error {
+	return &Error{Code: w.Code, Message: w.Message, Data: w.Data, Method: o.method, Name: o.name}
 }
 
 // closedError is the error every call gets once the connection has ended. It

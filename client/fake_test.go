@@ -231,13 +231,25 @@ func TestProbeUnsupportedVersion(t *testing.T) {
 }
 
 func TestDiscoverListingNoModernVersionFallsBack(t *testing.T) {
-	c, _, err := fakeConnect(t, nil, func(f *fake) {
+	for _, result := range []string{
+		`{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{}}`,
+		`{"supportedVersions":["2027-01-01"]}`,
+		`{}`, // what a legacy server that answers anything with {} sends
+	} {
+		c, _, err := fakeConnect(t, nil, func(f *fake) {
+			m := f.expect("server/discover")
+			f.reply(m.ID, result)
+			f.acceptInitialize(Version20251125)
+		})
+		require.NoError(t, err, result)
+		assert.Equal(t, Version20251125, c.ProtocolVersion(), result)
+	}
+	// Pinned, the same answer is a failure that says what the server listed.
+	_, _, err := fakeConnect(t, &Options{ProtocolVersion: Version20260728}, func(f *fake) {
 		m := f.expect("server/discover")
-		f.reply(m.ID, `{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{}}`)
-		f.acceptInitialize(Version20251125)
+		f.reply(m.ID, `{"supportedVersions":["2025-11-25"]}`)
 	})
-	require.NoError(t, err)
-	assert.Equal(t, Version20251125, c.ProtocolVersion())
+	require.EqualError(t, err, "client: Connect: server/discover: the server does not list the version: it lists [2025-11-25], not 2026-07-28")
 }
 
 func TestPinnedModernDoesNotFallBack(t *testing.T) {
@@ -258,6 +270,7 @@ func TestInitializeUnknownVersionRejected(t *testing.T) {
 		fk.reply(m.ID, `{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)
 	})
 	require.ErrorContains(t, err, `"1999-01-01"`)
+	require.ErrorContains(t, err, "(it speaks [2025-11-25 2025-06-18 2025-03-26 2024-11-05])")
 	// The client closed the connection.
 	_, rerr := f.conn.Receive(t.Context())
 	require.ErrorIs(t, rerr, memtransport.ErrClosed)
@@ -413,6 +426,8 @@ func TestMRTRRoundsAreBounded(t *testing.T) {
 	var ire *InputRequiredError
 	require.ErrorAs(t, err, &ire)
 	assert.Equal(t, 3, ire.Rounds)
+	assert.Equal(t, "p", ire.Name)
+	assert.EqualError(t, err, `prompts/get "p": input required: the server still asks for input at the limit of Options.MaxInputRounds (after 3 rounds)`)
 	assert.Len(t, ids, 3)
 	assert.NotEqual(t, ids[0], ids[1])
 	assert.NotEqual(t, ids[1], ids[2])
@@ -464,7 +479,8 @@ func TestMRTRRejectsForeignInputMethod(t *testing.T) {
 	}()
 	m := f.expect("tools/call")
 	f.reply(m.ID, `{"resultType":"input_required","inputRequests":{"x":{"method":"tools/call"}}}`)
-	require.ErrorContains(t, <-errc, `method "tools/call" may not be used as an input request`)
+	require.EqualError(t, <-errc, `tools/call "t": input required: answering the server's input requests failed (after 1 round): `+
+		`input request "x": method "tools/call" may not be used as an input request`)
 }
 
 func TestUnknownResponseIDLogged(t *testing.T) {
@@ -767,4 +783,72 @@ func TestRawCall(t *testing.T) {
 	assert.JSONEq(t, `{"anything":true}`, string(o.raw))
 	_, err := c.Call(t.Context(), "x/custom", "not an object")
 	require.ErrorContains(t, err, "must encode as a JSON object")
+}
+
+// The probe's answers that do not mean a legacy server are failures, not a
+// fall back to initialize.
+func TestProbeFailuresThatAreNotLegacy(t *testing.T) {
+	// An answer that is not a discover result at all: a legacy server's
+	// odd reply, so the client falls back.
+	c, _, err := fakeConnect(t, nil, func(f *fake) {
+		m := f.expect("server/discover")
+		f.reply(m.ID, `[1,2]`)
+		f.acceptInitialize(Version20251125)
+	})
+	require.NoError(t, err)
+	assert.Equal(t, Version20251125, c.ProtocolVersion())
+	assert.False(t, c.IsModern())
+
+	// A modern pin and a server that speaks only legacy versions: an error
+	// that says so.
+	_, _, err = fakeConnect(t, &Options{ProtocolVersion: Version20260728}, func(f *fake) {
+		m := f.expect("server/discover")
+		f.fail(m.ID, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2025-11-25"],"requested":"2026-07-28"}`)
+	})
+	require.ErrorContains(t, err, "the server speaks none of this client's versions from 2026-07-28 on (it lists [2025-11-25])")
+	_, ok := UnsupportedVersion(err)
+	assert.True(t, ok, "the server's error is kept")
+
+	// An unknown resultType: not legacy, not usable.
+	_, _, err = fakeConnect(t, nil, func(f *fake) {
+		m := f.expect("server/discover")
+		f.reply(m.ID, `{"resultType":"later","supportedVersions":["2026-07-28"]}`)
+	})
+	require.ErrorContains(t, err, `server/discover: server sent resultType "later"`)
+
+	// The connection ends during the probe: no fall back.
+	_, _, err = fakeConnect(t, nil, func(f *fake) {
+		f.expect("server/discover")
+		f.conn.Close()
+	})
+	require.ErrorIs(t, err, ErrClosed)
+}
+
+// Sampling, elicitation and roots are declared exactly when their callback
+// is set, with the sub-capabilities Options.Capabilities gives them.
+func TestCapabilitiesFollowCallbacks(t *testing.T) {
+	base := &ClientCapabilities{
+		Sampling:    &SamplingCapability{Tools: true},
+		Elicitation: &ElicitationCapability{URL: true},
+		Roots:       &RootsCapability{}, // no listChanged, on purpose
+	}
+	c, _ := legacyFake(t, Version20251125, &Options{Capabilities: base})
+	caps := c.ClientCapabilities()
+	assert.Nil(t, caps.Sampling, "configured but no callback")
+	assert.Nil(t, caps.Elicitation)
+	assert.Nil(t, caps.Roots)
+
+	c, _ = legacyFake(t, Version20251125, &Options{
+		Capabilities: base,
+		ListRoots:    func(context.Context) ([]*Root, error) { return nil, nil },
+		Elicit:       func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, nil },
+	})
+	caps = c.ClientCapabilities()
+	assert.Nil(t, caps.Sampling)
+	assert.Equal(t, &ElicitationCapability{URL: true}, caps.Elicitation)
+	assert.Equal(t, &RootsCapability{}, caps.Roots, "the configured roots capability is kept")
+	assert.NotSame(t, base.Roots, caps.Roots, "a copy, not the caller's")
+
+	c, _ = legacyFake(t, Version20251125, &Options{ListRoots: func(context.Context) ([]*Root, error) { return nil, nil }})
+	assert.Equal(t, &RootsCapability{ListChanged: true}, c.ClientCapabilities().Roots, "the default")
 }

@@ -133,7 +133,10 @@ func (e *envelope) check(o op) error {
 // InputRequiredError is returned when a 2026-07-28 multi round-trip request
 // could not be completed: the rounds ran out, or a callback failed.
 type InputRequiredError struct {
+	// Method is the request ("tools/call") and Name the tool, prompt or
+	// resource URI it was about.
 	Method string
+	Name   string
 	// Rounds is the number of requests sent.
 	Rounds int
 	// Reason says what went wrong.
@@ -144,7 +147,11 @@ type InputRequiredError struct {
 
 // Error implements the error interface.
 func (e *InputRequiredError) Error() string {
-	s := fmt.Sprintf("%s: input required: %s (after %d rounds)", e.Method, e.Reason, e.Rounds)
+	rounds := "rounds"
+	if e.Rounds == 1 {
+		rounds = "round"
+	}
+	s := fmt.Sprintf("%s: input required: %s (after %d %s)", op{e.Method, e.Name}, e.Reason, e.Rounds, rounds)
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
@@ -174,7 +181,7 @@ func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, de
 			return fmt.Errorf("%s: %w", o, err)
 		}
 		raw, err := c.roundTrip(ctx, o, params)
-		if err != nil && !relisted && o.method == methodCallTool && c.modern && isHeaderMismatch(err) {
+		if err != nil && !relisted && o.method == methodCallTool && c.IsModern() && isHeaderMismatch(err) {
 			relisted = true
 			raw, err = c.relistAndRetry(ctx, o, params, err)
 		}
@@ -192,28 +199,28 @@ func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, de
 		default:
 			return fmt.Errorf("%s: %w", o, errResultType(env.ResultType))
 		}
-		if !c.modern {
+		if !c.IsModern() {
 			return fmt.Errorf("%s: server sent an input_required result on a %s connection", o, c.version)
 		}
 		if env.InputRequests == nil && env.RequestState == nil {
 			return fmt.Errorf("%s: input_required result with neither inputRequests nor requestState", o)
 		}
 		if round >= c.opts.MaxInputRounds {
-			return &InputRequiredError{Method: o.method, Rounds: round, Reason: "the server still asks for input after the maximum number of rounds"}
+			return &InputRequiredError{Method: o.method, Name: o.name, Rounds: round, Reason: "the server still asks for input at the limit of Options.MaxInputRounds"}
 		}
 		extra = extra[:0]
 		if len(env.InputRequests) > 0 {
 			shedding, backoff = 0, 50*time.Millisecond
 			responses, err := c.fulfil(ctx, env.InputRequests)
 			if err != nil {
-				return &InputRequiredError{Method: o.method, Rounds: round, Reason: "answering the server's input requests failed", Err: err}
+				return &InputRequiredError{Method: o.method, Name: o.name, Rounds: round, Reason: "answering the server's input requests failed", Err: err}
 			}
 			extra = append(extra, member{"inputResponses", responses})
 		} else {
 			// requestState alone: the server is not ready; retry after a pause.
 			shedding++
 			if shedding > maxShedding {
-				return &InputRequiredError{Method: o.method, Rounds: round, Reason: "the server kept asking to retry later"}
+				return &InputRequiredError{Method: o.method, Name: o.name, Rounds: round, Reason: "the server kept asking to retry later"}
 			}
 			t := time.NewTimer(backoff)
 			select {

@@ -59,7 +59,7 @@ func (e *SubscriptionEndedError) Error() string {
 // ResourceSubscriptions are subscribed one by one with resources/subscribe
 // and unsubscribed by Close.
 func (c *Client) Listen(ctx context.Context, filter ListenFilter) (*Subscription, error) {
-	if !c.modern {
+	if !c.IsModern() {
 		return c.listenLegacy(ctx, filter)
 	}
 	co := collect(nil)
@@ -137,7 +137,7 @@ func (c *Client) listenLegacy(ctx context.Context, filter ListenFilter) (*Subscr
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return nil, fmt.Errorf("%s: %w", methodSubscribe, &closedError{cause: c.cause})
+		return nil, fmt.Errorf("%s: %w", methodListen, &closedError{cause: c.cause})
 	}
 	c.subs[s.key] = s
 	c.mu.Unlock()
@@ -156,7 +156,7 @@ func (s *Subscription) acknowledge(f ListenFilter) {
 // subscription (reader goroutine).
 func (s *Subscription) ended(msg *jsonrpc.Message) {
 	if msg.Error != nil {
-		s.finish(fromWire(methodListen, msg.Error))
+		s.finish(fromWire(op{method: methodListen}, msg.Error))
 		return
 	}
 	s.finish(&SubscriptionEndedError{})

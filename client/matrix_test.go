@@ -174,6 +174,8 @@ func TestMatrixToolErrors(t *testing.T) {
 		require.ErrorAs(t, err, &e)
 		assert.Equal(t, CodeInvalidParams, e.Code)
 		assert.Contains(t, e.Message, "nosuchtool")
+		assert.Equal(t, "nosuchtool", e.Name)
+		assert.ErrorContains(t, err, `tools/call "nosuchtool": error -32602: `, "the error names the tool")
 		assert.True(t, errors.Is(err, &Error{Code: CodeInvalidParams}))
 
 		// Invalid arguments: both SDKs validate against the schema and
@@ -242,6 +244,7 @@ func TestMatrixResources(t *testing.T) {
 		// Not found, in whichever form the server uses at this version.
 		_, err = c.ReadResource(ctx, "file:///nowhere")
 		require.Error(t, err)
+		assert.ErrorContains(t, err, `resources/read "file:///nowhere": error `, "the error names the URI")
 		_, ok := IsResourceNotFound(err)
 		assert.True(t, ok, "IsResourceNotFound(%v)", err)
 	})

@@ -53,6 +53,14 @@ func (c *Client) callInto(ctx context.Context, o op, obj []byte, co *callOptions
 	return env.check(o)
 }
 
+// callEmpty runs a request, with the client's default options, whose result
+// has no members of its own.
+func (c *Client) callEmpty(ctx context.Context, o op, obj []byte) error {
+	co := collect(nil)
+	var env envelope
+	return c.callInto(ctx, o, obj, &co, &env, &env)
+}
+
 // CallTool calls the tool name with args (anything that encodes as a JSON
 // object: a map, a struct, json.RawMessage; nil for none).
 //
@@ -190,13 +198,11 @@ func (c *Client) Complete(ctx context.Context, req *CompleteRequest, opts ...Cal
 // removed ping (any request proves liveness), so there it sends
 // server/discover.
 func (c *Client) Ping(ctx context.Context) error {
-	co := collect(nil)
-	if c.modern {
-		var w struct{ envelope }
-		return c.callInto(ctx, op{method: methodDiscover}, nil, &co, &w, &w.envelope)
+	method := methodPing
+	if c.IsModern() {
+		method = methodDiscover
 	}
-	var w struct{ envelope }
-	return c.callInto(ctx, op{method: methodPing}, nil, &co, &w, &w.envelope)
+	return c.callEmpty(ctx, op{method: method}, nil)
 }
 
 // SetLogLevel asks the server for log messages at level and above. Legacy
@@ -206,19 +212,13 @@ func (c *Client) SetLogLevel(ctx context.Context, level LogLevel) error {
 	if !validLevel(level) {
 		return fmt.Errorf("%s: unknown log level %q", methodSetLevel, level)
 	}
-	if c.modern {
-		lvl := string(level)
-		c.logLevel.Store(&lvl)
-		return nil
+	if !c.IsModern() {
+		obj := append(jsonrpc.AppendString([]byte(`{"level":`), string(level)), '}')
+		if err := c.callEmpty(ctx, op{method: methodSetLevel}, obj); err != nil {
+			return err
+		}
 	}
-	co := collect(nil)
-	obj := append(jsonrpc.AppendString([]byte(`{"level":`), string(level)), '}')
-	var w struct{ envelope }
-	if err := c.callInto(ctx, op{method: methodSetLevel}, obj, &co, &w, &w.envelope); err != nil {
-		return err
-	}
-	lvl := string(level)
-	c.logLevel.Store(&lvl)
+	c.logLevel.Store(&level)
 	return nil
 }
 
@@ -235,19 +235,17 @@ func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
 }
 
 func (c *Client) subscription(ctx context.Context, method, uri string) error {
-	if c.modern {
+	if c.IsModern() {
 		return fmt.Errorf("%s: removed in protocol version %s; use Listen", method, c.version)
 	}
-	co := collect(nil)
 	obj := append(jsonrpc.AppendString([]byte(`{"uri":`), uri), '}')
-	var w struct{ envelope }
-	return c.callInto(ctx, op{method, uri}, obj, &co, &w, &w.envelope)
+	return c.callEmpty(ctx, op{method, uri}, obj)
 }
 
 // NotifyRootsListChanged tells the server that the roots changed
 // (notifications/roots/list_changed, legacy only).
 func (c *Client) NotifyRootsListChanged(ctx context.Context) error {
-	if c.modern {
+	if c.IsModern() {
 		return fmt.Errorf("%s: removed in protocol version %s", notifyRootsChanged, c.version)
 	}
 	return c.notify(ctx, notifyRootsChanged, nil)

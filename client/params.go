@@ -15,8 +15,6 @@ const (
 	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
 	metaLogLevel           = "io.modelcontextprotocol/logLevel"
-	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
-	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 )
 
 // CallOption adjusts one request: see [WithProgress], [WithMeta] and
@@ -79,7 +77,7 @@ func (c *Client) buildParams(obj []byte, co *callOptions, progressToken int64, e
 		}
 		userMeta = m[1 : len(m)-1] // the members, without braces
 	}
-	static := c.modernMeta()
+	static := c.meta
 	hasMeta := len(userMeta) > 0 || progressToken != 0 || static != nil
 	hasObj := len(obj) > 2
 	if !hasObj && len(extra) == 0 && !hasMeta {
@@ -119,9 +117,9 @@ func (c *Client) buildParams(obj []byte, co *callOptions, progressToken int64, e
 		if static != nil {
 			comma()
 			b = append(b, static...)
-			if lvl := c.logLevel.Load(); lvl != nil && *lvl != "" {
+			if lvl := c.logLevel.Load(); lvl != nil {
 				b = append(b, `,"`+metaLogLevel+`":`...)
-				b = jsonrpc.AppendString(b, *lvl)
+				b = jsonrpc.AppendString(b, string(*lvl))
 			}
 		}
 		if progressToken != 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 )
 
 // Protocol versions, newest first. Versions are dates and compare correctly as
@@ -368,7 +369,7 @@ func (r *GetPromptResult) Text() string {
 			parts = append(parts, t.Text)
 		}
 	}
-	return joinLines(parts)
+	return strings.Join(parts, "\n")
 }
 
 // ReadResourceResult is what resources/read returns.
@@ -464,7 +465,7 @@ func (r *CallToolResult) Text() string {
 			parts = append(parts, t.Text)
 		}
 	}
-	return joinLines(parts)
+	return strings.Join(parts, "\n")
 }
 
 // ToolError returns nil when the tool succeeded, and otherwise an error whose
@@ -490,6 +491,8 @@ func (r *CallToolResult) UnmarshalStructured(v any) error {
 	}
 	return errNoStructured
 }
+
+var errNoStructured = errors.New("client: tool result has neither structured content nor a text block")
 
 // ToolError is the error [CallToolResult.ToolError] returns for a failed
 // tool: the text the tool gave as its reason.
@@ -670,25 +673,4 @@ type ElicitResult struct {
 	Action  string         `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
 	Meta    Meta           `json:"_meta,omitempty"`
-}
-
-func joinLines(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	n := len(parts) - 1
-	for _, p := range parts {
-		n += len(p)
-	}
-	b := make([]byte, 0, n)
-	for i, p := range parts {
-		if i > 0 {
-			b = append(b, '\n')
-		}
-		b = append(b, p...)
-	}
-	return string(b)
 }
