@@ -221,10 +221,12 @@ func declared[T any](callback bool, configured *T, def T) *T {
 	if !callback {
 		return nil
 	}
+	p := new(T) // not &def: def would then be on the heap on every path
+	*p = def
 	if configured != nil {
-		def = *configured
+		*p = *configured
 	}
-	return &def
+	return p
 }
 
 // capabilitiesFor returns the declared capabilities as version knows them:
