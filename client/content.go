@@ -18,68 +18,107 @@ type Content interface {
 
 // TextContent is a block of text.
 type TextContent struct {
-	Text        string
+	// Text is the block's text.
+	Text string
+	// Annotations say who the block is for and how important it is.
 	Annotations *Annotations
-	Meta        Meta
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // ImageContent is an image; Data holds the decoded bytes (base64 on the wire).
 type ImageContent struct {
-	Data        []byte
-	MIMEType    string
+	// Data is the image, decoded.
+	Data []byte
+	// MIMEType ("mimeType") is the image's media type, such as "image/png";
+	// required.
+	MIMEType string
+	// Annotations say who the block is for and how important it is.
 	Annotations *Annotations
-	Meta        Meta
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // AudioContent is audio; Data holds the decoded bytes (base64 on the wire).
 type AudioContent struct {
-	Data        []byte
-	MIMEType    string
+	// Data is the audio, decoded.
+	Data []byte
+	// MIMEType ("mimeType") is the audio's media type, such as "audio/wav";
+	// required.
+	MIMEType string
+	// Annotations say who the block is for and how important it is.
 	Annotations *Annotations
-	Meta        Meta
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // ResourceLink points at a resource the client may read (2025-06-18+).
 type ResourceLink struct {
-	URI         string
-	Name        string
-	Title       string
+	// URI identifies the resource; resources/read takes it. It need not appear
+	// in resources/list.
+	URI string
+	// Name is the resource's programmatic name.
+	Name string
+	// Title is a display name.
+	Title string
+	// Description says what the resource holds.
 	Description string
-	MIMEType    string
-	Size        *int64
+	// MIMEType ("mimeType") is the media type of the contents, if known.
+	MIMEType string
+	// Size is the raw content size in bytes; nil when the server does not say.
+	Size *int64
+	// Annotations say who the resource is for and how important it is.
 	Annotations *Annotations
-	Icons       []Icon
-	Meta        Meta
+	// Icons represent the resource in a user interface (2025-11-25+).
+	Icons []Icon
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // EmbeddedResource carries a resource's contents inline.
 type EmbeddedResource struct {
-	Resource    *ResourceContents
+	// Resource is the embedded contents, text or blob.
+	Resource *ResourceContents
+	// Annotations say who the block is for and how important it is.
 	Annotations *Annotations
-	Meta        Meta
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // ToolUseContent is a model's request to use a tool, in sampling (2025-11-25+).
 type ToolUseContent struct {
-	ID    string
-	Name  string
+	// ID identifies this tool use; the answering [ToolResultContent] repeats
+	// it.
+	ID string
+	// Name is the tool the model wants to call.
+	Name string
+	// Input is the call's arguments, a JSON object as sent.
 	Input json.RawMessage
-	Meta  Meta
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // ToolResultContent answers a [ToolUseContent] in sampling (2025-11-25+).
 type ToolResultContent struct {
-	ToolUseID         string
-	Content           []Content
+	// ToolUseID ("toolUseId") is the [ToolUseContent.ID] this result answers.
+	ToolUseID string
+	// Content is the tool's output as content blocks.
+	Content []Content
+	// StructuredContent is the tool's structured output, as sent; nil when
+	// absent.
 	StructuredContent json.RawMessage
-	IsError           bool
-	Meta              Meta
+	// IsError ("isError"): the tool call failed. Absent = false.
+	IsError bool
+	// Meta is the block's "_meta".
+	Meta Meta
 }
 
 // RawContent is a block of a type this client does not model; JSON is the
 // whole block as it came.
 type RawContent struct {
+	// Type is the block's "type" member.
 	Type string
+	// JSON is the whole block, exactly as received.
 	JSON json.RawMessage
 }
 

@@ -57,9 +57,12 @@ var ErrClosed = errors.New("client: connection closed")
 // Callbacks may also return an *Error to answer a server request with that
 // exact error (for example [CodeUserRejected] for a declined sampling).
 type Error struct {
-	Code    int64
+	// Code is the JSON-RPC error code, as received (see the Code constants).
+	Code int64
+	// Message is the server's error message.
 	Message string
-	Data    json.RawMessage
+	// Data is the raw JSON of the "data" member; nil when absent.
+	Data json.RawMessage
 	// Method is the request that failed ("tools/call"); empty when the error
 	// is sent rather than received.
 	Method string

@@ -133,10 +133,10 @@ func (e *envelope) check(o op) error {
 // InputRequiredError is returned when a 2026-07-28 multi round-trip request
 // could not be completed: the rounds ran out, or a callback failed.
 type InputRequiredError struct {
-	// Method is the request ("tools/call") and Name the tool, prompt or
-	// resource URI it was about.
+	// Method is the request ("tools/call").
 	Method string
-	Name   string
+	// Name is the tool, prompt or resource URI the request was about.
+	Name string
 	// Rounds is the number of requests sent.
 	Rounds int
 	// Reason says what went wrong.

@@ -15,14 +15,21 @@ import (
 
 // ListToolsResult is one page of tools/list.
 type ListToolsResult struct {
+	// Tools are this page's tools.
 	Tools []*Tool `json:"tools"`
 	// NextCursor names the next page when [ListToolsResult.HasNextPage]
 	// reports one. It may be empty.
 	NextCursor string `json:"nextCursor,omitempty"`
-	// TTLMs and CacheScope are 2026-07-28 caching hints.
-	TTLMs      int64  `json:"ttlMs,omitempty"`
+	// TTLMs ("ttlMs", 2026-07-28) is how many milliseconds the page stays fresh
+	// for caching. 0, also when absent (older servers), means stale at once;
+	// treat a negative value as 0.
+	TTLMs int64 `json:"ttlMs,omitempty"`
+	// CacheScope ("cacheScope", 2026-07-28) is "public" (shareable across
+	// users) or "private" (only within one authorization context); empty from
+	// older servers.
 	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
+	// Meta is the page's "_meta".
+	Meta Meta `json:"_meta,omitempty"`
 
 	nextSent bool // the server sent nextCursor, perhaps empty
 }
@@ -33,13 +40,21 @@ func (r *ListToolsResult) HasNextPage() bool { return r.nextSent || r.NextCursor
 
 // ListResourcesResult is one page of resources/list.
 type ListResourcesResult struct {
+	// Resources are this page's resources.
 	Resources []*Resource `json:"resources"`
 	// NextCursor names the next page when [ListResourcesResult.HasNextPage]
 	// reports one. It may be empty.
 	NextCursor string `json:"nextCursor,omitempty"`
-	TTLMs      int64  `json:"ttlMs,omitempty"`
+	// TTLMs ("ttlMs", 2026-07-28) is how many milliseconds the page stays fresh
+	// for caching. 0, also when absent (older servers), means stale at once;
+	// treat a negative value as 0.
+	TTLMs int64 `json:"ttlMs,omitempty"`
+	// CacheScope ("cacheScope", 2026-07-28) is "public" (shareable across
+	// users) or "private" (only within one authorization context); empty from
+	// older servers.
 	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
+	// Meta is the page's "_meta".
+	Meta Meta `json:"_meta,omitempty"`
 
 	nextSent bool
 }
@@ -50,13 +65,21 @@ func (r *ListResourcesResult) HasNextPage() bool { return r.nextSent || r.NextCu
 
 // ListResourceTemplatesResult is one page of resources/templates/list.
 type ListResourceTemplatesResult struct {
+	// ResourceTemplates are this page's templates.
 	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
 	// NextCursor names the next page when
 	// [ListResourceTemplatesResult.HasNextPage] reports one. It may be empty.
 	NextCursor string `json:"nextCursor,omitempty"`
-	TTLMs      int64  `json:"ttlMs,omitempty"`
+	// TTLMs ("ttlMs", 2026-07-28) is how many milliseconds the page stays fresh
+	// for caching. 0, also when absent (older servers), means stale at once;
+	// treat a negative value as 0.
+	TTLMs int64 `json:"ttlMs,omitempty"`
+	// CacheScope ("cacheScope", 2026-07-28) is "public" (shareable across
+	// users) or "private" (only within one authorization context); empty from
+	// older servers.
 	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
+	// Meta is the page's "_meta".
+	Meta Meta `json:"_meta,omitempty"`
 
 	nextSent bool
 }
@@ -67,13 +90,21 @@ func (r *ListResourceTemplatesResult) HasNextPage() bool { return r.nextSent || 
 
 // ListPromptsResult is one page of prompts/list.
 type ListPromptsResult struct {
+	// Prompts are this page's prompts.
 	Prompts []*Prompt `json:"prompts"`
 	// NextCursor names the next page when [ListPromptsResult.HasNextPage]
 	// reports one. It may be empty.
 	NextCursor string `json:"nextCursor,omitempty"`
-	TTLMs      int64  `json:"ttlMs,omitempty"`
+	// TTLMs ("ttlMs", 2026-07-28) is how many milliseconds the page stays fresh
+	// for caching. 0, also when absent (older servers), means stale at once;
+	// treat a negative value as 0.
+	TTLMs int64 `json:"ttlMs,omitempty"`
+	// CacheScope ("cacheScope", 2026-07-28) is "public" (shareable across
+	// users) or "private" (only within one authorization context); empty from
+	// older servers.
 	CacheScope string `json:"cacheScope,omitempty"`
-	Meta       Meta   `json:"_meta,omitempty"`
+	// Meta is the page's "_meta".
+	Meta Meta `json:"_meta,omitempty"`
 
 	nextSent bool
 }

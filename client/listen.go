@@ -13,8 +13,14 @@ import (
 
 // ListenFilter says which change notifications a subscription wants.
 type ListenFilter struct {
-	ToolsListChanged     bool `json:"toolsListChanged,omitempty"`
-	PromptsListChanged   bool `json:"promptsListChanged,omitempty"`
+	// ToolsListChanged asks for notifications/tools/list_changed (needs the
+	// server's tools.listChanged).
+	ToolsListChanged bool `json:"toolsListChanged,omitempty"`
+	// PromptsListChanged asks for notifications/prompts/list_changed (needs
+	// prompts.listChanged).
+	PromptsListChanged bool `json:"promptsListChanged,omitempty"`
+	// ResourcesListChanged asks for notifications/resources/list_changed (needs
+	// resources.listChanged).
 	ResourcesListChanged bool `json:"resourcesListChanged,omitempty"`
 	// ResourceSubscriptions lists the URIs to receive
 	// notifications/resources/updated for.
@@ -37,7 +43,11 @@ type Subscription struct {
 
 // SubscriptionEndedError is the [Subscription.Err] of a subscription the
 // server ended (gracefully, or with notifications/cancelled).
-type SubscriptionEndedError struct{ Reason string }
+type SubscriptionEndedError struct {
+	// Reason is the reason the server's notifications/cancelled gave; empty
+	// after a graceful end.
+	Reason string
+}
 
 // Error implements the error interface.
 func (e *SubscriptionEndedError) Error() string {

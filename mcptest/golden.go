@@ -258,7 +258,7 @@ func dropFields(v any, names map[string]bool) any {
 // absolute or climb out of testdata with "..". Typical use, so that a schema
 // change shows up in review as a diff:
 //
-//	tools, err := c.ListTools(t.Context(), nil)
+//	tools, err := c.ListTools(t.Context(), "")
 //	require.NoError(t, err)
 //	mcptest.Golden(t, "tools", tools)
 func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {

@@ -64,7 +64,7 @@ func checkToolSchema(raw []byte, which string) error {
 // all were valid. A schema that refers to an external document is reported
 // too: mcptest never fetches one.
 //
-//	list, err := c.ListTools(t.Context(), nil)
+//	list, err := c.ListTools(t.Context(), "")
 //	require.NoError(t, err)
 //	mcptest.AssertValidSchemas(t, list.Tools...)
 func AssertValidSchemas(t TestingT, tools ...*client.Tool) bool {

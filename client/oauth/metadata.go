@@ -16,28 +16,59 @@ import (
 // ResourceMetadata is OAuth 2.0 Protected Resource Metadata (RFC 9728): what
 // an MCP server says about itself and which authorization servers it trusts.
 type ResourceMetadata struct {
-	Resource               string   `json:"resource"`
-	AuthorizationServers   []string `json:"authorization_servers,omitempty"`
-	ScopesSupported        []string `json:"scopes_supported,omitempty"`
+	// Resource is the protected resource's identifier, its canonical URL; it
+	// must cover the MCP server's URL.
+	Resource string `json:"resource"`
+	// AuthorizationServers are the issuer URLs of the authorization servers the
+	// resource trusts.
+	AuthorizationServers []string `json:"authorization_servers,omitempty"`
+	// ScopesSupported are the scopes the resource understands; the client
+	// requests them when a challenge names none.
+	ScopesSupported []string `json:"scopes_supported,omitempty"`
+	// BearerMethodsSupported are how a token may be presented: "header",
+	// "body", "query".
 	BearerMethodsSupported []string `json:"bearer_methods_supported,omitempty"`
-	ResourceName           string   `json:"resource_name,omitempty"`
+	// ResourceName is a display name for the resource.
+	ResourceName string `json:"resource_name,omitempty"`
 }
 
 // ServerMetadata is OAuth 2.0 Authorization Server Metadata (RFC 8414), or
 // the same fields of an OpenID Connect discovery document.
 type ServerMetadata struct {
-	Issuer                                     string   `json:"issuer"`
-	AuthorizationEndpoint                      string   `json:"authorization_endpoint,omitempty"`
-	TokenEndpoint                              string   `json:"token_endpoint,omitempty"`
-	RegistrationEndpoint                       string   `json:"registration_endpoint,omitempty"`
-	ScopesSupported                            []string `json:"scopes_supported,omitempty"`
-	ResponseTypesSupported                     []string `json:"response_types_supported,omitempty"`
-	GrantTypesSupported                        []string `json:"grant_types_supported,omitempty"`
-	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported,omitempty"`
-	TokenEndpointAuthMethodsSupported          []string `json:"token_endpoint_auth_methods_supported,omitempty"`
+	// Issuer is the authorization server's issuer URL, checked against the one
+	// the metadata was fetched for.
+	Issuer string `json:"issuer"`
+	// AuthorizationEndpoint is where the user authorizes (authorization code
+	// grant).
+	AuthorizationEndpoint string `json:"authorization_endpoint,omitempty"`
+	// TokenEndpoint issues and refreshes tokens.
+	TokenEndpoint string `json:"token_endpoint,omitempty"`
+	// RegistrationEndpoint accepts dynamic client registration (RFC 7591);
+	// empty when unsupported.
+	RegistrationEndpoint string `json:"registration_endpoint,omitempty"`
+	// ScopesSupported are the scopes the server issues; "offline_access" among
+	// them means refresh tokens can be asked for.
+	ScopesSupported []string `json:"scopes_supported,omitempty"`
+	// ResponseTypesSupported are the authorization response types, such as
+	// "code".
+	ResponseTypesSupported []string `json:"response_types_supported,omitempty"`
+	// GrantTypesSupported are the grants the token endpoint accepts.
+	GrantTypesSupported []string `json:"grant_types_supported,omitempty"`
+	// CodeChallengeMethodsSupported are the PKCE methods; without "S256" the
+	// authorization code grant is refused.
+	CodeChallengeMethodsSupported []string `json:"code_challenge_methods_supported,omitempty"`
+	// TokenEndpointAuthMethodsSupported are how a client may authenticate at
+	// the token endpoint ("client_secret_basic", "private_key_jwt", ...).
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported,omitempty"`
+	// TokenEndpointAuthSigningAlgValuesSupported are the JWS algorithms
+	// accepted for private_key_jwt.
 	TokenEndpointAuthSigningAlgValuesSupported []string `json:"token_endpoint_auth_signing_alg_values_supported,omitempty"`
-	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported,omitempty"`
-	AuthorizationResponseIssParameterSupported bool     `json:"authorization_response_iss_parameter_supported,omitempty"`
+	// ClientIDMetadataDocumentSupported: an https URL may serve as client_id
+	// (SEP-991). Absent = false.
+	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported,omitempty"`
+	// AuthorizationResponseIssParameterSupported: authorization responses carry
+	// "iss" (RFC 9207), which must then match Issuer. Absent = false.
+	AuthorizationResponseIssParameterSupported bool `json:"authorization_response_iss_parameter_supported,omitempty"`
 }
 
 // maxMetadataBytes bounds every JSON document read from a server: metadata

@@ -51,7 +51,8 @@ type IdentityAssertion struct {
 	IdPTokenURL string
 	// IdPClientID and IdPClientSecret authenticate the client at the
 	// identity provider (HTTP Basic when a secret is set).
-	IdPClientID     string
+	IdPClientID string
+	// IdPClientSecret may be empty: client_id then goes in the request body.
 	IdPClientSecret string
 	// IDToken returns the user's current ID token from the identity provider.
 	IDToken func(ctx context.Context) (string, error)
@@ -73,7 +74,8 @@ type Config struct {
 	// empty the client identifies itself with ClientMetadataURL, if the
 	// authorization server supports client ID metadata documents, and
 	// otherwise registers dynamically (RFC 7591).
-	ClientID     string
+	ClientID string
+	// ClientSecret may be empty for a public client; it needs ClientID.
 	ClientSecret string
 	// ClientMetadataURL is the https URL of this client's metadata document
 	// (SEP-991), used as its client_id where the server supports that.
@@ -83,15 +85,21 @@ type Config struct {
 	ClientName string
 	// PrivateKey, if set, authenticates the client at the token endpoint
 	// with a signed JWT (private_key_jwt, RFC 7523) instead of a secret.
-	// See [ParsePrivateKey]. KeyID is its "kid", if the server needs one.
+	// See [ParsePrivateKey].
 	PrivateKey crypto.Signer
-	KeyID      string
+	// KeyID is the "kid" header of the signed JWT, if the server needs one.
+	KeyID string
 }
 
 // Token is an access token the [Transport] holds.
 type Token struct {
-	AccessToken  string
-	TokenType    string
+	// AccessToken is sent as "Authorization: Bearer <AccessToken>" on MCP
+	// requests.
+	AccessToken string
+	// TokenType is always "Bearer": other token types are refused.
+	TokenType string
+	// RefreshToken renews AccessToken near its expiry or after a rejection;
+	// empty when the server issued none.
 	RefreshToken string
 	// Expiry is when the access token expires; zero if the server did not say.
 	Expiry time.Time

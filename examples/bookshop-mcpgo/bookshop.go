@@ -16,7 +16,9 @@ import (
 
 // Book is one entry of the catalog.
 type Book struct {
-	Title  string `json:"title" jsonschema:"required" jsonschema_description:"the book's title"`
+	// Title is the book's title, the catalog's key.
+	Title string `json:"title" jsonschema:"required" jsonschema_description:"the book's title"`
+	// Author is who wrote the book.
 	Author string `json:"author" jsonschema:"required" jsonschema_description:"who wrote it"`
 }
 
@@ -38,11 +40,13 @@ const unreadable = "The Library of Babel"
 
 // BooksByAuthorInput is the argument of books_by_author.
 type BooksByAuthorInput struct {
+	// Author is the author's full name, matched exactly.
 	Author string `json:"author" jsonschema:"required" jsonschema_description:"the author's full name"`
 }
 
 // BooksByAuthorOutput is the structured result of books_by_author.
 type BooksByAuthorOutput struct {
+	// Books are the author's books in the catalog, by title.
 	Books []Book `json:"books" jsonschema:"required" jsonschema_description:"the author's books in the catalog, by title"`
 }
 

@@ -17,7 +17,9 @@ import (
 
 // Book is one entry of the catalog.
 type Book struct {
-	Title  string `json:"title" jsonschema:"the book's title"`
+	// Title is the book's title, the catalog's key.
+	Title string `json:"title" jsonschema:"the book's title"`
+	// Author is who wrote the book.
 	Author string `json:"author" jsonschema:"who wrote it"`
 }
 
@@ -42,6 +44,7 @@ const unreadable = "The Library of Babel"
 
 // GetAuthorInput is the argument of get_author.
 type GetAuthorInput struct {
+	// Title is the exact title to look up.
 	Title string `json:"title" jsonschema:"the exact title of the book"`
 }
 
@@ -113,11 +116,13 @@ func getAuthorTool() *mcp.Tool {
 
 // BooksByAuthorInput is the argument of books_by_author.
 type BooksByAuthorInput struct {
+	// Author is the author's full name, matched exactly.
 	Author string `json:"author" jsonschema:"the author's full name"`
 }
 
 // BooksByAuthorOutput is the structured result of books_by_author.
 type BooksByAuthorOutput struct {
+	// Books are the author's books in the catalog, by title.
 	Books []Book `json:"books" jsonschema:"the author's books in the catalog, by title"`
 }
 

@@ -106,9 +106,13 @@ func parseID(data []byte) (ID, error) {
 // Error is the JSON-RPC error object. It is also a Go error, so a handler can
 // return one and a caller can recover it with errors.As.
 type Error struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	// Code says what kind of error it is: a standard code (the Code constants)
+	// or an application's.
+	Code int64 `json:"code"`
+	// Message is a short description of the error.
+	Message string `json:"message"`
+	// Data is the raw JSON of the optional "data" member; nil when absent.
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 // Error implements the error interface.
@@ -125,11 +129,17 @@ func (e *Error) Error() string {
 //   - a notification has a Method and a zero ID;
 //   - a response has no Method, an ID, and either Result or Error.
 type Message struct {
-	ID     ID
+	// ID is the request's id, or on a response the id of the request it
+	// answers (null when that request was unreadable); zero on a notification.
+	ID ID
+	// Method names the request or notification; empty on a response.
 	Method string
+	// Params is the raw JSON of "params"; nil when absent.
 	Params json.RawMessage
+	// Result is the raw JSON of a success response's "result".
 	Result json.RawMessage
-	Error  *Error
+	// Error is an error response's error object; nil otherwise.
+	Error *Error
 }
 
 // IsRequest reports whether m is a request (it expects a response).

@@ -20,9 +20,12 @@ import (
 // Answer is what the client should get for a request: a tool result with
 // exactly one text content, Text, or the JSON-RPC error Err.
 type Answer struct {
+	// Text is the tool result's one text block (unused when Err is set).
 	Text    string
 	IsError bool // for a tool result: whether it is an error result
-	Err     *jsonrpc.Error
+	// Err is the JSON-RPC error the request should fail with; nil for a tool
+	// result.
+	Err *jsonrpc.Error
 }
 
 // assertAnswer checks what Request got against want.
@@ -40,9 +43,12 @@ func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer)
 // A Crash is one crash row of the guard contract: a request whose handler
 // panics.
 type Crash struct {
-	Name   string
-	Send   Request
-	Want   Answer // never the panic's text
+	// Name names the case's subtest.
+	Name string
+	// Send makes the request whose handler panics.
+	Send Request
+	Want Answer // never the panic's text
+	// Method is the MCP method the ERROR record names ("tools/call").
 	Method string
 	// Record is what the one ERROR record has, besides its level and method.
 	Record []logcapture.Matcher
@@ -75,8 +81,11 @@ func AssertCrash(t testing.TB, cs *mcp.ClientSession, sv *Served, logs *logcaptu
 // A Failure is one expected-failure row of the guard contract (or a
 // success): a request whose handler, or the SDK, answers with an error.
 type Failure struct {
+	// Name names the case's subtest.
 	Name string
+	// Send makes the request.
 	Send Request
+	// Want is what the client should get.
 	Want Answer
 	// Record is what the one INFO record the guard writes has, besides its
 	// level; nil when the guard logs nothing.

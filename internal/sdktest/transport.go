@@ -14,6 +14,7 @@ import (
 // Transport is a go-sdk client mcp.Transport over a memtransport end, the
 // client side of a pair whose server end an adapter serves.
 type Transport struct {
+	// Conn is the client's end of the pair.
 	Conn *memtransport.Conn
 }
 
