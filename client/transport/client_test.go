@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -138,19 +139,32 @@ func TestClientOverHTTPWithServerRequests(t *testing.T) {
 func TestClientResumesLikeTheConformanceSuite(t *testing.T) {
 	// The sse-retry scenario's mock: no path, session, version 2025-03-26,
 	// {} for anything it does not know (server/discover included), and a
-	// tools/call stream that closes after a priming event.
-	var pending atomic.Pointer[string]
-	var lastEventID atomic.Pointer[string]
+	// tools/call stream that closes after a priming event. The result goes
+	// to the first GET that finds the call pending. The suite's mock runs on
+	// Node's single thread, so a GET handler's priming event and its look at
+	// the pending call happen as one step; mu gives this mock the same
+	// atomicity. Without it, a standalone GET answered before tools/call was
+	// sent could still see the call pending (its handler descheduled between
+	// its flush and its look) and carry the result, without Last-Event-ID.
+	var (
+		mu          sync.Mutex
+		pending     string // the id of the tools/call awaiting its result
+		lastEventID *string
+	)
 	tr, _ := rawServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Mcp-Session-Id", "session-1")
 		if r.Method == http.MethodGet {
+			mu.Lock()
 			if id := r.Header.Get("Last-Event-Id"); id != "" {
-				lastEventID.Store(&id)
+				lastEventID = &id
 			}
-			writeSSE(w, "id: get-1\nretry: 200\ndata: \n\n")
-			if p := pending.Swap(nil); p != nil {
-				writeSSE(w, fmt.Sprintf("event: message\nid: get-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Reconnection test completed successfully\"}]}}\n\n", *p))
+			events := []string{"id: get-1\nretry: 200\ndata: \n\n"}
+			if pending != "" {
+				events = append(events, fmt.Sprintf("event: message\nid: get-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Reconnection test completed successfully\"}]}}\n\n", pending))
+				pending = ""
 			}
+			writeSSE(w, events...)
+			mu.Unlock()
 			<-r.Context().Done()
 			return
 		}
@@ -167,9 +181,10 @@ func TestClientResumesLikeTheConformanceSuite(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"test_reconnection","inputSchema":{"type":"object","properties":{}}}]}}`, m.ID)
 		case m.Method == "tools/call":
-			id := m.ID.String()
-			pending.Store(&id)
+			mu.Lock()
+			pending = m.ID.String()
 			writeSSE(w, "id: event-1\nretry: 500\ndata: \n\n")
+			mu.Unlock()
 		case m.IsNotification():
 			w.WriteHeader(http.StatusAccepted)
 		default:
@@ -183,8 +198,10 @@ func TestClientResumesLikeTheConformanceSuite(t *testing.T) {
 	res, err := c.CallTool(t.Context(), "test_reconnection", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Reconnection test completed successfully", firstText(t, res))
-	require.NotNil(t, lastEventID.Load())
-	assert.Equal(t, "event-1", *lastEventID.Load())
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotNil(t, lastEventID, "the result came without a GET carrying Last-Event-ID")
+	assert.Equal(t, "event-1", *lastEventID)
 }
 
 func TestClientOverHTTPGoSDKResumption(t *testing.T) {
