@@ -128,7 +128,9 @@ func AssertText(t TestingT, res *client.CallToolResult, want string) bool {
 // AssertStructured checks the structuredContent of res against want, any Go
 // value that encodes to JSON (a struct, a map, a slice). Both sides are
 // compared as JSON, so field names follow want's json tags, and a member the
-// server sent that want lacks is a difference.
+// server sent that want lacks is a difference. Numbers compare by value, as
+// JSON means them: an int 3 in want equals a 3, 3.0 or 3e0 from the server,
+// and the diff prints them as numbers.
 func AssertStructured(t TestingT, res *client.CallToolResult, want any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
@@ -151,7 +153,7 @@ func AssertStructured(t TestingT, res *client.CallToolResult, want any) bool {
 		t.Errorf("mcptest: the result's structuredContent is not valid JSON: %v", err)
 		return false
 	}
-	if diff := cmp.Diff(wantJSON, gotJSON); diff != "" {
+	if diff := cmp.Diff(numbersByValue(wantJSON), numbersByValue(gotJSON)); diff != "" {
 		t.Errorf("mcptest: the structuredContent differs\nexpected: %s\nactual:   %s\ndiff (-expected +actual):\n%s", show(want), compact(res.StructuredContent), diff)
 		return false
 	}

@@ -112,6 +112,7 @@
 // [Golden] compares a value, as normalised pretty JSON, with
 // testdata/<name>.json. [Normalize] removes what changes between runs,
 // protocol versions and SDK versions (serverInfo stamps, cache hints,
-// request ids). Refresh the files with MCPTEST_UPDATE=1 go test ./... or
+// request ids) and writes numbers by value (3.0 and 3 are one number, as in
+// [AssertStructured]). Refresh the files with MCPTEST_UPDATE=1 go test ./... or
 // with the -mcptest.update flag.
 package mcptest

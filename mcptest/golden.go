@@ -82,7 +82,11 @@ func Verbatim() GoldenOption { return func(c *goldenConfig) { c.raw = true } }
 //     when it is "complete" (the 2026-07-28 marker every finished result
 //     carries);
 //   - JSON-RPC request ids, renumbered 1, 2, 3... in order of first
-//     appearance, so that a request still pairs with its response.
+//     appearance, so that a request still pairs with its response;
+//   - the spelling of numbers: each is written the way encoding/json writes
+//     a float64 (3.0 and 3e0 become 3, 1.50 becomes 1.5), so that a golden
+//     file compares numbers by value. A number a float64 cannot hold (an
+//     integer beyond 2^53) keeps all its digits.
 //
 // These are removed only where the protocol puts them, never from inside
 // schemas or content, where a field may legitimately have the same name.
@@ -149,6 +153,7 @@ func toGeneric(value any) (any, error) {
 const protocolMetaPrefix = "io.modelcontextprotocol/"
 
 func normalizeBuiltin(v any) any {
+	v = canonicalNumbers(v)
 	ids := map[string]int{}
 	if list, ok := v.([]any); ok {
 		for i, e := range list {
