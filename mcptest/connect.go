@@ -54,8 +54,9 @@ const defaultServeGrace = 5 * time.Second
 //     panic is its business and reaches the test as a result and a log
 //     record;
 //   - when the test fails, the transcript of the connection (every message,
-//     both ways) is printed, the middle cut on very long runs
-//     ([WithTranscriptLimits], [WithoutTranscript]).
+//     both ways) is printed, the middle cut on very long runs and the
+//     protocol's repeated stamps left out ([WithTranscriptLimits],
+//     [WithVerbatimTranscript], [WithoutTranscript]).
 //
 // Connect is safe for parallel tests: connections share nothing, and the
 // leak check only looks at goroutines this connection started (the package
@@ -262,7 +263,8 @@ func (h *harness) cleanup() {
 		return
 	}
 	if h.cfg.transcript && h.transcript != nil {
-		t.Logf("mcptest: %s", renderTranscript(h.transcript(), h.cfg.head, h.cfg.tail, h.cfg.lineMax))
+		f := transcriptFormat{head: h.cfg.head, tail: h.cfg.tail, lineMax: h.cfg.lineMax, compact: !h.cfg.verbatim}
+		t.Logf("mcptest: %s", f.render(h.transcript()))
 	}
 	for _, note := range h.failureNotes {
 		if s := note(); s != "" {

@@ -69,7 +69,9 @@
 //     label), so it is right under t.Parallel; [IgnoreLeaks] and
 //     [WithoutLeakCheck] relax it.
 //   - A failing test prints the transcript of the connection, every message
-//     in both directions, with the middle of very long runs cut.
+//     in both directions, with the middle of very long runs cut and the
+//     protocol's repeated stamps left out ([WithVerbatimTranscript] prints
+//     the messages as sent).
 //
 // # The leak check
 //

@@ -167,50 +167,69 @@ func normalizeBuiltin(v any) any {
 // normalizeTop handles one top-level value: a JSON-RPC message (an object
 // with "jsonrpc") or a bare result.
 func normalizeTop(v any, ids map[string]int) any {
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return stripMeta(v)
-	}
-	if _, isMessage := obj["jsonrpc"]; isMessage {
-		if id, ok := obj["id"]; ok && id != nil {
-			key := fmt.Sprint(id)
-			if _, isString := id.(string); isString {
-				key = strconv.Quote(key)
+	if obj, ok := v.(map[string]any); ok {
+		if _, isMessage := obj["jsonrpc"]; isMessage {
+			if id, ok := obj["id"]; ok && id != nil {
+				key := fmt.Sprint(id)
+				if _, isString := id.(string); isString {
+					key = strconv.Quote(key)
+				}
+				n, seen := ids[key]
+				if !seen {
+					n = len(ids) + 1
+					ids[key] = n
+				}
+				obj["id"] = json.Number(strconv.Itoa(n))
 			}
-			n, seen := ids[key]
-			if !seen {
-				n = len(ids) + 1
-				ids[key] = n
-			}
-			obj["id"] = json.Number(strconv.Itoa(n))
 		}
-		if res, ok := obj["result"].(map[string]any); ok {
-			stripResultHints(res)
-		}
-		return stripMeta(obj)
 	}
-	stripResultHints(obj)
-	return stripMeta(obj)
+	v, _ = stripStamps(v, nil)
+	return v
 }
 
-func stripResultHints(res map[string]any) {
+// stripStamps removes from one value, a JSON-RPC message or a bare result,
+// what the protocol stamps on every message: the "io.modelcontextprotocol/"
+// members of every "_meta" for which drop returns true (nil drops them all)
+// and the result-level hints. It reports whether it removed anything. It
+// modifies v. [Normalize] and the transcript a failing test prints share it.
+func stripStamps(v any, drop func(key string, value any) bool) (any, bool) {
+	removed := false
+	if obj, ok := v.(map[string]any); ok {
+		res := obj
+		if _, isMessage := obj["jsonrpc"]; isMessage {
+			res, _ = obj["result"].(map[string]any)
+		}
+		if res != nil {
+			removed = stripResultHints(res)
+		}
+	}
+	return stripMeta(v, drop, &removed), removed
+}
+
+// stripResultHints removes the caching hints and the "complete" marker from
+// a result, reporting whether there were any.
+func stripResultHints(res map[string]any) bool {
+	n := len(res)
 	delete(res, "ttlMs")
 	delete(res, "cacheScope")
 	if res["resultType"] == "complete" {
 		delete(res, "resultType")
 	}
+	return len(res) < n
 }
 
-// stripMeta removes the protocol's stamps from every "_meta" object.
-func stripMeta(v any) any {
+// stripMeta removes the protocol's stamps that drop selects (nil: all)
+// from every "_meta" object, and sets *removed when it removes one.
+func stripMeta(v any, drop func(key string, value any) bool, removed *bool) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
 			if k == "_meta" {
 				if m, ok := e.(map[string]any); ok {
 					for mk := range m {
-						if strings.HasPrefix(mk, protocolMetaPrefix) {
+						if strings.HasPrefix(mk, protocolMetaPrefix) && (drop == nil || drop(mk, m[mk])) {
 							delete(m, mk)
+							*removed = true
 						}
 					}
 					if len(m) == 0 {
@@ -219,11 +238,11 @@ func stripMeta(v any) any {
 					}
 				}
 			}
-			x[k] = stripMeta(e)
+			x[k] = stripMeta(e, drop, removed)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = stripMeta(e)
+			x[i] = stripMeta(e, drop, removed)
 		}
 	}
 	return v

@@ -38,6 +38,7 @@ type config struct {
 	crashCatcher bool
 	serveGrace   time.Duration // how long cleanup waits for Serve; a knob for the harness's own tests
 	transcriptTo []*Transcript // WithTranscript
+	verbatim     bool          // WithVerbatimTranscript
 
 	// External servers (external.go).
 	commandOptions []transport.CommandOption
@@ -166,6 +167,15 @@ const DefaultTranscriptFrames = 10000
 func WithTranscriptLimits(head, tail, lineBytes int) Option {
 	return func(c *config) { c.head, c.tail, c.lineMax = head, tail, lineBytes }
 }
+
+// WithVerbatimTranscript makes a failing test print the transcript's
+// messages exactly as they were sent. By default the printed transcript
+// leaves out what the protocol stamps on every message and rarely explains
+// a failure (at 2026-07-28 every request repeats the protocol version, the
+// client's capabilities and info in "_meta", and every result the server's
+// info and caching hints), and says so once at the top. The messages a test
+// gets through [WithTranscript] are always as sent.
+func WithVerbatimTranscript() Option { return func(c *config) { c.verbatim = true } }
 
 // WithTransportOptions passes options to the in-memory connection
 // ([memtransport.Pair]) of [Connect]: a message size limit, buffering, or a

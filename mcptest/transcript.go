@@ -1,8 +1,11 @@
 package mcptest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -20,10 +23,26 @@ const (
 	DefaultTranscriptLine = 2000
 )
 
-// renderTranscript prints tr one message per line, keeping the first head and
-// the last tail messages and cutting each line to lineMax bytes, and says how
-// much was cut.
+// renderTranscript prints tr one message per line, as sent, keeping the
+// first head and the last tail messages and cutting each line to lineMax
+// bytes, and says how much was cut.
 func renderTranscript(tr memtransport.Transcript, head, tail, lineMax int) string {
+	return transcriptFormat{head: head, tail: tail, lineMax: lineMax}.render(tr)
+}
+
+// transcriptFormat says how a transcript is printed.
+type transcriptFormat struct {
+	head, tail int // the messages kept at each end of a long run; negative: all
+	lineMax    int // the bytes printed of one message; <= 0: all
+	// compact elides what the protocol stamps on every message (see
+	// [compactMessage]); the header says so once.
+	compact bool
+}
+
+// elidedNote is printed once at the top of a compacted transcript.
+const elidedNote = `(compacted: each "_meta" stamp named "io.modelcontextprotocol/..." (protocolVersion, clientCapabilities, clientInfo, serverInfo, ...) is printed where it first appears or changes and left out where it repeats; ttlMs, cacheScope and resultType "complete" are left out of results. mcptest.WithVerbatimTranscript() prints the messages as sent)`
+
+func (f transcriptFormat) render(tr memtransport.Transcript) string {
 	entries := tr.Entries
 	var b strings.Builder
 	total := len(entries) + tr.Omitted
@@ -32,28 +51,107 @@ func renderTranscript(tr memtransport.Transcript, head, tail, lineMax int) strin
 		b.WriteString("\n\t(no messages)")
 		return b.String()
 	}
+	header := b.Len()
+	elided := false
+	seen := map[string]string{} // stamp name → the value last printed
 	if tr.Omitted > 0 {
 		fmt.Fprintf(&b, "\n\t... %d earlier message(s) not recorded ...", tr.Omitted)
 	}
 	cut := 0
-	if head >= 0 && tail >= 0 && len(entries) > head+tail {
-		cut = len(entries) - head - tail
+	if f.head >= 0 && f.tail >= 0 && len(entries) > f.head+f.tail {
+		cut = len(entries) - f.head - f.tail
 	}
 	for i, e := range entries {
-		if cut > 0 && i == head {
+		if cut > 0 && i == f.head {
 			fmt.Fprintf(&b, "\n\t... %d message(s) cut from the middle ...", cut)
 		}
-		if cut > 0 && i >= head && i < head+cut {
+		if cut > 0 && i >= f.head && i < f.head+cut {
 			continue
 		}
+		if f.compact {
+			if data, ok := compactMessage(e.Data, seen); ok {
+				e.Data, elided = data, true
+			}
+		}
 		b.WriteString("\n\t")
-		b.WriteString(cutLine(e.String(), lineMax))
+		b.WriteString(cutLine(e.String(), f.lineMax))
 	}
 	for _, note := range requestNotes(entries) {
 		b.WriteString("\n\t")
 		b.WriteString(note)
 	}
-	return b.String()
+	out := b.String()
+	if elided {
+		out = out[:header] + "\n\t" + elidedNote + out[header:]
+	}
+	return out
+}
+
+// compactMessage returns data, one JSON-RPC message, without the stamps
+// [Normalize] removes for golden files, and reports whether it removed any.
+// Unlike Normalize, it keeps a "_meta" stamp whose value differs from the
+// one last printed under its name (seen, which it updates), so that the
+// reader still learns the protocol version and the client's and server's
+// identity, and when they change; request ids stay as sent (the notes name
+// them). A message with nothing to remove, or that is not JSON, is left as
+// sent. The members of the message itself come in the order JSON-RPC
+// readers expect; those inside are sorted by name.
+func compactMessage(data []byte, seen map[string]string) ([]byte, bool) {
+	v, err := toGeneric(json.RawMessage(data))
+	if err != nil {
+		return data, false
+	}
+	v, removed := stripStamps(v, func(key string, value any) bool {
+		b, err := json.Marshal(value)
+		if err != nil {
+			return false
+		}
+		if last, ok := seen[key]; ok && last == string(b) {
+			return true
+		}
+		seen[key] = string(b)
+		return false
+	})
+	obj, ok := v.(map[string]any)
+	if !removed || !ok {
+		return data, false
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	first := true
+	member := func(k string) bool {
+		e, ok := obj[k]
+		if !ok {
+			return true
+		}
+		delete(obj, k)
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		key, _ := json.Marshal(k)
+		b.Write(key)
+		b.WriteByte(':')
+		if err := enc.Encode(e); err != nil {
+			return false
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		return true
+	}
+	for _, k := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
+		if !member(k) {
+			return data, false
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if !member(k) {
+			return data, false
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), true
 }
 
 // requestNotes points at the requests a reader of a failed test should look
