@@ -214,12 +214,11 @@ func (h *harness) reportCrash(r crash.Report) {
 	if r.Name != "" {
 		what += " " + fmt.Sprintf("%q", r.Name)
 	}
-	msg := fmt.Sprintf("mcptest: the server panicked in %s: %v\n\n%s\n%s", what, r.Value, crashHint, r.Stack)
 	if !h.cfg.crashCatcher {
-		h.t.Logf("%s", msg)
+		h.t.Logf("%s", crashNote("the server panicked in "+what, r.Value))
 		return
 	}
-	h.t.Errorf("%s", msg)
+	h.t.Errorf("mcptest: the server panicked in %s: %v\n\n%s\n%s", what, r.Value, crashHint, panicStack(r.Stack))
 }
 
 // crashHint tells the reader how to make the server recover panics itself,

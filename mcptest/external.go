@@ -341,7 +341,12 @@ func (l *testLog) Handle(ctx context.Context, r slog.Record) error {
 			return true
 		})
 		if panicValue != "" {
-			l.h.logf(l.h.cfg.crashCatcher, "mcptest: the HTTP handler panicked serving a %s request: %s\n\n%s\n%s", method, panicValue, httpCrashHint, stack)
+			event := "the HTTP handler panicked serving a " + method + " request"
+			if !l.h.cfg.crashCatcher {
+				l.h.logf(false, "%s", crashNote(event, panicValue))
+				return nil
+			}
+			l.h.logf(true, "mcptest: %s: %s\n\n%s\n%s", event, panicValue, httpCrashHint, panicStack([]byte(stack)))
 			return nil
 		}
 	}

@@ -188,5 +188,7 @@ func WithTransportOptions(opts ...memtransport.Option) Option {
 // WithoutCrashReports stops the harness from failing the test when an
 // adapter's last-resort recovery reports a handler panic. The panic is still
 // recovered (the client gets an error), so a test that provokes a panic on
-// purpose, without a crash guard, can assert on what the client sees.
+// purpose, without a crash guard, can assert on what the client sees. The
+// test log gets one line naming the method and the panic value instead of
+// the report with its stack.
 func WithoutCrashReports() Option { return func(c *config) { c.crashCatcher = false } }

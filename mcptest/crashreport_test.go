@@ -1,0 +1,145 @@
+package mcptest
+
+import (
+	"context"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// recoveredStack recovers explode's panic the way the adapters do and
+// returns the stack taken in the deferred recover.
+func recoveredStack() (stack []byte) {
+	defer func() {
+		recover()
+		stack = debug.Stack()
+	}()
+	explode()
+	return nil
+}
+
+func TestPanicStackStartsAtThePanic(t *testing.T) {
+	t.Parallel()
+	full := recoveredStack()
+	require.Contains(t, string(full), "runtime/debug.Stack()", "the raw stack has the recovery's frames")
+	got := string(panicStack(full))
+	require.True(t, strings.HasPrefix(got, "panic("), got)
+	lines := strings.Split(got, "\n")
+	require.GreaterOrEqual(t, len(lines), 3, got)
+	assert.Contains(t, lines[2], "mcptest.explode", "the panicking function comes next")
+	assert.NotContains(t, got, "runtime/debug.Stack")
+	assert.NotContains(t, got, "recoveredStack.func1")
+	assert.True(t, strings.HasSuffix(string(full), got), "nothing after the panic is lost")
+
+	noPanic := debug.Stack()
+	assert.Equal(t, string(noPanic), string(panicStack(noPanic)), "a stack without a panic frame is kept whole")
+}
+
+// stackSection returns what a crash report prints after its hint.
+func stackSection(t *testing.T, out string) string {
+	t.Helper()
+	_, stack, ok := strings.Cut(out, "Stack of the panicking goroutine:\n")
+	require.True(t, ok, out)
+	return stack
+}
+
+// Every crash report, whoever recovered the panic, starts its stack at the
+// panic: no frames of runtime/debug or of mcptestkit's recovery.
+func TestCrashReportsStartAtThePanic(t *testing.T) {
+	t.Parallel()
+	boom := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			explode()
+			return nil, nil, nil
+		})
+	})
+	for _, tc := range []struct {
+		name  string
+		body  func(tb testing.TB)
+		frame string // the panicking function, right under panic(
+	}{
+		{"gosdk", func(tb testing.TB) {
+			c := Connect(tb, gosdk.Server(boom))
+			_, _ = c.CallTool(tb.Context(), "boom", nil)
+		}, "mcptest.explode"},
+		{"mcpgo", func(tb testing.TB) {
+			c := Connect(tb, mcpgo.Server(mcpgoServer()))
+			_, _ = c.CallTool(tb.Context(), "boom", nil)
+		}, "mcptest.explode"},
+		{"http", func(tb testing.TB) {
+			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithLegacy())
+			_, _ = c.CallTool(tb.Context(), "boom", nil)
+		}, "mcptest.explode"},
+		{"serve", func(tb testing.TB) {
+			Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { explode(); return nil }))
+		}, "mcptest.explode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := runFake(t, tc.body)
+			f.expectFailure(t, "panicked", "kaboom")
+			stack := stackSection(t, f.output())
+			require.True(t, strings.HasPrefix(stack, "panic("), stack)
+			lines := strings.Split(stack, "\n")
+			require.GreaterOrEqual(t, len(lines), 3)
+			assert.Contains(t, lines[2], tc.frame)
+			for _, noise := range []string{"runtime/debug.Stack", "lastResort", "harness).serve", "goroutine "} {
+				assert.NotContains(t, stack[:strings.Index(stack, tc.frame)], noise)
+			}
+		})
+	}
+}
+
+// Under WithoutCrashReports a recovered panic leaves one line in the log:
+// no hint, no stack.
+func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
+	t.Parallel()
+	boom := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			panic("multi\nline")
+		})
+	})
+	for _, tc := range []struct {
+		name string
+		body func(tb testing.TB)
+		want string
+	}{
+		{"gosdk", func(tb testing.TB) {
+			c := Connect(tb, gosdk.Server(boom), WithoutCrashReports())
+			_, err := c.CallTool(tb.Context(), "boom", nil)
+			AssertProtocolError(tb, err, client.CodeInternalError)
+		}, `mcptest: the server panicked in tools/call "boom": "multi\nline" (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
+		{"http", func(tb testing.TB) {
+			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithLegacy(), WithoutCrashReports())
+			_, err := c.CallTool(tb.Context(), "boom", nil)
+			AssertProtocolError(tb, err, transport.CodeHTTPError)
+		}, `mcptest: the HTTP handler panicked serving a POST request: kaboom (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := runFake(t, tc.body)
+			f.expectPass(t)
+			out := f.output()
+			assert.Equal(t, 1, strings.Count(out, "panicked"), out)
+			var note string
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(line, "panicked") {
+					note = line
+				}
+			}
+			assert.Equal(t, tc.want, note)
+			assert.NotContains(t, out, "Install the crash guard")
+			assert.NotContains(t, out, "goroutine ")
+		})
+	}
+}
