@@ -185,6 +185,9 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		t.Fatalf("%s: %v", h.name, err)
 		return nil
 	}
+	for _, note := range capabilityNotes(&copts, h.client.ProtocolVersion(), h.client.ClientCapabilities()) {
+		t.Logf("%s", note)
+	}
 	return h.client
 }
 

@@ -19,11 +19,12 @@
 // anything else that can serve a [memtransport.Conn]. It returns a
 // [client.Client] after the handshake and cleans up when the test ends.
 // Options pin the protocol version or era ([WithProtocolVersion],
-// [WithModern], [WithLegacy]) or
-// run a test at every version ([EachVersion]), set the client's identity and
-// capabilities ([WithClientInfo], [WithCapabilities]), answer the server's
-// requests ([WithSampling], [WithElicitation], [WithRoots]) and bound every
-// request ([WithTimeout]).
+// [WithModern], [WithLegacy]) or run a test at every version
+// ([EachVersion], narrowed with [Since] and [Before] for what not every
+// version has), set the client's identity and capabilities
+// ([WithClientInfo], [WithCapabilities]), answer the server's requests
+// ([WithSampling], [WithElicitation], [WithRoots]) and bound every request
+// ([WithTimeout]).
 //
 // # External servers
 //

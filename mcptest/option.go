@@ -99,18 +99,36 @@ func WithCapabilities(caps client.ClientCapabilities) Option {
 
 // WithSampling answers the server's sampling requests (sampling/createMessage)
 // with fn, and declares the sampling capability.
+//
+// Sampling exists at every protocol version. At 2026-07-28 (deprecated
+// there, still functional) a server asks for it inside a call, as an input
+// request of a multi round-trip result, not with a request of its own:
+// go-sdk's req.Session.CreateMessage works only on legacy connections.
 func WithSampling(fn func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error)) Option {
 	return func(c *config) { c.client.CreateMessage = fn }
 }
 
 // WithElicitation answers the server's elicitation requests
 // (elicitation/create) with fn, and declares the elicitation capability.
+//
+// Elicitation came in 2025-06-18 ([client.Version20250618]). At 2024-11-05
+// and 2025-03-26 the protocol has no such capability, so the client cannot
+// declare it and a server cannot ask (go-sdk's tools fail with "client does
+// not support elicitation"); [Connect] logs a note when that happens. In
+// [EachVersion], run such a test only where elicitation exists with
+// [Since](client.Version20250618). At 2026-07-28 the server asks inside a
+// call, as an input request of a multi round-trip result.
 func WithElicitation(fn func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error)) Option {
 	return func(c *config) { c.client.Elicit = fn }
 }
 
 // WithRoots answers the server's roots/list with these roots, and declares
 // the roots capability.
+//
+// Roots exist at every protocol version. At 2026-07-28 (deprecated there,
+// still functional) a server asks for them inside a call, as an input
+// request of a multi round-trip result, and the client no longer declares
+// roots.listChanged.
 func WithRoots(roots ...*client.Root) Option {
 	return func(c *config) {
 		c.client.ListRoots = func(context.Context) ([]*client.Root, error) { return roots, nil }

@@ -1,6 +1,8 @@
 package mcptest
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -15,11 +17,131 @@ import (
 //		// ...
 //	})
 //
+// Not every feature exists at every version. Elicitation came in 2025-06-18:
+// at 2024-11-05 and 2025-03-26 the client cannot declare it, even with
+// [WithElicitation], so a server cannot ask for it (go-sdk's tools then fail
+// with "client does not support elicitation"). Sampling and roots exist at
+// every version. Options choose the versions a test runs at: [Since] for a
+// feature that came later, [Before] for what a version replaced:
+//
+//	mcptest.EachVersion(t, func(t *testing.T, version string) {
+//		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version), mcptest.WithElicitation(answer))
+//		// ...
+//	}, mcptest.Since(client.Version20250618))
+//
 // The subtests run one after another; call t.Parallel in fn to run them in
-// parallel.
-func EachVersion(t *testing.T, fn func(t *testing.T, version string)) {
+// parallel. A bad option fails the test before any subtest runs.
+func EachVersion(t *testing.T, fn func(t *testing.T, version string), opts ...VersionOption) {
 	t.Helper()
-	for _, v := range client.SupportedVersions() {
+	versions, err := selectVersions(opts)
+	if err != nil {
+		t.Fatalf("mcptest.EachVersion: %v", err)
+		return
+	}
+	for _, v := range versions {
 		t.Run(v, func(t *testing.T) { fn(t, v) })
 	}
+}
+
+// VersionOption narrows the versions [EachVersion] runs at.
+type VersionOption func(*versionRange)
+
+type versionRange struct {
+	since, before string
+	errs          []string
+}
+
+// Since makes [EachVersion] run only at version and the versions after it:
+// for a feature that came in version, such as elicitation
+// (Since(client.Version20250618)). version must be one the client supports
+// ([client.SupportedVersions]).
+func Since(version string) VersionOption {
+	return func(r *versionRange) {
+		r.check("Since", version)
+		r.since = max(r.since, version)
+	}
+}
+
+// Before makes [EachVersion] run only at the versions older than version:
+// for behaviour that version removed or replaced, such as server-to-client
+// requests, which 2026-07-28 replaced (Before(client.Version20260728) runs
+// the legacy versions). version must be one the client supports.
+func Before(version string) VersionOption {
+	return func(r *versionRange) {
+		r.check("Before", version)
+		if r.before == "" || version < r.before {
+			r.before = version
+		}
+	}
+}
+
+func (r *versionRange) check(option, version string) {
+	for _, v := range client.SupportedVersions() {
+		if v == version {
+			return
+		}
+	}
+	r.errs = append(r.errs, fmt.Sprintf("%s(%q): not a protocol version the client supports (%s)", option, version, strings.Join(client.SupportedVersions(), ", ")))
+}
+
+// selectVersions returns the supported versions the options keep, newest
+// first. Keeping none is an error: the test would silently test nothing.
+func selectVersions(opts []VersionOption) ([]string, error) {
+	var r versionRange
+	for _, o := range opts {
+		o(&r)
+	}
+	if len(r.errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(r.errs, "; "))
+	}
+	var out []string
+	for _, v := range client.SupportedVersions() {
+		if v >= r.since && (r.before == "" || v < r.before) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no protocol version is both Since(%q) and Before(%q)", r.since, r.before)
+	}
+	return out, nil
+}
+
+// callbackFeature is a client feature that a callback option provides and
+// that the client declares as a capability, where the version has it.
+type callbackFeature struct {
+	option     string // the mcptest option that sets the callback
+	field      string // the client.Options field it sets
+	capability string
+	since      string // the first version that has it
+	set        func(*client.Options) bool
+	declared   func(client.ClientCapabilities) bool
+}
+
+var callbackFeatures = []callbackFeature{
+	{"WithSampling", "CreateMessage", "sampling", client.Version20241105,
+		func(o *client.Options) bool { return o.CreateMessage != nil },
+		func(c client.ClientCapabilities) bool { return c.Sampling != nil }},
+	{"WithElicitation", "Elicit", "elicitation", client.Version20250618,
+		func(o *client.Options) bool { return o.Elicit != nil },
+		func(c client.ClientCapabilities) bool { return c.Elicitation != nil }},
+	{"WithRoots", "ListRoots", "roots", client.Version20241105,
+		func(o *client.Options) bool { return o.ListRoots != nil },
+		func(c client.ClientCapabilities) bool { return c.Roots != nil }},
+}
+
+// capabilityNotes explains each callback in opts that the client could not
+// declare at the version the connection speaks, in one line each: the test
+// set it, so it expects the server to be able to use it, and at this
+// version the server cannot.
+func capabilityNotes(opts *client.Options, version string, declared client.ClientCapabilities) []string {
+	var notes []string
+	for _, f := range callbackFeatures {
+		if !f.set(opts) || f.declared(declared) {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf(
+			"mcptest: %s (client.Options.%s) is set, but protocol version %s has no %s (it came in %s): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since(%q))",
+			f.option, f.field, version, f.capability, f.since, f.since))
+	}
+	return notes
 }
