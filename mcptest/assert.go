@@ -50,7 +50,7 @@ func AssertToolSuccess(t TestingT, res *client.CallToolResult) bool {
 		return false
 	}
 	if res.IsError {
-		t.Errorf("mcptest: expected a successful tool result, got a tool error:\n%s\nresult: %s", indent(res.Text()), show(res))
+		t.Errorf("mcptest: expected a successful tool result, got a tool error:\n%s\nresult: %s%s", indent(res.Text()), show(res), callbackHint(res.Text()))
 		return false
 	}
 	return true
@@ -88,7 +88,7 @@ func AssertToolError(t TestingT, res *client.CallToolResult, contains ...string)
 	text := res.Text()
 	for _, s := range contains {
 		if !strings.Contains(text, s) {
-			t.Errorf("mcptest: the tool error's text does not contain the expected substring\nexpected substring: %q\nactual text:        %q", s, text)
+			t.Errorf("mcptest: the tool error's text does not contain the expected substring\nexpected substring: %q\nactual text:        %q%s", s, text, callbackHint(text))
 			ok = false
 		}
 	}
@@ -121,7 +121,7 @@ func AssertText(t TestingT, res *client.CallToolResult, want string) bool {
 	if got == want {
 		return true
 	}
-	t.Errorf("mcptest: the tool result's text differs\nexpected: %q\nactual:   %q\ndiff (-expected +actual):\n%s", want, got, cmp.Diff(want, got))
+	t.Errorf("mcptest: the tool result's text differs\nexpected: %q\nactual:   %q\ndiff (-expected +actual):\n%s%s", want, got, cmp.Diff(want, got), callbackHint(got))
 	return false
 }
 
@@ -140,7 +140,7 @@ func AssertStructured(t TestingT, res *client.CallToolResult, want any) bool {
 		return false
 	}
 	if !hasStructured(res) {
-		t.Errorf("mcptest: expected structuredContent, the result has none\nexpected: %s\nresult:   %s", show(want), show(res))
+		t.Errorf("mcptest: expected structuredContent, the result has none\nexpected: %s\nresult:   %s%s", show(want), show(res), callbackHint(res.Text()))
 		return false
 	}
 	wantJSON, err := toGeneric(want)
@@ -198,11 +198,11 @@ func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
 	}
 	var e *client.Error
 	if !errors.As(err, &e) {
-		t.Errorf("mcptest: expected a protocol error with code %d, got an error that is not a server's error response (%T): %v", code, err, err)
+		t.Errorf("mcptest: expected a protocol error with code %d, got an error that is not a server's error response (%T): %v%s", code, err, err, callbackHint(err.Error()))
 		return nil
 	}
 	if e.Code != code {
-		t.Errorf("mcptest: the protocol error has another code\nexpected code: %d\nactual code:   %d\nmessage:       %q\ndata:          %s", code, e.Code, e.Message, dataText(e.Data))
+		t.Errorf("mcptest: the protocol error has another code\nexpected code: %d\nactual code:   %d\nmessage:       %q\ndata:          %s%s", code, e.Code, e.Message, dataText(e.Data), callbackHint(e.Message))
 		return nil
 	}
 	return e

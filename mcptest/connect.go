@@ -112,6 +112,8 @@ type harness struct {
 	afterClose []func()
 	// failureNotes add to what a failing test prints after the transcript.
 	failureNotes []func() string
+	// missing says which requests for input the client has no callback for.
+	missing func(method string) bool
 
 	// In-memory connections (Connect) only.
 	srvEnd      *memtransport.Conn
@@ -146,6 +148,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	for _, edit := range cfg.clientEdits {
 		edit(&copts)
 	}
+	h.missing = missingCallbacks(&copts)
 	connectCtx, cancel := t.Context(), context.CancelFunc(func() {})
 	if cfg.timeout > 0 {
 		connectCtx, cancel = context.WithTimeout(connectCtx, cfg.timeout)
@@ -265,7 +268,7 @@ func (h *harness) cleanup() {
 		return
 	}
 	if h.cfg.transcript && h.transcript != nil {
-		f := transcriptFormat{head: h.cfg.head, tail: h.cfg.tail, lineMax: h.cfg.lineMax, compact: !h.cfg.verbatim}
+		f := transcriptFormat{head: h.cfg.head, tail: h.cfg.tail, lineMax: h.cfg.lineMax, compact: !h.cfg.verbatim, missing: h.missing}
 		t.Logf("mcptest: %s", f.render(h.transcript()))
 	}
 	for _, note := range h.failureNotes {

@@ -69,6 +69,10 @@
 //     check only counts this connection's goroutines (they carry a runtime
 //     label), so it is right under t.Parallel; [IgnoreLeaks] and
 //     [WithoutLeakCheck] relax it.
+//   - A server's request for input (sampling, elicitation, roots) that the
+//     client refused for want of a callback is pointed out under the
+//     transcript and in the assertions' messages, with the option that
+//     answers it ([WithSampling], [WithElicitation], [WithRoots]).
 //   - A failing test prints the transcript of the connection, every message
 //     in both directions, with the middle of very long runs cut and the
 //     protocol's repeated stamps left out ([WithVerbatimTranscript] prints

@@ -37,6 +37,9 @@ type transcriptFormat struct {
 	// compact elides what the protocol stamps on every message (see
 	// [compactMessage]); the header says so once.
 	compact bool
+	// missing says which requests for input the client has no callback
+	// for, to add notes on those it refused ([inputNotes]); nil: unknown.
+	missing func(method string) bool
 }
 
 // elidedNote is printed once at the top of a compacted transcript.
@@ -76,7 +79,11 @@ func (f transcriptFormat) render(tr memtransport.Transcript) string {
 		b.WriteString("\n\t")
 		b.WriteString(cutLine(e.String(), f.lineMax))
 	}
-	for _, note := range requestNotes(entries) {
+	notes := requestNotes(entries)
+	if f.missing != nil {
+		notes = append(notes, inputNotes(entries, f.missing)...)
+	}
+	for _, note := range notes {
 		b.WriteString("\n\t")
 		b.WriteString(note)
 	}

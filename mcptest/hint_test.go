@@ -1,0 +1,118 @@
+package mcptest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+func TestCallbackHint(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)",
+		callbackHint(`calling "sampling/createMessage": client does not support sampling (no CreateMessage callback)`))
+	assert.Contains(t, callbackHint("client does not support elicitation (no Elicit callback)"), "mcptest.WithElicitation(fn), at protocol version 2025-06-18 and later")
+	assert.Contains(t, callbackHint("client does not support elicitation"), "mcptest.WithElicitation(fn)", "go-sdk's own refusal")
+	assert.Contains(t, callbackHint("client does not support roots (no ListRoots callback)"), "mcptest.WithRoots(roots...)")
+	assert.Empty(t, callbackHint("No book titled Nothing"))
+}
+
+// askingServer has tools that need input from the client, asked for the
+// 2026-07-28 way (go-sdk turns an input request into a request of the
+// server's own on a legacy connection).
+func askingServer() *mcp.Server {
+	return probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "summarise"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			if _, ok := req.Params.InputResponses["summary"]; !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"summary": &mcp.CreateMessageParams{
+					MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarise"}}},
+				}}}, nil, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "summarised"}}}, nil, nil
+		})
+		mcp.AddTool(s, &mcp.Tool{Name: "where"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			roots, err := req.Session.ListRoots(ctx, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: roots.Roots[0].URI}}}, nil, nil
+		})
+	})
+}
+
+// Legacy: the client refuses the server's request; the tool fails quoting
+// the client's refusal, and both the assertion and the transcript say which
+// option the test lacks.
+func TestMissingCallbackHintLegacy(t *testing.T) {
+	t.Parallel()
+	var text string
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(askingServer()), WithLegacy())
+		res, err := c.CallTool(tb.Context(), "where", nil)
+		require.NoError(tb, err)
+		text = res.Text()
+		AssertToolSuccess(tb, res)
+	})
+	assert.Contains(t, text, "client does not support roots (no ListRoots callback)", "the client's own words are unchanged")
+	f.expectFailure(t,
+		"expected a successful tool result, got a tool error",
+		"\nhint: the client answers roots/list only when Connect is given mcptest.WithRoots(roots...)",
+	)
+	assert.Regexp(t, `the client has no callback for roots/list \(id 1, message #\d+\), so it refused it at message #\d+: the client answers roots/list only when Connect is given mcptest.WithRoots\(roots\.\.\.\)`, f.output())
+
+	// With the callback the same test passes, and nothing hints.
+	f = runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(askingServer()), WithLegacy(), WithRoots(&client.Root{URI: "file:///w"}))
+		res, err := c.CallTool(tb.Context(), "where", nil)
+		require.NoError(tb, err)
+		AssertText(tb, res, "file:///w")
+	})
+	f.expectPass(t)
+}
+
+// 2026-07-28: the server's input request reaches the client inside a
+// result; the call fails in the client, and the transcript and the
+// assertion name the option.
+func TestMissingCallbackHintModern(t *testing.T) {
+	t.Parallel()
+	var callErr error
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(askingServer()), WithModern())
+		_, callErr = c.CallTool(tb.Context(), "summarise", nil)
+		AssertProtocolError(tb, callErr, client.CodeInvalidParams)
+	})
+	require.Error(t, callErr)
+	assert.Contains(t, callErr.Error(), "(no CreateMessage callback)", "the client's own words are unchanged")
+	f.expectFailure(t,
+		"the protocol error has another code", // InputRequiredError wraps the client's *client.Error
+		"\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)",
+	)
+	assert.Regexp(t, `the server asked for sampling/createMessage input \(message #\d+, a result of id 2\), which the client has no callback for: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling\(fn\)`, f.output())
+}
+
+// inputNotes reads only what the client lacks: a refusal by a callback the
+// test gave (a user's own method-not-found) is not the harness's business.
+func TestInputNotesOnlyForMissingCallbacks(t *testing.T) {
+	t.Parallel()
+	c2s, s2c := memtransport.ClientToServer, memtransport.ServerToClient
+	entries := []memtransport.Entry{
+		entry(1, s2c, `{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}`),
+		entry(2, c2s, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`),
+		entry(3, s2c, `{"jsonrpc":"2.0","id":9,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"sampling/createMessage"},"c":{"method":"elicitation/create"},"d":{"method":"roots/list"}}}}`),
+	}
+	none := func(string) bool { return false }
+	assert.Empty(t, inputNotes(entries, none))
+	notes := inputNotes(entries, missingCallbacks(&client.Options{}))
+	require.Len(t, notes, 4, strings.Join(notes, "\n"))
+	assert.Contains(t, notes[0], "sampling/createMessage (id 1, message #1), so it refused it at message #2")
+	assert.Contains(t, notes[1], "elicitation/create input (message #3")
+	assert.Contains(t, notes[2], "roots/list input (message #3")
+	assert.Contains(t, notes[3], "sampling/createMessage input (message #3")
+}
