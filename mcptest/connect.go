@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -149,6 +150,15 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		edit(&copts)
 	}
 	h.missing = missingCallbacks(&copts)
+	for _, n := range cfg.notifications {
+		next := copts.OnNotification
+		copts.OnNotification = func(method string, params json.RawMessage) {
+			n.record(method, params)
+			if next != nil {
+				next(method, params)
+			}
+		}
+	}
 	connectCtx, cancel := t.Context(), context.CancelFunc(func() {})
 	if cfg.timeout > 0 {
 		connectCtx, cancel = context.WithTimeout(connectCtx, cfg.timeout)
@@ -187,6 +197,9 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		}
 		t.Fatalf("%s: %v", h.name, err)
 		return nil
+	}
+	for _, n := range cfg.notifications {
+		n.attach(h.client.Done(), cfg.timeout)
 	}
 	for _, note := range capabilityNotes(&copts, h.client.ProtocolVersion(), h.client.ClientCapabilities()) {
 		t.Logf("%s", note)

@@ -114,6 +114,21 @@
 // [AssertResourceNotFound] check JSON-RPC errors; [AssertValidSchemas] and
 // [AssertOutputSchema] check tools against JSON Schema.
 //
+// # Notifications
+//
+// [RecordNotifications] records what the server sends the client besides
+// answers: log messages (which a server sends only at the level
+// [WithLogLevel] asks for), progress, list changes and resource updates.
+// What a server sends while it serves a call is recorded by the time the
+// call returns; [Notifications.Wait] waits for what it sends later, bounded
+// like every request:
+//
+//	var n mcptest.Notifications
+//	c := mcptest.Connect(t, srv, mcptest.WithLogLevel(client.LevelInfo), mcptest.RecordNotifications(&n))
+//	_, err := c.CallTool(t.Context(), "import", args)
+//	require.NoError(t, err)
+//	assert.Len(t, n.Logs(), 2)
+//
 // # Golden files
 //
 // [Golden] compares a value, as normalised pretty JSON, with

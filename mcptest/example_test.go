@@ -155,3 +155,45 @@ func ExampleWithTranscript() {
 	}
 	_ = testSession
 }
+
+// RecordNotifications shows a test what the server sent besides its
+// answers: here the log messages a tool sends through its session, which a
+// server sends only at the level WithLogLevel asks for.
+func ExampleRecordNotifications() {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "importer", Version: "v1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "import"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "imported 2 books"})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, err
+	})
+
+	testImportLogs := func(t *testing.T) {
+		var n mcptest.Notifications
+		c := mcptest.Connect(t, gosdk.Server(srv), mcptest.WithLogLevel(client.LevelInfo), mcptest.RecordNotifications(&n))
+		_, err := c.CallTool(t.Context(), "import", nil)
+		require.NoError(t, err)
+		// Sent while the call was served, so recorded by now; use n.Wait
+		// for what a server sends later on its own.
+		logs := n.Logs()
+		require.Len(t, logs, 1)
+		require.JSONEq(t, `"imported 2 books"`, string(logs[0].Data))
+	}
+	_ = testImportLogs
+}
+
+// Since runs a test only at the versions that have a feature: elicitation
+// came in 2025-06-18.
+func ExampleSince() {
+	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
+	answer := func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+		return &client.ElicitResult{Action: client.ElicitDecline}, nil
+	}
+	testElicitation := func(t *testing.T) {
+		mcptest.EachVersion(t, func(t *testing.T, version string) {
+			c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version), mcptest.WithElicitation(answer))
+			if c.ClientCapabilities().Elicitation == nil {
+				t.Errorf("no elicitation at %s", version)
+			}
+		}, mcptest.Since(client.Version20250618))
+	}
+	_ = testElicitation
+}

@@ -39,6 +39,8 @@ type config struct {
 	serveGrace   time.Duration // how long cleanup waits for Serve; a knob for the harness's own tests
 	transcriptTo []*Transcript // WithTranscript
 	verbatim     bool          // WithVerbatimTranscript
+	// RecordNotifications
+	notifications []*Notifications
 
 	// External servers (external.go).
 	commandOptions []transport.CommandOption
