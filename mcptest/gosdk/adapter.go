@@ -64,10 +64,13 @@ func Server(s *mcp.Server, opts ...Option) *Adapter {
 }
 
 // Serve serves the server on conn until conn is closed (by either end) or ctx
-// is done, then shuts the session down and waits for it. It returns nil when
-// the connection ended normally, and an error when the session broke (for
-// example, the SDK ends a session that receives malformed JSON, and Serve
-// then returns the decoding error).
+// is done (Serve then closes conn), then waits for the session to end: the
+// handlers still running are cancelled and Serve returns once they have
+// returned. It returns nil when the connection ended normally, even if
+// handlers were still answering, and an error when the session broke (for
+// example, the SDK ends a session that receives malformed JSON, or fails to
+// send a message for a reason other than the end of the connection, and
+// Serve then returns that error).
 //
 // Values in ctx reach every handler's context; this is how the harness hands
 // the panic recovery its reporter.
@@ -92,18 +95,41 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():
-		// Closing the end first cancels handlers still running, so that
-		// Close below, which waits for them, cannot hang on one that waits
-		// for the client. (Cancelling Server.Run instead would log a
-		// spurious ERROR.)
 		conn.Close()
 	}
+	// The connection has ended, and the session reads that as the end of its
+	// input (io.EOF): the SDK's normal end. It stops reading, cancels the
+	// handlers still running, and Wait returns once they have answered;
+	// answers that meet the closed end are part of that normal end.
+	// ServerSession.Close must not come first: it marks the session as
+	// closing, after which the answer of a handler still running (and of a
+	// request still queued) fails with -32004 "server is closing", which
+	// jsonrpc2 records as a broken writer and Wait reports.
+	waitErr := ss.Wait()
+	// The session is over; Close only releases what it left (the keepalive,
+	// the server's per-session bookkeeping).
 	closeErr := ss.Close()
-	if err := ss.Wait(); err != nil {
-		return fmt.Errorf("gosdk: session ended: %w", err)
+	if waitErr != nil && !closedWhileAnswering(waitErr) {
+		return fmt.Errorf("gosdk: session ended: %w", waitErr)
 	}
 	if closeErr != nil && !errors.Is(closeErr, memtransport.ErrClosed) {
 		return fmt.Errorf("gosdk: closing the session: %w", closeErr)
 	}
 	return nil
+}
+
+// codeServerClosing is the code of jsonrpc2's ErrServerClosing, the error of
+// a message a session refuses to send once ServerSession.Close has begun.
+const codeServerClosing = -32004
+
+// closedWhileAnswering reports whether err, why the session ended, says only
+// that ServerSession.Close began while an answer was still to be written.
+// jsonrpc2 records that refusal as if the writer had broken, but the
+// connection did not fail: a failed read or write is recorded first and
+// kept. Serve no longer closes the session before it has ended, but the
+// SDK's keepalive does when its pings meet the closed connection, and so may
+// the server's own code.
+func closedWhileAnswering(err error) bool {
+	var wire *jsonrpc.Error
+	return errors.As(err, &wire) && wire.Code == codeServerClosing
 }
