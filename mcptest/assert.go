@@ -196,6 +196,12 @@ func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
 		t.Errorf("mcptest: expected a protocol error with code %d, got no error", code)
 		return nil
 	}
+	if fromCallback(err) {
+		// A callback's *client.Error, wrapped by the multi round-trip loop, is
+		// this client's own refusal: the server never answered with it.
+		t.Errorf("mcptest: expected a protocol error with code %d from the server, got this client's own input callback failing during a multi round-trip request: %v", code, err)
+		return nil
+	}
 	var e *client.Error
 	if !errors.As(err, &e) {
 		t.Errorf("mcptest: expected a protocol error with code %d, got an error that is not a server's error response (%T): %v%s", code, err, err, callbackHint(err.Error()))
@@ -206,6 +212,13 @@ func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
 		return nil
 	}
 	return e
+}
+
+// fromCallback reports whether err is a 2026-07-28 multi round-trip request
+// that ended because one of this client's own callbacks failed.
+func fromCallback(err error) bool {
+	var ir *client.InputRequiredError
+	return errors.As(err, &ir)
 }
 
 // RequireProtocolError is [AssertProtocolError] that stops the test on

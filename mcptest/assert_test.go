@@ -130,6 +130,9 @@ func TestAssertProtocolError(t *testing.T) {
 		{nil, "expected a protocol error with code -32603, got no error"},
 		{client.ErrClosed, "not a server's error response"},
 		{&client.Error{Code: 0, Message: "raw boom", Data: json.RawMessage(`{"k":1}`)}, "expected code: -32603\nactual code:   0\nmessage:       \"raw boom\"\ndata:          {\"k\":1}"},
+		// A sampling callback's own refusal, wrapped by the 2026-07-28 input
+		// loop, carries the right code but never came from the server.
+		{&client.InputRequiredError{Method: "tools/call", Name: "t", Rounds: 1, Reason: "sampling callback failed", Err: &client.Error{Code: client.CodeInternalError, Message: "no"}}, "got this client's own input callback failing"},
 	} {
 		r := &recorder{}
 		assert.Nil(t, AssertProtocolError(r, tc.err, client.CodeInternalError))
