@@ -199,7 +199,7 @@ func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
 	if fromCallback(err) {
 		// A callback's *client.Error, wrapped by the multi round-trip loop, is
 		// this client's own refusal: the server never answered with it.
-		t.Errorf("mcptest: expected a protocol error with code %d from the server, got this client's own input callback failing during a multi round-trip request: %v", code, err)
+		t.Errorf("mcptest: expected a protocol error with code %d from the server, got this client's own input callback failing during a multi round-trip request: %v%s", code, err, callbackHint(err.Error()))
 		return nil
 	}
 	var e *client.Error

@@ -91,7 +91,7 @@ func TestMissingCallbackHintModern(t *testing.T) {
 	require.Error(t, callErr)
 	assert.Contains(t, callErr.Error(), "(no CreateMessage callback)", "the client's own words are unchanged")
 	f.expectFailure(t,
-		"the protocol error has another code", // InputRequiredError wraps the client's *client.Error
+		"got this client's own input callback failing",
 		"\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)",
 	)
 	assert.Regexp(t, `the server asked for sampling/createMessage input \(message #\d+, a result of id 2\), which the client has no callback for: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling\(fn\)`, f.output())
