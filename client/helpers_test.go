@@ -15,20 +15,21 @@ type server interface {
 	Serve(ctx context.Context, conn *memtransport.Conn) error
 }
 
-// connect serves srv on one end of a memtransport pair and connects a client
-// to the other. Cleanup closes the client and waits for the server.
-func connect(t testing.TB, srv server, opts *Options) (*Client, *memtransport.Conn) {
+// connect serves srv on one end of a memtransport pair (made with popts)
+// and connects a client to the other. Cleanup closes the client and waits
+// for the server.
+func connect(t testing.TB, srv server, opts *Options, popts ...memtransport.Option) (*Client, *memtransport.Conn) {
 	t.Helper()
-	c, end, err := tryConnect(t, srv, opts)
+	c, end, err := tryConnect(t, srv, opts, popts...)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
 	return c, end
 }
 
-func tryConnect(t testing.TB, srv server, opts *Options) (*Client, *memtransport.Conn, error) {
+func tryConnect(t testing.TB, srv server, opts *Options, popts ...memtransport.Option) (*Client, *memtransport.Conn, error) {
 	t.Helper()
-	ce, se := memtransport.Pair()
+	ce, se := memtransport.Pair(popts...)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), se) }()
 	c, err := Connect(t.Context(), ce, opts)

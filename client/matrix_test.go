@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // The matrix: every fixture server, at every way of starting a connection.
@@ -39,8 +41,9 @@ func matrix(t *testing.T, f func(t *testing.T, fx fixture, version string)) {
 	}
 }
 
-// open starts a fixture server and connects to it at version with opts.
-func open(t *testing.T, fx fixture, version string, opts *Options) (*Client, *controls) {
+// open starts a fixture server and connects to it at version with opts,
+// over a memtransport pair made with popts.
+func open(t *testing.T, fx fixture, version string, opts *Options, popts ...memtransport.Option) (*Client, *controls) {
 	t.Helper()
 	srv, ctl := fx.newServer(t, 0)
 	o := Options{}
@@ -48,7 +51,7 @@ func open(t *testing.T, fx fixture, version string, opts *Options) (*Client, *co
 		o = *opts
 	}
 	o.ProtocolVersion = version
-	c, _ := connect(t, srv, &o)
+	c, _ := connect(t, srv, &o, popts...)
 	return c, ctl
 }
 

@@ -10,51 +10,125 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+	"github.com/mcptestkit/mcptestkit/memtransport"
 )
+
+// slowCalls makes the "slow" tool's cancelled calls deterministic on a busy
+// machine, where two orders are possible besides the intended one. A short
+// timeout can expire before the request is sent: no server hears of it, and
+// the call is simply made again. And the cancellation can reach the server
+// before the request's handler runs: the go-sdk then never runs it, and
+// mcp-go, which registers a request's cancel func on the handler's
+// goroutine, loses it. So its fault hook holds every notifications/cancelled
+// until the test has seen the handler start.
+type slowCalls struct {
+	ctl     *controls
+	sent    chan struct{} // a tools/call went out
+	release chan struct{} // lets one held notifications/cancelled go on
+}
+
+func newSlowCalls(ctl *controls) *slowCalls {
+	return &slowCalls{ctl: ctl, sent: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+// hook is the client→server fault hook.
+func (s *slowCalls) hook(f memtransport.Frame) memtransport.Action {
+	if f.Dir != memtransport.ClientToServer {
+		return memtransport.Action{}
+	}
+	m, err := jsonrpc.Decode(f.Data)
+	if err != nil {
+		return memtransport.Action{}
+	}
+	switch m.Method {
+	case "tools/call":
+		s.sent <- struct{}{}
+	case "notifications/cancelled":
+		return memtransport.Action{Hold: s.release}
+	}
+	return memtransport.Action{}
+}
+
+// run makes call, a "slow" tools/call that ends by cancellation, until its
+// request goes out; then it waits for the handler to start, calls started
+// (if any), lets the cancellation through and returns call's error. The
+// caller receives the handler's slowDone.
+func (s *slowCalls) run(t *testing.T, call func() error, started func()) error {
+	t.Helper()
+	for range 100 {
+		errc := make(chan error, 1)
+		go func() { errc <- call() }()
+		select {
+		case <-s.sent:
+			// The call cannot end before the release: its cancellation is held.
+			<-s.ctl.slowStarted
+			if started != nil {
+				started()
+			}
+			s.release <- struct{}{}
+			return <-errc
+		case err := <-errc:
+			// Over before its request went out (so nothing was sent to
+			// cancel either): the server never heard of it. Again.
+			t.Logf("the call ended before its request was sent (%v); calling again", err)
+		}
+	}
+	t.Fatal("in 100 calls the request never went out before the call ended")
+	return nil
+}
 
 // A request that runs out of time names itself and its timeout, is still a
 // context.DeadlineExceeded, and the server hears why the client gave up.
 func TestMatrixTimeoutNamesTheCall(t *testing.T) {
 	matrix(t, func(t *testing.T, fx fixture, version string) {
-		c, ctl := open(t, fx, version, &Options{Timeout: 20 * time.Millisecond})
-		_, err := c.CallTool(t.Context(), "slow", nil)
+		srv, ctl := fx.newServer(t, 0)
+		calls := newSlowCalls(ctl)
+		c, _ := connect(t, srv, &Options{ProtocolVersion: version, Timeout: 20 * time.Millisecond}, memtransport.WithFault(calls.hook))
+		slow := func(ctx context.Context, opts ...CallOption) func() error {
+			return func() error {
+				_, err := c.CallTool(ctx, "slow", nil, opts...)
+				return err
+			}
+		}
+
+		err := calls.run(t, slow(t.Context()), nil)
 		require.EqualError(t, err, `tools/call "slow": no response within 20ms`)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		<-ctl.slowStarted
 		require.ErrorIs(t, <-ctl.slowDone, context.Canceled, "the server's handler was cancelled")
 
 		// WithTimeout overrides the default, and its own value is named.
-		_, err = c.CallTool(t.Context(), "slow", nil, WithTimeout(30*time.Millisecond))
+		err = calls.run(t, slow(t.Context(), WithTimeout(30*time.Millisecond)), nil)
 		require.EqualError(t, err, `tools/call "slow": no response within 30ms`)
-		<-ctl.slowStarted
 		<-ctl.slowDone
 
 		// The caller's own deadline: the call is named, the cause is the
 		// caller's (the client has no timeout of its own to report).
-		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
-		defer cancel()
-		_, err = c.CallTool(ctx, "slow", nil, WithTimeout(0))
+		err = calls.run(t, func() error {
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+			defer cancel()
+			return slow(ctx, WithTimeout(0))()
+		}, nil)
 		require.EqualError(t, err, `tools/call "slow": context deadline exceeded`)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		<-ctl.slowStarted
 		<-ctl.slowDone
 
 		// The caller's deadline comes first: it is the one reported.
-		ctx2, cancel2 := context.WithTimeout(t.Context(), 20*time.Millisecond)
-		defer cancel2()
-		_, err = c.CallTool(ctx2, "slow", nil, WithTimeout(time.Hour))
+		err = calls.run(t, func() error {
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+			defer cancel()
+			return slow(ctx, WithTimeout(time.Hour))()
+		}, nil)
 		require.EqualError(t, err, `tools/call "slow": context deadline exceeded`)
-		<-ctl.slowStarted
 		<-ctl.slowDone
 
-		// A caller's cause is kept.
+		// A caller's cause is kept. (The client's own timeout is set long
+		// here, so that the cancellation surely comes first.)
 		why := errors.New("user pressed stop")
-		ctx3, cancel3 := context.WithCancelCause(t.Context())
-		go func() {
-			<-ctl.slowStarted
-			cancel3(why)
-		}()
-		_, err = c.CallTool(ctx3, "slow", nil)
+		ctx, cancel := context.WithCancelCause(t.Context())
+		defer cancel(nil)
+		err = calls.run(t, slow(ctx, WithTimeout(time.Hour)), func() { cancel(why) })
 		require.ErrorIs(t, err, why)
 		require.EqualError(t, err, `tools/call "slow": user pressed stop`)
 		<-ctl.slowDone
@@ -86,10 +160,19 @@ func TestTimeoutNamesEveryRequest(t *testing.T) {
 			`x/custom: no response within 10ms`},
 	}
 	for _, tc := range cases {
-		errc := make(chan error, 1)
-		go func() { errc <- tc.call(t.Context()) }()
+		// On a busy machine the timeout can expire before the request is
+		// sent; the server then hears of nothing, and the call is made again.
+		var err error
+		for attempt := 0; ; attempt++ {
+			require.Less(t, attempt, 100, "in 100 calls the %s request never went out before the call ended", tc.method)
+			before := len(f.conn.Transcript().Entries)
+			err = tc.call(t.Context())
+			if sentSince(f.conn, before) {
+				break
+			}
+			t.Logf("%s ended before its request was sent (%v); calling again", tc.method, err)
+		}
 		m := f.expect(tc.method)
-		err := <-errc
 		require.EqualError(t, err, tc.want)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		cm := f.expect("notifications/cancelled")
@@ -100,4 +183,15 @@ func TestTimeoutNamesEveryRequest(t *testing.T) {
 		_, cause, _ := strings.Cut(tc.want, ": ")
 		assert.Equal(t, "the client stopped waiting: "+cause, reason)
 	}
+}
+
+// sentSince reports whether the client sent anything on conn (the fake
+// server's end) after its transcript held n entries.
+func sentSince(conn *memtransport.Conn, n int) bool {
+	for _, e := range conn.Transcript().Entries[n:] {
+		if e.Dir == memtransport.ClientToServer {
+			return true
+		}
+	}
+	return false
 }
