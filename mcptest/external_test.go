@@ -434,7 +434,7 @@ func TestConnectHTTPTransportWarningsGoToTheLog(t *testing.T) {
 func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	defer close(release)
+	t.Cleanup(func() { close(release) }) // after the subtests
 	spawner := probeServer(func(s *mcp.Server) {
 		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			go blockForever(release)
@@ -445,12 +445,15 @@ func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
 		client.LatestVersion:       gosdkStateless(spawner),
 		client.LatestLegacyVersion: gosdkHTTP(spawner),
 	} {
-		f := runFake(t, func(tb testing.TB) {
-			c := ConnectHTTP(tb, h, WithProtocolVersion(version), WithLeakWait(50*time.Millisecond))
-			_, err := c.CallTool(tb.Context(), "spawn", nil)
-			require.NoError(tb, err)
+		t.Run(version, func(t *testing.T) {
+			t.Parallel() // each waits leakedWait out
+			f := runFake(t, func(tb testing.TB) {
+				c := ConnectHTTP(tb, h, WithProtocolVersion(version), WithLeakWait(leakedWait))
+				_, err := c.CallTool(tb.Context(), "spawn", nil)
+				require.NoError(tb, err)
+			})
+			f.expectFailure(t, "goroutine leak", "1 goroutine(s) started by the connection", "mcptest.blockForever")
 		})
-		f.expectFailure(t, "goroutine leak", "1 goroutine(s) started by the connection", "mcptest.blockForever")
 	}
 }
 
