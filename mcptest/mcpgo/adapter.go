@@ -135,6 +135,7 @@ type connection struct {
 	session *session
 
 	handlers   sync.WaitGroup // one per request being handled
+	requests   sync.Map       // request id (JSON text) -> *inflight, while it is handled
 	out        chan outgoing  // responses and server→client requests, to the writer
 	stop       chan struct{}  // closed once no handler is left to write
 	writerDone chan struct{}

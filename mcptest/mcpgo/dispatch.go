@@ -52,6 +52,9 @@ func (c *connection) readLoop(ctx, base context.Context) {
 		case env.Method != "" && !env.hasID():
 			// Notifications run in order on the reading goroutine, as
 			// mcp-go's transports run them.
+			if env.Method == string(mcp.MethodNotificationCancelled) {
+				c.cancelRequest(data)
+			}
 			c.notify(base, data, env.Method)
 		default:
 			c.handle(base, data, env.ID, env.Method)
@@ -59,9 +62,25 @@ func (c *connection) readLoop(ctx, base context.Context) {
 	}
 }
 
+// inflight is one request being handled.
+type inflight struct{ cancel context.CancelFunc }
+
 // handle serves one request on its own goroutine.
+//
+// The request's context is the adapter's to cancel, and it is registered
+// here, on the reading goroutine, before anything after it is read: mcp-go
+// registers a request for notifications/cancelled only inside HandleMessage,
+// on the handling goroutine, so a cancellation read before that goroutine
+// got there would otherwise be lost and the handler left running.
 func (c *connection) handle(ctx context.Context, data []byte, id json.RawMessage, method string) {
+	ctx, cancel := context.WithCancel(ctx)
+	key, req := string(id), &inflight{cancel: cancel}
+	if len(id) > 0 {
+		c.requests.Store(key, req)
+	}
 	c.handlers.Go(func() {
+		defer cancel()
+		defer c.requests.CompareAndDelete(key, req)
 		defer func() {
 			if v := recover(); v != nil {
 				r := c.report(ctx, data, method, v)
@@ -85,6 +104,23 @@ func (c *connection) handle(ctx context.Context, data []byte, id json.RawMessage
 		}
 		c.send(outgoing{data: b, id: id})
 	})
+}
+
+// cancelRequest cancels the context of the request a notifications/cancelled
+// names, if it is still being handled. mcp-go is told too (the notification
+// goes on to it) and cancels the context it derived, when it has one yet.
+func (c *connection) cancelRequest(data []byte) {
+	var n struct {
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(data, &n) != nil {
+		return
+	}
+	if req, ok := c.requests.Load(string(n.Params.RequestID)); ok {
+		req.(*inflight).cancel()
+	}
 }
 
 // notify handles one notification on the reading goroutine.
