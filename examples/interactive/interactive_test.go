@@ -30,11 +30,6 @@ var shopAPI = map[string]any{"service": "shop-api", "environment": "production"}
 func TestDeployConfirmed(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
-		// Elicitation came in 2025-06-18, and versions are dates, so they
-		// compare as strings. TestDeployBeforeElicitation covers the rest.
-		if version < client.Version20250618 {
-			t.Skipf("no elicitation at %s (it came in %s)", version, client.Version20250618)
-		}
 		t.Parallel()
 		logs := logcapture.New(t)
 		var asked atomic.Int32
@@ -58,7 +53,7 @@ func TestDeployConfirmed(t *testing.T) {
 		// deployed once.
 		logs.AssertCount(t, 1, logcapture.Message(interactive.MsgDeployed), logcapture.Attr("service", "shop-api"))
 		logs.AssertNoWarnings(t)
-	})
+	}, mcptest.Since(client.Version20250618))
 }
 
 // Every answer that is not a ticked form deploys nothing, and is not a tool
@@ -74,9 +69,6 @@ func TestDeployNotConfirmed(t *testing.T) {
 		"cancelled": {&client.ElicitResult{Action: client.ElicitCancel}, "Not deployed: the user dismissed the confirmation for shop-api."},
 	}
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
-		if version < client.Version20250618 { // see TestDeployConfirmed
-			t.Skipf("no elicitation at %s (it came in %s)", version, client.Version20250618)
-		}
 		t.Parallel()
 		for name, tc := range answers {
 			t.Run(name, func(t *testing.T) {
@@ -97,7 +89,7 @@ func TestDeployNotConfirmed(t *testing.T) {
 				logs.AssertNoWarnings(t)
 			})
 		}
-	})
+	}, mcptest.Since(client.Version20250618))
 }
 
 // A client that cannot ask the user gets a tool error that says so, in both
@@ -120,13 +112,10 @@ func TestDeployWithoutElicitation(t *testing.T) {
 // Before 2025-06-18 the protocol has no elicitation, so even a client with
 // the callback cannot declare it: the tool answers as it does to a client
 // without one, and the callback never runs. These are the versions
-// TestDeployConfirmed skips.
+// TestDeployConfirmed leaves out.
 func TestDeployBeforeElicitation(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
-		if version >= client.Version20250618 {
-			t.Skipf("%s has elicitation: TestDeployConfirmed covers it", version)
-		}
 		t.Parallel()
 		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
 			mcptest.WithProtocolVersion(version),
@@ -139,7 +128,7 @@ func TestDeployBeforeElicitation(t *testing.T) {
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
 		mcptest.AssertToolError(t, res, "does not support elicitation")
-	})
+	}, mcptest.Before(client.Version20250618))
 }
 
 // The handler that calls req.Session.Elicit itself works on legacy
@@ -148,9 +137,6 @@ func TestDeployBeforeElicitation(t *testing.T) {
 func TestDeployTheOldWay(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
-		if version < client.Version20250618 { // see TestDeployConfirmed
-			t.Skipf("no elicitation at %s (it came in %s)", version, client.Version20250618)
-		}
 		t.Parallel()
 		logs := logcapture.New(t)
 		c := mcptest.Connect(t, gosdk.Server(interactive.NewLegacyOnly(logs.Logger())),
@@ -168,7 +154,7 @@ func TestDeployTheOldWay(t *testing.T) {
 		}
 		mcptest.AssertToolError(t, res, `"elicitation/create" cannot be sent while serving a request on protocol version 2026-07-28: return an InputRequests map instead`)
 		logs.AssertNone(t, logcapture.Message(interactive.MsgDeployed))
-	})
+	}, mcptest.Since(client.Version20250618))
 }
 
 // What crosses the wire for one confirmed deploy, in each era: at
