@@ -62,10 +62,10 @@
 //
 // # The cases
 //
-// Elicitation came in 2025-06-18. The tests that need it skip the older
-// versions inside the mcptest.EachVersion callback with
-// version < client.Version20250618 (versions are dates, so they compare as
-// strings), and TestDeployBeforeElicitation runs exactly those versions.
+// Elicitation came in 2025-06-18. The tests that need it run only those
+// versions, with mcptest.EachVersion(t, fn, mcptest.Since(client.Version20250618)),
+// and TestDeployBeforeElicitation runs exactly the older ones with
+// mcptest.Before(client.Version20250618).
 //
 //	test                            versions           the client                      the client gets
 //	TestDeployConfirmed             2025-06-18 and up  accepts, box ticked             "Deployed shop-api to production.",
