@@ -214,7 +214,7 @@ func TestStdioCloseEscalatesToKill(t *testing.T) {
 	cmd := stdioServer(t, "stubborn")
 	var stderr syncBuffer
 	tr := startStdio(t, cmd, transport.WithGracePeriod(100*time.Millisecond), transport.WithStderr(&stderr))
-	waitFor(t, func() bool { return strings.Contains(stderr.String(), "ignoring SIGTERM") })
+	stderr.waitMatch(t, regexp.MustCompile("ignoring SIGTERM"))
 
 	pid := tr.Process().Pid
 	require.NoError(t, tr.Close())
@@ -230,8 +230,7 @@ func TestStdioCloseStopsGrandchildren(t *testing.T) {
 	tr := startStdio(t, stdioServer(t, "spawn"), transport.WithGracePeriod(200*time.Millisecond), transport.WithStderr(&stderr))
 	legacyHandshake(t, tr, "2025-11-25")
 
-	m := regexp.MustCompile(`grandchild pid (\d+)`).FindStringSubmatch(stderr.String())
-	require.NotNil(t, m, "stderr: %s", stderr.String())
+	m := stderr.waitMatch(t, regexp.MustCompile(`grandchild pid (\d+)\n`))
 	grandchild, _ := strconv.Atoi(m[1])
 
 	require.NoError(t, tr.Close())
@@ -320,15 +319,21 @@ func TestProcessErrorWithoutStderr(t *testing.T) {
 	assert.True(t, errors.Is(err, transport.ErrOutputClosed))
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers,
+// which can wait for what is written.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	written chan struct{} // closed by the next Write; nil when nobody waits
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.written != nil {
+		close(b.written)
+		b.written = nil
+	}
 	return b.buf.Write(p)
 }
 
@@ -338,9 +343,36 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// waitMatch waits until what was written matches re and returns the
+// submatches, failing the test after 20 seconds. A server's stderr arrives
+// on its own pipe and goroutine, so it can trail what the server sent on
+// stdout after it.
+func (b *syncBuffer) waitMatch(t testing.TB, re *regexp.Regexp) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for {
+		b.mu.Lock()
+		m := re.FindStringSubmatch(b.buf.String())
+		if m == nil && b.written == nil {
+			b.written = make(chan struct{})
+		}
+		written := b.written
+		b.mu.Unlock()
+		if m != nil {
+			return m
+		}
+		select {
+		case <-written:
+		case <-ctx.Done():
+			t.Fatalf("nothing matching %s was written within 20s; got %q", re, b.String())
+		}
+	}
+}
+
 // waitFor polls cond until it holds, failing the test after 20 seconds.
-// Polling is for state outside our process (stderr of a child, the process
-// table); nothing here asserts on timing.
+// Polling is for state outside our process that sends no event (the
+// process table); nothing here asserts on timing.
 func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
