@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -81,7 +82,9 @@ func TestCrashReportsStartAtThePanic(t *testing.T) {
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"serve", func(tb testing.TB) {
-			Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { explode(); return nil }))
+			// A server that panics in Serve never answers the handshake; a short
+			// timeout keeps the test from sitting out the 10 s default.
+			Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { explode(); return nil }), WithTimeout(time.Second))
 		}, "mcptest.explode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
