@@ -1,0 +1,143 @@
+package mcptest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+// CheckOption configures [CheckServer], [CheckTransport] and [Fuzz]: it
+// edits the [servercheck.Options] they run with, so any field of those can be set
+// with a func literal.
+type CheckOption func(*servercheck.Options)
+
+// SkipChecks leaves out the checks whose names match any of the patterns,
+// each in the syntax of go test's -skip (elements split at "/", each an
+// unanchored regular expression): SkipChecks("resources/read/Babel"). A
+// check left out is reported as skipped.
+func SkipChecks(patterns ...string) CheckOption {
+	return func(o *servercheck.Options) { o.Skip = append(o.Skip, patterns...) }
+}
+
+// CheckLogs gives the checks the server's log records: then every crash
+// must have exactly one ERROR record with a stack (the crash guard writes
+// it). Give the server logs.Logger().
+func CheckLogs(logs *logcapture.Recorder) CheckOption {
+	return func(o *servercheck.Options) {
+		o.Logs = func() []servercheck.LogRecord {
+			recs := logs.Records()
+			out := make([]servercheck.LogRecord, len(recs))
+			for i, r := range recs {
+				out[i] = servercheck.LogRecord{Level: r.Level, Message: r.Message, Stack: r.Stack()}
+			}
+			return out
+		}
+	}
+}
+
+// CheckWith applies Connect options to the connections the checks open:
+// the protocol version ([WithProtocolVersion], [WithLegacy], [WithModern]),
+// the request timeout ([WithTimeout]), the client's identity and the
+// callbacks a server's tools need ([WithSampling], [WithElicitation],
+// [WithRoots], [WithClientOptions]). Options about the harness's own
+// connection (transcript, leak check) do not apply.
+func CheckWith(opts ...Option) CheckOption {
+	return func(o *servercheck.Options) {
+		cfg := newConfig(opts)
+		cl := cfg.client
+		for _, edit := range cfg.clientEdits {
+			edit(&cl)
+		}
+		o.Client = cl
+		o.Version = cl.ProtocolVersion
+		o.Timeout = cfg.timeout
+	}
+}
+
+// CheckServer runs the battery of package [check] against srv, served in
+// memory: every check is a subtest (so -run and -skip select them, and
+// [SkipChecks] does too), and a failing check says what was sent, what came
+// back, what the protocol or the error contract expects, and the messages
+// around it. It is the first test to add for a server:
+//
+//	func TestServer(t *testing.T) {
+//		logs := logcapture.New(t)
+//		mcptest.CheckServer(t, gosdk.Server(myserver.New(logs.Logger())), mcptest.CheckLogs(logs))
+//	}
+//
+// The checks need no fixture: they read what the server declares and lists,
+// and call every tool with arguments generated from its input schema. The
+// package documentation of [check] lists them.
+//
+// Given a t that is not a *testing.T, the checks run in t itself, each
+// failure prefixed with the check's name.
+func CheckServer(t testing.TB, srv Server, opts ...CheckOption) {
+	t.Helper()
+	if srv == nil {
+		t.Fatalf("mcptest.CheckServer: the server is nil")
+		return
+	}
+	runChecks(t, "mcptest.CheckServer", servercheck.Serve(srv), opts)
+}
+
+// CheckTransport is [CheckServer] for a server reached through a
+// transport: dial opens a fresh connection each time (see [servercheck.Command],
+// [servercheck.URL], [servercheck.Handler]).
+//
+//	mcptest.CheckTransport(t, servercheck.Command("python", "server.py"))
+func CheckTransport(t testing.TB, dial servercheck.Dialer, opts ...CheckOption) {
+	t.Helper()
+	if dial == nil {
+		t.Fatalf("mcptest.CheckTransport: the dialer is nil")
+		return
+	}
+	runChecks(t, "mcptest.CheckTransport", dial, opts)
+}
+
+func runChecks(t testing.TB, name string, dial servercheck.Dialer, opts []CheckOption) {
+	t.Helper()
+	o := checkOptions(opts)
+	if tt, ok := t.(*testing.T); ok {
+		o.Runner = func(name string, run func() servercheck.Result) {
+			tt.Run(name, func(t *testing.T) { reportCheck(t, run(), "") })
+		}
+	} else {
+		o.OnResult = func(r servercheck.Result) { reportCheck(t, r, r.Name+": ") }
+	}
+	err := servercheck.Run(t.Context(), dial, o)
+	if errors.Is(err, servercheck.ErrConnect) {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+func checkOptions(opts []CheckOption) *servercheck.Options {
+	o := &servercheck.Options{Timeout: DefaultTimeout}
+	for _, fn := range opts {
+		fn(o)
+	}
+	return o
+}
+
+// reportCheck reports one check's result on t.
+func reportCheck(t testing.TB, r servercheck.Result, prefix string) {
+	t.Helper()
+	switch r.Status {
+	case servercheck.Fail:
+		msg := prefix + r.Detail
+		if len(r.Transcript) > 0 {
+			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
+		}
+		t.Errorf("%s", msg)
+	case servercheck.Skip:
+		if prefix == "" {
+			t.Skip(r.Detail)
+		}
+	default:
+		if r.Detail != "" && prefix == "" {
+			t.Log(r.Detail)
+		}
+	}
+}

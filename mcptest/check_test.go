@@ -1,0 +1,306 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// rpcError is a JSON-RPC error a handwritten server answers with.
+type rpcError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// handServer is a legacy MCP server written by hand, so that a test can
+// break any one thing: every method answers from handlers, and what has no
+// handler gets -32601.
+type handServer struct {
+	caps     map[string]any
+	handlers map[string]func(params json.RawMessage) (any, *rpcError)
+}
+
+// goodServer is a handwritten server that keeps every rule the checks
+// test: one tool "add" with an output schema, no resources, no prompts.
+func goodServer() *handServer {
+	h := &handServer{caps: map[string]any{"tools": map[string]any{}}, handlers: map[string]func(json.RawMessage) (any, *rpcError){}}
+	h.handlers["ping"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{}, nil }
+	h.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"tools": []any{map[string]any{
+			"name":        "add",
+			"description": "Add two integers.",
+			"inputSchema": map[string]any{
+				"type":                 "object",
+				"properties":           map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}},
+				"required":             []string{"a", "b"},
+				"additionalProperties": false,
+			},
+			"outputSchema": map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"sum": map[string]any{"type": "integer"}},
+				"required":   []string{"sum"},
+			},
+		}}}, nil
+	}
+	h.handlers["tools/call"] = func(p json.RawMessage) (any, *rpcError) {
+		var req struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		}
+		_ = json.Unmarshal(p, &req)
+		if req.Name != "add" {
+			return nil, &rpcError{Code: -32602, Message: "Unknown tool: " + req.Name}
+		}
+		a, aok := req.Arguments["a"].(float64)
+		b, bok := req.Arguments["b"].(float64)
+		if !aok || !bok || len(req.Arguments) != 2 {
+			return toolError("a and b must be integers, and nothing else"), nil
+		}
+		return map[string]any{
+			"content":           []any{map[string]any{"type": "text", "text": fmt.Sprint(a + b)}},
+			"structuredContent": map[string]any{"sum": a + b},
+		}, nil
+	}
+	return h
+}
+
+func toolError(text string) map[string]any {
+	return map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": text}}}
+}
+
+func (h *handServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
+	for {
+		msg, err := conn.Receive(ctx)
+		if err != nil {
+			return nil
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		var resp map[string]any
+		if err := json.Unmarshal(msg, &req); err != nil {
+			resp = map[string]any{"id": nil, "error": rpcError{Code: -32700, Message: "Parse error"}}
+		} else if req.ID == nil {
+			continue // a notification
+		} else {
+			resp = map[string]any{"id": req.ID}
+			result, rerr := h.answer(req.Method, req.Params)
+			if rerr != nil {
+				resp["error"] = rerr
+			} else {
+				resp["result"] = result
+			}
+		}
+		resp["jsonrpc"] = "2.0"
+		out, _ := json.Marshal(resp)
+		if err := conn.Send(ctx, out); err != nil {
+			return nil
+		}
+	}
+}
+
+func (h *handServer) answer(method string, params json.RawMessage) (any, *rpcError) {
+	if method == "initialize" {
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(params, &p)
+		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": h.caps,
+			"serverInfo": map[string]any{"name": "hand", "version": "v0"}}, nil
+	}
+	if fn, ok := h.handlers[method]; ok {
+		return fn(params)
+	}
+	return nil, &rpcError{Code: -32601, Message: "Method not found"}
+}
+
+// runCheck runs CheckServer on a fake test and returns it.
+func runCheck(t *testing.T, srv Server, opts ...CheckOption) *fakeTB {
+	t.Helper()
+	return runFake(t, func(tb testing.TB) { CheckServer(tb, srv, opts...) })
+}
+
+func TestCheckServerPassesAGoodServer(t *testing.T) {
+	t.Parallel()
+	runCheck(t, goodServer()).expectPass(t)
+}
+
+func TestCheckServerWrongErrorCode(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["mcptestkit/no-such-method"] = func(json.RawMessage) (any, *rpcError) {
+		return nil, &rpcError{Code: -32603, Message: "no idea"}
+	}
+	runCheck(t, srv).expectFailure(t,
+		"unknown-method: sent mcptestkit/no-such-method; got JSON-RPC error -32603 \"no idea\"",
+		"expected: JSON-RPC error -32601 (Method not found)",
+		`→ {"jsonrpc":"2.0","id":`, // the excerpt of the connection
+	)
+}
+
+func TestCheckServerCapabilitiesLiedAbout(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.caps["prompts"] = map[string]any{}                                    // declared, not served
+	srv.handlers["resources/list"] = func(json.RawMessage) (any, *rpcError) { // served, not declared
+		return map[string]any{"resources": []any{map[string]any{"uri": "file:///a", "name": "a"}}}, nil
+	}
+	runCheck(t, srv).expectFailure(t,
+		"capabilities: the server does not declare the resources capability, but resources/list lists some",
+		"the server declares the prompts capability, but prompts/list failed: JSON-RPC error -32601",
+	)
+}
+
+func TestCheckServerInvalidSchema(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"tools": []any{
+			map[string]any{"name": "bad", "description": "d", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "strang"}}}},
+			map[string]any{"name": "list", "description": "d", "inputSchema": map[string]any{"type": "array"}},
+			map[string]any{"name": "no spaces please", "inputSchema": map[string]any{"type": "object"}},
+		}}, nil
+	}
+	runCheck(t, srv).expectFailure(t,
+		`tools/schemas/bad: tool "bad": inputSchema is not valid`,
+		`tools/schemas/list: tool "list": inputSchema has "type": "array" at the root; MCP requires "object"`,
+		`tools/names: tool name "no spaces please" does not follow the naming rule`,
+		`tools/descriptions: tools without a description: ["no spaces please"]`,
+	)
+}
+
+func TestCheckServerOutputNotMatchingSchema(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"content": []any{}, "structuredContent": map[string]any{"sum": "many"}}, nil
+	}
+	runCheck(t, srv).expectFailure(t,
+		`tools/calls/add: called tool "add" with arguments {"a":`,
+		"structuredContent does not match the outputSchema",
+		`structuredContent: {"sum":"many"}`,
+	)
+}
+
+func TestCheckServerAcceptsSchemaViolations(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"content": []any{}, "structuredContent": map[string]any{"sum": 1}}, nil
+	}
+	runCheck(t, srv).expectFailure(t,
+		`tools/invalid-arguments/add: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
+		"the call succeeded",
+		"expected: rejected before the handler runs, as an isError result",
+	)
+}
+
+func TestCheckServerCrashTextReachesTheClient(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		return toolError("panic: runtime error: index out of range\n\ngoroutine 7 [running]:\nmain.add(...)\n\t/src/add.go:12"), nil
+	}
+	runCheck(t, srv).expectFailure(t,
+		"the answer shows the client what looks like crash text",
+		`"panic: runtime error`,
+	)
+}
+
+func TestCheckServerUnknownResource(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.caps["resources"] = map[string]any{}
+	srv.handlers["resources/list"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{"resources": []any{}}, nil }
+	srv.handlers["resources/templates/list"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"resourceTemplates": []any{}}, nil
+	}
+	srv.handlers["resources/read"] = func(json.RawMessage) (any, *rpcError) {
+		return nil, &rpcError{Code: -32603, Message: "not there"}
+	}
+	runCheck(t, srv).expectFailure(t,
+		"resources/unknown-uri: read mcptestkit-check://no/such/resource, a URI the server does not have; got JSON-RPC error -32603",
+		`expected: JSON-RPC error -32602 with data {"uri": "mcptestkit-check://no/such/resource"}`,
+	)
+}
+
+func TestCheckServerPagingLoop(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	list := srv.handlers["tools/list"]
+	srv.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		r, _ := list(p)
+		r.(map[string]any)["nextCursor"] = "again"
+		return r, nil
+	}
+	runCheck(t, srv).expectFailure(t,
+		`tools/list: tools/list lists "add" twice (pages 1 and 2)`,
+		`tools/list page 2 gives nextCursor "again", which an earlier page gave too`,
+	)
+}
+
+// negative is a go-sdk tool that crashes on a negative count: the edge the
+// generator tries.
+type countIn struct {
+	Count int `json:"count"`
+}
+
+func crashingServer(logger *slog.Logger, guard bool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "crashy", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
+	if guard {
+		s.AddReceivingMiddleware(gosdk.Guard(logger))
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "repeat", Description: "Repeat x count times."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in countIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Count)}}}, nil, nil
+		})
+	return s
+}
+
+func TestCheckServerNoCrashGuard(t *testing.T) {
+	t.Parallel()
+	f := runCheck(t, gosdk.Server(crashingServer(slog.New(slog.DiscardHandler), false)), SkipChecks("malformed-frame"))
+	f.expectFailure(t,
+		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
+		`the handler panicked (panic in tool "repeat": strings: negative Repeat count), and the server has no crash guard of its own`,
+		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
+	)
+}
+
+func TestCheckServerCrashOnEdgeValue(t *testing.T) {
+	t.Parallel()
+	logs := logcapture.New(t, logcapture.NoDump())
+	f := runCheck(t, gosdk.Server(crashingServer(logs.Logger(), true)), CheckLogs(logs), SkipChecks("malformed-frame"))
+	f.expectFailure(t,
+		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
+		`the handler crashed (the crash guard caught it: the client got {isError:true content:["Error executing tool repeat"]})`,
+		"expected: no crash on arguments that conform to the inputSchema",
+	)
+	assert.NotContains(t, f.output(), "ERROR record", "the guard logs each crash once")
+}
+
+func TestCheckServerRunAndSkip(t *testing.T) {
+	t.Parallel()
+	var names []string
+	err := servercheck.Run(t.Context(), servercheck.Serve(goodServer()), &servercheck.Options{
+		Run:      "tools/(list|calls)",
+		Skip:     []string{"tools/calls"},
+		OnResult: func(r servercheck.Result) { names = append(names, r.Status.String()+" "+r.Name) },
+	})
+	assert.NoError(t, err)
+	assert.Equal(t, []string{"pass tools/list", "skip tools/calls/add"}, names)
+}

@@ -1,0 +1,184 @@
+package servercheck
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// errStop ends a check early (failed or skipped), as t.FailNow does.
+var errStop = errors.New("check stopped")
+
+// Excerpt limits: enough of the connection to see what was sent and what
+// came back, not the whole session.
+const (
+	excerptFrames = 12
+	excerptLine   = 600
+)
+
+// C is the state of one running check.
+type C struct {
+	s      *suite
+	name   string
+	status Status
+	fails  []string
+	notes  []string
+	skip   string
+	marks  []connMark
+}
+
+type connMark struct {
+	c    *conn
+	mark int
+}
+
+// use notes that the check talks over c, so its excerpt goes in the
+// result.
+func (c *C) use(cn *conn) *conn {
+	for _, m := range c.marks {
+		if m.c == cn {
+			return cn
+		}
+	}
+	c.marks = append(c.marks, connMark{cn, cn.tap.mark()})
+	return cn
+}
+
+// main returns the main connection, stopping the check if it cannot be
+// had.
+func (c *C) main() *conn {
+	cn, err := c.s.mainConn()
+	if err != nil {
+		c.fatalf("%v", err)
+	}
+	return c.use(cn)
+}
+
+func (c *C) failf(format string, args ...any) {
+	c.status = Fail
+	c.fails = append(c.fails, fmt.Sprintf(format, args...))
+}
+
+func (c *C) fatalf(format string, args ...any) {
+	c.failf(format, args...)
+	panic(errStop)
+}
+
+func (c *C) skipf(format string, args ...any) {
+	if c.status != Fail {
+		c.status = Skip
+	}
+	c.skip = fmt.Sprintf(format, args...)
+	panic(errStop)
+}
+
+func (c *C) notef(format string, args ...any) {
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+}
+
+// ctx is the context of one request: bounded by the suite's timeout (plus
+// a margin, so the client's own timeout, which names the method, fires
+// first).
+func (c *C) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.s.ctx, c.s.timeout+c.s.timeout/2)
+}
+
+// claimCrashes fails the check for each panic an in-process adapter
+// recovered while it ran: the server has no crash guard.
+func (c *C) claimCrashes() {
+	for _, r := range c.s.takeCrashes() {
+		c.failf("the server panicked in %s and has no crash guard of its own: the harness's adapter recovered it; in production this panic crashes the server process.\n%s", r, guardHint)
+	}
+}
+
+// guardHint says how to install the crash guard.
+const guardHint = `Install the crash guard, which turns a handler panic into the bare error "Error executing tool <name>" for the client and one ERROR log record with the stack:
+	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
+	mcp-go:  server.NewMCPServer(name, version, mcpgo.Guard(logger))`
+
+func (c *C) result() Result {
+	r := Result{Name: c.name, Status: c.status}
+	switch c.status {
+	case Fail:
+		r.Detail = strings.Join(c.fails, "\n\n")
+		for _, m := range c.marks {
+			r.Transcript = append(r.Transcript, m.c.tap.excerpt(m.mark, excerptFrames, excerptLine)...)
+		}
+	case Skip:
+		r.Detail = c.skip
+	default:
+		r.Detail = strings.Join(c.notes, "\n")
+	}
+	return r
+}
+
+// leakPatterns find what a crash may leak to the client: the panic's
+// words, a goroutine dump, source file positions, other runtimes' stack
+// traces.
+var leakPatterns = regexp.MustCompile(`(?i)\bpanic\b|goroutine \d+|\.go:\d+|\.(?:js|mjs|cjs|ts|py|rb|java|rs):\d+|Traceback \(most recent call last\)|\n\s+at \S.*\(.*:\d+:\d+\)`)
+
+// leak returns the first piece of s that looks like crash text, or "".
+func leak(s string) string {
+	loc := leakPatterns.FindStringIndex(s)
+	if loc == nil {
+		return ""
+	}
+	from, to := max(loc[0]-40, 0), min(loc[1]+40, len(s))
+	return strings.TrimSpace(s[from:to])
+}
+
+// errorCode returns the JSON-RPC error in err, if it is one.
+func errorCode(err error) (*client.Error, bool) {
+	var e *client.Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
+// brokeConnection reports whether err means the connection ended.
+func brokeConnection(cn *conn, err error) bool {
+	return errors.Is(err, client.ErrClosed) || !cn.alive()
+}
+
+// timedOut reports whether err is a request that got no answer in time.
+func timedOut(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
+
+// describe words what came back from a request for a failure message.
+func describe(v any, err error) string {
+	if err != nil {
+		if e, ok := errorCode(err); ok {
+			s := fmt.Sprintf("JSON-RPC error %d %q", e.Code, e.Message)
+			if len(e.Data) > 0 {
+				s += " data " + string(e.Data)
+			}
+			return s
+		}
+		return "error: " + err.Error()
+	}
+	if r, ok := v.(fmt.Stringer); ok {
+		return cut(r.String(), 800)
+	}
+	b, _ := json.Marshal(v)
+	return cut(string(b), 800)
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return cut(string(b), 800)
+}

@@ -1,0 +1,417 @@
+package servercheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// Dialer opens a fresh connection to the server under test. Run calls it
+// once per connection it needs (one per protocol version for the handshake
+// checks, one for a check that may break the connection, one more after a
+// connection broke), and closes each transport it got.
+//
+// ctx carries what the in-process adapters need to report a recovered
+// panic; a Dialer that starts a server in the process should hand ctx, or a
+// context derived from it, to the server (see [Serve]).
+type Dialer func(ctx context.Context) (client.Transport, error)
+
+// Server is what [Serve] serves: the in-process server of package mcptest
+// (mcptest.Server, gosdk.Server, mcpgo.Server, mcptest.ServerFunc).
+type Server interface {
+	Serve(ctx context.Context, conn *memtransport.Conn) error
+}
+
+// Serve returns a Dialer that serves srv on one end of a fresh in-memory
+// connection for each connection Run opens. Closing the transport closes the
+// connection and waits for Serve to return.
+func Serve(srv Server) Dialer {
+	return func(ctx context.Context) (client.Transport, error) {
+		cli, end := memtransport.Pair()
+		serveCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() {
+				if r := recover(); r != nil {
+					crash.Deliver(serveCtx, crash.Report{Method: "Serve", Value: r})
+				}
+			}()
+			_ = srv.Serve(serveCtx, end)
+		}()
+		return &served{Conn: cli, end: end, cancel: cancel, done: done}, nil
+	}
+}
+
+// served is the client end of a connection [Serve] opened.
+type served struct {
+	*memtransport.Conn
+	end    *memtransport.Conn
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Close closes both ends and waits for Serve, cancelling its context if it
+// does not return by itself.
+func (s *served) Close() error {
+	err := s.Conn.Close()
+	_ = s.end.Close()
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+		s.cancel()
+		<-s.done
+	}
+	s.cancel()
+	return err
+}
+
+// Status is the outcome of one check.
+type Status uint8
+
+const (
+	// Pass: the server did what the protocol and the contract expect.
+	Pass Status = iota
+	// Fail: it did not; Result.Detail says how.
+	Fail
+	// Skip: the check does not apply (the server does not declare the
+	// capability, has nothing to check) or was left out by Options.Skip.
+	Skip
+)
+
+func (s Status) String() string {
+	switch s {
+	case Pass:
+		return "pass"
+	case Fail:
+		return "fail"
+	case Skip:
+		return "skip"
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Result is the outcome of one check.
+type Result struct {
+	// Name is the check's path, elements separated by "/":
+	// "tools/call/get_author". Names contain no spaces.
+	Name string
+	// Status says whether it passed, failed or was skipped.
+	Status Status
+	// Detail says why a check failed or was skipped: what was sent, what
+	// came back, what the specification or the error contract expects. A
+	// passing check may carry a note (which of two allowed answers the
+	// server chose).
+	Detail string
+	// Transcript is the excerpt of the connection the check used: one
+	// message per line, "→ " for client to server, "← " for server to
+	// client; set for failures.
+	Transcript []string
+	// Duration is how long the check took.
+	Duration time.Duration
+}
+
+// String formats r as one line, and its detail and transcript on the
+// indented lines after it.
+func (r Result) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s (%v)", strings.ToUpper(r.Status.String()), r.Name, r.Duration.Round(time.Millisecond))
+	if r.Detail != "" {
+		b.WriteString("\n" + indent(r.Detail, "\t"))
+	}
+	if len(r.Transcript) > 0 {
+		b.WriteString("\n\ttranscript:\n" + indent(strings.Join(r.Transcript, "\n"), "\t\t"))
+	}
+	return b.String()
+}
+
+// LogRecord is one log record of the server, as [Options.Logs] returns it.
+type LogRecord struct {
+	Level   slog.Level
+	Message string
+	// Stack is the stack trace attached to the record, "" for none.
+	Stack string
+}
+
+// DefaultCalls is how many calls with generated arguments each tool gets
+// when Options.Calls is zero.
+const DefaultCalls = 24
+
+// DefaultTimeout bounds each request when Options.Timeout is zero.
+const DefaultTimeout = 10 * time.Second
+
+// Options configure [Run]. The zero value runs every check.
+type Options struct {
+	// Version is the protocol version of every check but the handshake ones.
+	// Empty starts era-neutrally: 2026-07-28 if the server speaks it, else
+	// the newest legacy version.
+	Version string
+	// Versions are the versions the handshake checks try, one check each.
+	// Nil: every version the client supports.
+	Versions []string
+	// Run and Skip select checks by name, as go test's -run and -skip do:
+	// a pattern is split at "/" and each element is an unanchored regular
+	// expression matched against the name's element at that depth. A check
+	// runs if it matches Run (or Run is empty) and no pattern of Skip; a
+	// check Skip leaves out is reported as skipped.
+	Run  string
+	Skip []string
+	// Calls is how many calls with generated arguments each tool gets
+	// (default [DefaultCalls]); negative: none.
+	Calls int
+	// Seed seeds the argument generator; the same seed gives the same calls.
+	Seed uint64
+	// Timeout bounds each request (default [DefaultTimeout]). A request
+	// that gets no answer in time fails its check.
+	Timeout time.Duration
+	// Client is the base of the client's options for every connection:
+	// callbacks (sampling, elicitation, roots) and identity. Run sets the
+	// protocol version and the timeout.
+	Client client.Options
+	// Logs, when set, returns the server's log records so far. The crash
+	// checks then require one ERROR record with a stack for each crash.
+	Logs func() []LogRecord
+	// Runner, when set, runs each check: it must call check at most once
+	// and return after it returns. mcptest.CheckServer passes one that runs
+	// the check as a subtest; not calling check leaves it out.
+	Runner func(name string, check func() Result)
+	// OnResult, when set, receives each check's result as it finishes.
+	OnResult func(Result)
+}
+
+// ErrConnect is wrapped by the error [Run] returns when it could not open
+// and initialize its first connection, so no check could run.
+var ErrConnect = errors.New("could not connect to the server")
+
+// Run runs the checks against the server dial reaches and returns nil if
+// none failed, or an error naming those that failed; each result also goes
+// to Options.OnResult as it finishes. It returns an error wrapping
+// [ErrConnect] when the first connection fails: then no check ran.
+//
+// Run is the engine of mcptest.CheckServer for use outside package testing,
+// as testing/fstest.TestFS is.
+func Run(ctx context.Context, dial Dialer, opts *Options) error {
+	if opts == nil {
+		opts = &Options{}
+	}
+	s, err := newSuite(ctx, dial, opts)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if err := s.start(); err != nil {
+		return err
+	}
+	s.all()
+	if len(s.failed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d check(s) failed: %s", len(s.failed), strings.Join(s.failed, ", "))
+}
+
+// suite is the state of one Run.
+type suite struct {
+	ctx     context.Context
+	dial    Dialer
+	opts    Options
+	run     []*regexp.Regexp
+	skip    [][]*regexp.Regexp
+	timeout time.Duration
+
+	mu      sync.Mutex
+	crashes []crash.Report // reported by in-process adapters, not yet claimed
+
+	main   *conn // the connection most checks use; reopened when it breaks
+	inv    inventory
+	failed []string
+}
+
+func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
+	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout}
+	if s.timeout <= 0 {
+		s.timeout = DefaultTimeout
+	}
+	if s.opts.Calls == 0 {
+		s.opts.Calls = DefaultCalls
+	}
+	if s.opts.Versions == nil {
+		s.opts.Versions = client.SupportedVersions()
+	}
+	var err error
+	if s.run, err = compilePattern(opts.Run); err != nil {
+		return nil, fmt.Errorf("check: Options.Run: %w", err)
+	}
+	for _, p := range opts.Skip {
+		re, err := compilePattern(p)
+		if err != nil {
+			return nil, fmt.Errorf("check: Options.Skip %q: %w", p, err)
+		}
+		s.skip = append(s.skip, re)
+	}
+	s.ctx = crash.WithReporter(ctx, s.reportCrash)
+	return s, nil
+}
+
+func (s *suite) reportCrash(r crash.Report) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.crashes = append(s.crashes, r)
+}
+
+// takeCrashes returns the crash reports since the last call.
+func (s *suite) takeCrashes() []crash.Report {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.crashes
+	s.crashes = nil
+	return c
+}
+
+// start opens the main connection.
+func (s *suite) start() error {
+	c, err := s.open(s.opts.Version)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConnect, err)
+	}
+	s.main = c
+	return nil
+}
+
+func (s *suite) close() {
+	if s.main != nil {
+		s.main.close()
+	}
+}
+
+// mainConn returns the main connection, reopened if it broke.
+func (s *suite) mainConn() (*conn, error) {
+	if s.main != nil && s.main.alive() {
+		return s.main, nil
+	}
+	if s.main != nil {
+		s.main.close()
+		s.main = nil
+	}
+	c, err := s.open(s.opts.Version)
+	if err != nil {
+		return nil, fmt.Errorf("could not reconnect after the connection broke: %v", err)
+	}
+	s.main = c
+	return c, nil
+}
+
+// check runs one named check through the Runner, if selected.
+func (s *suite) check(name string, fn func(c *C)) {
+	name = cleanName(name)
+	elems := strings.Split(name, "/")
+	if len(s.run) > 0 && !matchPrefix(s.run, elems, true) {
+		return
+	}
+	for _, p := range s.skip {
+		if matchPrefix(p, elems, false) {
+			fn = func(c *C) { c.skipf("left out by Options.Skip") }
+			break
+		}
+	}
+	body := func() Result {
+		start := time.Now()
+		c := &C{s: s, name: name}
+		s.takeCrashes() // a crash before this check is not this check's
+		func() {
+			defer func() {
+				if r := recover(); r != nil && r != errStop {
+					panic(r)
+				}
+			}()
+			fn(c)
+		}()
+		c.claimCrashes()
+		res := c.result()
+		res.Duration = time.Since(start)
+		return res
+	}
+	report := func(r Result) {
+		if r.Status == Fail {
+			s.failed = append(s.failed, r.Name)
+		}
+		if s.opts.OnResult != nil {
+			s.opts.OnResult(r)
+		}
+	}
+	if s.opts.Runner == nil {
+		report(body())
+		return
+	}
+	s.opts.Runner(name, func() Result {
+		r := body()
+		report(r)
+		return r
+	})
+}
+
+// matchPrefix reports whether the pattern elements match name's elements.
+// For Run (partial), a name shorter than the pattern matches if its
+// elements do, as go test runs a parent whose subtests may match; for Skip,
+// every pattern element must match.
+func matchPrefix(pat []*regexp.Regexp, elems []string, partial bool) bool {
+	for i, re := range pat {
+		if i >= len(elems) {
+			return partial
+		}
+		if !re.MatchString(elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func compilePattern(p string) ([]*regexp.Regexp, error) {
+	if p == "" {
+		return nil, nil
+	}
+	var out []*regexp.Regexp
+	for _, e := range strings.Split(p, "/") {
+		re, err := regexp.Compile(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// cleanName makes a name safe as a check path element the way go test
+// rewrites subtest names: spaces become underscores.
+func cleanName(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == ' ':
+			return '_'
+		case r < ' ' || r == 0x7f:
+			return -1
+		}
+		return r
+	}, name)
+}
+
+// elem makes one path element from a server-given name (a tool, a prompt, a
+// resource): no "/" inside it.
+func elem(name string) string {
+	if name == "" {
+		return "(empty)"
+	}
+	return strings.ReplaceAll(cleanName(name), "/", "_")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}

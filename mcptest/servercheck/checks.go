@@ -1,0 +1,652 @@
+package servercheck
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// inventory is what the server lists, gathered once for the checks that
+// need it.
+type inventory struct {
+	tools     []*client.Tool
+	resources []*client.Resource
+	templates []*client.ResourceTemplate
+	prompts   []*client.Prompt
+}
+
+// all runs every check, in order.
+func (s *suite) all() {
+	for _, v := range s.opts.Versions {
+		s.check("handshake/"+v, func(c *C) { c.handshake(v) })
+	}
+	s.check("capabilities", (*C).capabilities)
+	s.check("ping", (*C).ping)
+	s.check("unknown-method", (*C).unknownMethod)
+	s.check("malformed-frame", (*C).malformedFrame)
+
+	caps := s.main.cl.ServerCapabilities()
+	if caps == nil {
+		caps = &client.ServerCapabilities{}
+	}
+	s.check("tools/list", func(c *C) {
+		c.needs(caps.Tools != nil, "tools")
+		s.inv.tools = listAll(c, "tools/list", c.main().cl.ListTools, func(r *client.ListToolsResult) ([]*client.Tool, string, bool) {
+			return r.Tools, r.NextCursor, r.HasNextPage()
+		}, func(t *client.Tool) string { return t.Name })
+	})
+	if caps.Tools != nil && s.inv.tools == nil {
+		s.inv.tools = quietList(s, (*client.Client).Tools)
+	}
+	s.check("tools/names", func(c *C) { c.needs(caps.Tools != nil, "tools"); c.toolNames(s.inv.tools) })
+	s.check("tools/descriptions", func(c *C) { c.needs(caps.Tools != nil, "tools"); c.toolDescriptions(s.inv.tools) })
+	for _, t := range s.inv.tools {
+		s.check("tools/schemas/"+elem(t.Name), func(c *C) { c.toolSchemas(t) })
+	}
+	for _, t := range s.inv.tools {
+		s.check("tools/calls/"+elem(t.Name), func(c *C) { c.toolCalls(t) })
+	}
+	for _, t := range s.inv.tools {
+		s.check("tools/invalid-arguments/"+elem(t.Name), func(c *C) { c.toolInvalidArguments(t) })
+	}
+	s.check("tools/unknown-tool", func(c *C) { c.needs(caps.Tools != nil, "tools"); c.unknownTool() })
+	s.check("tools/progress", func(c *C) { c.needs(caps.Tools != nil, "tools"); c.progress() })
+	s.check("tools/cancellation", func(c *C) { c.needs(caps.Tools != nil, "tools"); c.cancellation(s.inv.tools) })
+
+	s.check("resources/list", func(c *C) {
+		c.needs(caps.Resources != nil, "resources")
+		s.inv.resources = listAll(c, "resources/list", c.main().cl.ListResources, func(r *client.ListResourcesResult) ([]*client.Resource, string, bool) {
+			return r.Resources, r.NextCursor, r.HasNextPage()
+		}, func(r *client.Resource) string { return r.URI })
+	})
+	s.check("resources/templates/list", func(c *C) {
+		c.needs(caps.Resources != nil, "resources")
+		s.inv.templates = listAll(c, "resources/templates/list", c.main().cl.ListResourceTemplates, func(r *client.ListResourceTemplatesResult) ([]*client.ResourceTemplate, string, bool) {
+			return r.ResourceTemplates, r.NextCursor, r.HasNextPage()
+		}, func(r *client.ResourceTemplate) string { return r.URITemplate })
+	})
+	if caps.Resources != nil {
+		if s.inv.resources == nil {
+			s.inv.resources = quietList(s, (*client.Client).Resources)
+		}
+		if s.inv.templates == nil {
+			s.inv.templates = quietList(s, (*client.Client).ResourceTemplates)
+		}
+	}
+	for i, r := range s.inv.resources {
+		if i >= maxItems {
+			break
+		}
+		s.check("resources/read/"+elem(r.Name), func(c *C) { c.readResource(r) })
+	}
+	for _, t := range s.inv.templates {
+		s.check("resources/templates/read/"+elem(t.Name), func(c *C) { c.readTemplate(t) })
+	}
+	s.check("resources/unknown-uri", func(c *C) { c.needs(caps.Resources != nil, "resources"); c.unknownResource() })
+
+	s.check("prompts/list", func(c *C) {
+		c.needs(caps.Prompts != nil, "prompts")
+		s.inv.prompts = listAll(c, "prompts/list", c.main().cl.ListPrompts, func(r *client.ListPromptsResult) ([]*client.Prompt, string, bool) {
+			return r.Prompts, r.NextCursor, r.HasNextPage()
+		}, func(p *client.Prompt) string { return p.Name })
+	})
+	if caps.Prompts != nil && s.inv.prompts == nil {
+		s.inv.prompts = quietList(s, (*client.Client).Prompts)
+	}
+	for _, p := range s.inv.prompts {
+		s.check("prompts/get/"+elem(p.Name), func(c *C) { c.getPrompt(p) })
+	}
+	for _, p := range s.inv.prompts {
+		s.check("prompts/missing-argument/"+elem(p.Name), func(c *C) { c.promptMissingArgument(p) })
+	}
+	s.check("prompts/unknown-prompt", func(c *C) { c.needs(caps.Prompts != nil, "prompts"); c.unknownPrompt() })
+}
+
+// emptyList reports whether raw is a list result with no items under key.
+func emptyList(raw json.RawMessage, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return false
+	}
+	var items []json.RawMessage
+	return json.Unmarshal(m[key], &items) == nil && len(items) == 0
+}
+
+// maxItems bounds the per-item checks of one kind (a server listing
+// thousands of resources gets the first ones read).
+const maxItems = 50
+
+// needs skips the check unless the server declares the capability.
+func (c *C) needs(declared bool, capability string) {
+	if !declared {
+		c.skipf("the server does not declare the %s capability", capability)
+	}
+}
+
+// quietList lists items for the per-item checks when the list check itself
+// was not selected.
+func quietList[T any](s *suite, seq func(*client.Client, context.Context, ...client.CallOption) iter.Seq2[T, error]) []T {
+	cn, err := s.mainConn()
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 4*s.timeout)
+	defer cancel()
+	var out []T
+	for v, err := range seq(cn.cl, ctx) {
+		if err != nil || len(out) > 10000 {
+			break
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func (c *C) handshake(version string) {
+	cn, err := c.s.open(version)
+	if cn != nil {
+		c.use(cn)
+		defer cn.close()
+	}
+	if err != nil {
+		if version == client.Version20260728 {
+			if e, ok := errorCode(err); ok && (e.Code == client.CodeMethodNotFound || e.Code == client.CodeInvalidParams) || strings.Contains(err.Error(), "legacy") {
+				c.skipf("the server speaks only the legacy protocol (server/discover answered: %v)", err)
+			}
+		}
+		c.fatalf("sent the handshake at protocol version %s; expected the server to accept it or answer with a version it supports, got: %v", version, err)
+	}
+	got := cn.cl.ProtocolVersion()
+	if got != version {
+		c.notef("asked for %s, the server chose %s", version, got)
+	}
+	if early := cn.tap.earlyMessages(); len(early) > 0 {
+		c.failf("the server sent %s before the client's notifications/initialized; the specification allows only ping and log messages before it (lifecycle: operation starts once the client has sent notifications/initialized)", strings.Join(early, ", "))
+	}
+}
+
+// capabilities checks that what the server declares is what it serves.
+func (c *C) capabilities() {
+	cn := c.main()
+	caps := cn.cl.ServerCapabilities()
+	if caps == nil {
+		caps = &client.ServerCapabilities{}
+	}
+	for _, k := range []struct {
+		name, method string
+		declared     bool
+	}{
+		{"tools", "tools/list", caps.Tools != nil},
+		{"resources", "resources/list", caps.Resources != nil},
+		{"prompts", "prompts/list", caps.Prompts != nil},
+	} {
+		ctx, cancel := c.ctx()
+		raw, err := cn.cl.Call(ctx, k.method, map[string]any{})
+		cancel()
+		switch {
+		case k.declared && err != nil:
+			c.failf("the server declares the %s capability, but %s failed: %s\nexpected: a result listing the %s", k.name, k.method, describe(nil, err), k.name)
+		case !k.declared && err == nil && emptyList(raw, k.name):
+			c.notef("the server does not declare the %s capability but answers %s with an empty list (the specification expects -32601; harmless, since clients do not ask)", k.name, k.method)
+		case !k.declared && err == nil:
+			c.failf("the server does not declare the %s capability, but %s lists some: %s\nexpected: the capability declared in the handshake (clients never ask for what is not declared, so these %s are invisible to them), or -32601 Method not found", k.name, k.method, cut(string(raw), 400), k.name)
+		case !k.declared:
+			if e, ok := errorCode(err); !ok || e.Code != client.CodeMethodNotFound {
+				c.failf("the server does not declare the %s capability; %s got %s\nexpected: JSON-RPC error -32601 (Method not found), as for any method the server does not offer", k.name, k.method, describe(nil, err))
+			}
+		}
+		if !cn.alive() {
+			c.fatalf("the connection broke on %s", k.method)
+		}
+	}
+}
+
+func (c *C) ping() {
+	cn := c.main()
+	if cn.modern() {
+		// 2026-07-28 has no ping: ask at the newest legacy version.
+		var err error
+		if cn, err = c.s.open(client.LatestLegacyVersion); err != nil {
+			c.skipf("protocol version 2026-07-28 has no ping, and the server does not speak %s: %v", client.LatestLegacyVersion, err)
+		}
+		c.use(cn)
+		defer cn.close()
+	}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	if err := cn.cl.Ping(ctx); err != nil {
+		c.failf("sent ping; got %s\nexpected: an empty result", describe(nil, err))
+	}
+}
+
+func (c *C) unknownMethod() {
+	cn := c.main()
+	ctx, cancel := c.ctx()
+	defer cancel()
+	const method = "mcptestkit/no-such-method"
+	_, err := cn.cl.Call(ctx, method, map[string]any{})
+	e, ok := errorCode(err)
+	switch {
+	case err == nil:
+		c.failf("sent %s, a method no server has; it succeeded\nexpected: JSON-RPC error -32601 (Method not found)", method)
+	case !ok:
+		c.failf("sent %s; got %v\nexpected: JSON-RPC error -32601 (Method not found)", method, err)
+	case e.Code != client.CodeMethodNotFound:
+		c.failf("sent %s; got %s\nexpected: JSON-RPC error -32601 (Method not found)", method, describe(nil, err))
+	}
+}
+
+func (c *C) malformedFrame() {
+	cn, err := c.s.open(c.s.opts.Version)
+	if cn != nil {
+		c.use(cn)
+		defer cn.close()
+	}
+	if err != nil {
+		c.fatalf("could not open a connection: %v", err)
+	}
+	const bad = `{"jsonrpc": "2.0", "id": "mcptestkit-check-malformed", "method": "tools/list", "params": {`
+	ctx, cancel := c.ctx()
+	defer cancel()
+	resp, err := cn.tap.raw(ctx, []byte(bad), "")
+	switch {
+	case err != nil && cn.alive() && timedOut(err):
+		c.failf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
+	case err != nil:
+		c.fatalf("sent a frame that is not valid JSON: %s\nthe connection ended: %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, err)
+	default:
+		var r struct {
+			Error *struct {
+				Code int64 `json:"code"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(resp, &r) != nil || r.Error == nil || r.Error.Code != client.CodeParseError {
+			c.failf("sent a frame that is not valid JSON: %s\ngot: %s\nexpected: a JSON-RPC error response -32700 (Parse error) with id null", bad, resp)
+		}
+	}
+	if leaked := leak(string(resp)); leaked != "" {
+		c.failf("the answer to a malformed frame shows crash text to the client: %q", leaked)
+	}
+	ctx2, cancel2 := c.ctx()
+	defer cancel2()
+	if _, err := cn.cl.Call(ctx2, "tools/list", map[string]any{}); err != nil {
+		if _, ok := errorCode(err); !ok {
+			c.failf("after the malformed frame the server no longer serves: tools/list got %v\nexpected: the connection to stay usable", err)
+		}
+	}
+}
+
+// listAll reads every page of a list and checks the paging: no cursor
+// repeats, no item twice.
+func listAll[R, T any](c *C, method string, fetch func(context.Context, string, ...client.CallOption) (R, error), page func(R) ([]T, string, bool), key func(T) string) []T {
+	var items []T
+	seen := map[string]int{}
+	cursors := map[string]bool{}
+	cursor := ""
+	for n := 1; ; n++ {
+		ctx, cancel := c.ctx()
+		r, err := fetch(ctx, cursor)
+		cancel()
+		if err != nil {
+			what := "the first page"
+			if cursor != "" {
+				what = fmt.Sprintf("page %d (cursor %q, the nextCursor of the page before)", n, cursor)
+			}
+			c.fatalf("%s of %s failed: %s\nexpected: a page of results", what, method, describe(nil, err))
+		}
+		got, next, more := page(r)
+		for _, it := range got {
+			k := key(it)
+			if p, dup := seen[k]; dup {
+				c.failf("%s lists %q twice (pages %d and %d)\nexpected: every item once", method, k, p, n)
+				continue
+			}
+			seen[k] = n
+			items = append(items, it)
+		}
+		if !more {
+			return items
+		}
+		if cursors[next] {
+			c.fatalf("%s page %d gives nextCursor %q, which an earlier page gave too: paging would never end\nexpected: each page's cursor leads on, and the last page has no nextCursor", method, n, next)
+		}
+		if n >= 1000 {
+			c.fatalf("%s has more than 1000 pages; the check stopped reading", method)
+		}
+		cursors[next] = true
+		cursor = next
+	}
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+func (c *C) toolNames(tools []*client.Tool) {
+	if len(tools) == 0 {
+		c.skipf("the server lists no tools")
+	}
+	for _, t := range tools {
+		if !toolName.MatchString(t.Name) {
+			c.failf("tool name %q does not follow the naming rule: tool names SHOULD be 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (no spaces or other characters)", t.Name)
+		}
+	}
+}
+
+func (c *C) toolDescriptions(tools []*client.Tool) {
+	if len(tools) == 0 {
+		c.skipf("the server lists no tools")
+	}
+	var missing []string
+	for _, t := range tools {
+		if strings.TrimSpace(t.Description) == "" {
+			missing = append(missing, t.Name)
+		}
+	}
+	if len(missing) > 0 {
+		c.failf("tools without a description: %q\nexpected: every tool describes what it does; the description is how a model decides to call it", missing)
+	}
+}
+
+func (c *C) toolSchemas(t *client.Tool) {
+	if err := objectSchema(t.InputSchema, t.Name+"/inputSchema"); err != nil {
+		c.failf("tool %q: inputSchema %v\ninputSchema: %s\nexpected: a valid JSON Schema (2020-12 unless it names another draft with $schema) with \"type\": \"object\" at the root", t.Name, err, cut(string(t.InputSchema), 800))
+	}
+	if len(strings.TrimSpace(string(t.OutputSchema))) == 0 {
+		return
+	}
+	if err := objectSchema(t.OutputSchema, t.Name+"/outputSchema"); err != nil {
+		c.failf("tool %q: outputSchema %v\noutputSchema: %s\nexpected: a valid JSON Schema (2020-12 unless it names another draft with $schema) with \"type\": \"object\" at the root", t.Name, err, cut(string(t.OutputSchema), 800))
+	}
+}
+
+// objectSchema says what is wrong with a tool schema, or nil.
+func objectSchema(raw json.RawMessage, name string) error {
+	s, err := compile(raw, name)
+	if err != nil {
+		return fmt.Errorf("is not valid: %v", err)
+	}
+	m, ok := s.doc.(map[string]any)
+	if !ok {
+		return fmt.Errorf("is not a JSON object")
+	}
+	if m["type"] != "object" {
+		return fmt.Errorf(`has "type": %s at the root; MCP requires "object"`, compactJSON(m["type"]))
+	}
+	return nil
+}
+
+// unknownName is a name no server has.
+const unknownName = "mcptestkit_no_such_name"
+
+func (c *C) unknownTool() {
+	cn := c.main()
+	ctx, cancel := c.ctx()
+	defer cancel()
+	res, err := cn.cl.CallTool(ctx, unknownName, map[string]any{})
+	e, ok := errorCode(err)
+	switch {
+	case err == nil && res.IsError:
+		c.notef("answers an unknown tool with an isError result (as the MCP Python SDK does); the specification's example is -32602")
+	case err == nil:
+		c.failf("called tool %q, which the server does not list; it succeeded: %s\nexpected: JSON-RPC error -32602 (Unknown tool), or an isError result", unknownName, describe(res, nil))
+	case ok && e.Code == client.CodeInvalidParams:
+	case ok:
+		c.failf("called tool %q, which the server does not list; got %s\nexpected: JSON-RPC error -32602 (Unknown tool: %s), or an isError result", unknownName, describe(nil, err), unknownName)
+	default:
+		c.failf("called tool %q, which the server does not list; got %v\nexpected: JSON-RPC error -32602", unknownName, err)
+	}
+}
+
+func (c *C) unknownResource() {
+	cn := c.main()
+	ctx, cancel := c.ctx()
+	defer cancel()
+	const uri = "mcptestkit-check://no/such/resource"
+	res, err := cn.cl.ReadResource(ctx, uri)
+	e, ok := errorCode(err)
+	want := "expected: JSON-RPC error -32602 with data {\"uri\": \"" + uri + "\"} (the older -32002 is accepted)"
+	switch {
+	case err == nil:
+		c.failf("read %s, a URI the server does not have; it succeeded: %s\n%s", uri, describe(res, nil), want)
+	case !ok:
+		c.failf("read %s; got %v\n%s", uri, err, want)
+	case e.Code == client.CodeInvalidParams || e.Code == client.CodeResourceNotFound:
+		var got string
+		if !e.DataField("uri", &got) || got != uri {
+			c.failf("read %s; got %s: the error's data has no \"uri\" naming the resource\n%s", uri, describe(nil, err), want)
+		}
+		if e.Code == client.CodeResourceNotFound {
+			c.notef("answers an unknown resource with -32002, the code of protocol versions up to 2025-11-25; 2026-07-28 uses -32602")
+		}
+	default:
+		c.failf("read %s, a URI the server does not have; got %s\n%s", uri, describe(nil, err), want)
+	}
+	c.noLeak("resources/read "+uri, nil, err)
+}
+
+func (c *C) readResource(r *client.Resource) {
+	cn := c.main()
+	ctx, cancel := c.ctx()
+	defer cancel()
+	res, err := cn.cl.ReadResource(ctx, r.URI)
+	c.noLeak("resources/read "+r.URI, res, err)
+	switch {
+	case brokeConnection(cn, err):
+		c.fatalf("read %s, a listed resource; the connection broke: %v", r.URI, err)
+	case err != nil:
+		c.failf("read %s, which resources/list lists; got %s\nexpected: its contents (every listed resource reads)", r.URI, describe(nil, err))
+	case len(res.Contents) == 0:
+		c.failf("read %s, which resources/list lists; the result has no contents\nexpected: at least one contents entry", r.URI)
+	}
+}
+
+func (c *C) readTemplate(t *client.ResourceTemplate) {
+	cn := c.main()
+	e := newSeeded(c.s.opts.Seed, t.URITemplate)
+	for i := range 4 {
+		uri := expand(t.URITemplate, e, i == 0)
+		ctx, cancel := c.ctx()
+		res, err := cn.cl.ReadResource(ctx, uri)
+		cancel()
+		c.noLeak("resources/read "+uri, res, err)
+		if brokeConnection(cn, err) {
+			c.fatalf("read %s (template %s); the connection broke: %v", uri, t.URITemplate, err)
+		}
+		if timedOut(err) {
+			c.fatalf("read %s (template %s); no answer within %v", uri, t.URITemplate, c.s.timeout)
+		}
+		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams && e.Code != client.CodeResourceNotFound {
+			c.failf("read %s, an expansion of template %s; got %s\nexpected: the contents, or resource not found (-32602 with data.uri); a value the server has no resource for is not an internal error", uri, t.URITemplate, describe(nil, err))
+			return
+		}
+	}
+}
+
+// expand fills every variable of an RFC 6570 template with a generated
+// value (the first time, a plain word).
+func expand(tmpl string, e entropy, plain bool) string {
+	return templateVar.ReplaceAllStringFunc(tmpl, func(v string) string {
+		op := v[1:2]
+		val := "mcptestkit"
+		if !plain {
+			val = []string{"a", "0", "-1", "x y", "ünï", "%", "..", "long-" + strings.Repeat("x", 64)}[e.intn(8)]
+		}
+		switch op {
+		case "+", "#":
+			return val
+		case "/":
+			return "/" + escape(val)
+		case "?":
+			name := strings.TrimRight(strings.Split(v[2:len(v)-1], ",")[0], "*")
+			return "?" + name + "=" + escape(val)
+		case "&":
+			name := strings.TrimRight(strings.Split(v[2:len(v)-1], ",")[0], "*")
+			return "&" + name + "=" + escape(val)
+		case ".":
+			return "." + escape(val)
+		}
+		return escape(val)
+	})
+}
+
+var templateVar = regexp.MustCompile(`\{[^}]*\}`)
+
+func escape(s string) string {
+	var b strings.Builder
+	for _, r := range []byte(s) {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.IndexByte("-._~", r) >= 0 {
+			b.WriteByte(r)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", r)
+	}
+	return b.String()
+}
+
+func (c *C) getPrompt(p *client.Prompt) {
+	cn := c.main()
+	e := newSeeded(c.s.opts.Seed, p.Name)
+	rejected := 0
+	const tries = 4
+	for i := range tries {
+		args := map[string]string{}
+		for _, a := range p.Arguments {
+			if a.Required || e.intn(2) == 0 {
+				args[a.Name] = (&gen{e: e}).str(nil)
+				if i == 0 {
+					args[a.Name] = "mcptestkit"
+				}
+			}
+		}
+		ctx, cancel := c.ctx()
+		res, err := cn.cl.GetPrompt(ctx, p.Name, args)
+		cancel()
+		c.noLeak(fmt.Sprintf("prompts/get %q", p.Name), res, err)
+		if brokeConnection(cn, err) {
+			c.fatalf("prompts/get %q with arguments %s; the connection broke: %v", p.Name, compactJSON(args), err)
+		}
+		if err != nil {
+			if e, ok := errorCode(err); ok && e.Code == client.CodeInvalidParams {
+				rejected++
+				continue
+			}
+			c.failf("prompts/get %q with arguments %s; got %s\nexpected: the rendered prompt, or -32602 if the server rejects an argument's value", p.Name, compactJSON(args), describe(nil, err))
+			return
+		}
+		if len(res.Messages) == 0 {
+			c.notef("prompts/get %q rendered no messages", p.Name)
+		}
+	}
+	if rejected == tries {
+		c.notef("every generated value was rejected with -32602 (the prompt wants values the generator cannot guess)")
+	}
+}
+
+func (c *C) promptMissingArgument(p *client.Prompt) {
+	var req *client.PromptArgument
+	for _, a := range p.Arguments {
+		if a.Required {
+			req = a
+			break
+		}
+	}
+	if req == nil {
+		c.skipf("prompt %q has no required argument", p.Name)
+	}
+	cn := c.main()
+	args := map[string]string{}
+	for _, a := range p.Arguments {
+		if a.Required && a != req {
+			args[a.Name] = "mcptestkit"
+		}
+	}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	res, err := cn.cl.GetPrompt(ctx, p.Name, args)
+	c.noLeak(fmt.Sprintf("prompts/get %q", p.Name), res, err)
+	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
+		c.failf("prompts/get %q without its required argument %q (arguments %s); got %s\nexpected: JSON-RPC error -32602 (Invalid params)", p.Name, req.Name, compactJSON(args), describe(res, err))
+	}
+}
+
+func (c *C) unknownPrompt() {
+	cn := c.main()
+	ctx, cancel := c.ctx()
+	defer cancel()
+	res, err := cn.cl.GetPrompt(ctx, unknownName, nil)
+	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
+		c.failf("prompts/get %q, a prompt the server does not list; got %s\nexpected: JSON-RPC error -32602 (Invalid params)", unknownName, describe(res, err))
+	}
+}
+
+// noLeak fails the check if an answer shows crash text to the client.
+func (c *C) noLeak(what string, res any, err error) {
+	var s string
+	if e, ok := errorCode(err); ok {
+		s = e.Message + " " + string(e.Data)
+	} else if res != nil && err == nil {
+		if tr, ok := res.(*client.CallToolResult); ok && !tr.IsError {
+			return // a tool's own output may mention anything
+		}
+		b, _ := json.Marshal(res)
+		s = string(b)
+	}
+	if l := leak(s); l != "" {
+		c.failf("%s: the answer shows the client what looks like crash text: %q\nexpected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file paths stay in the server's log; the client gets a bare error (\"Error executing tool <name>\", or -32603)", what, l)
+	}
+}
+
+// progress checks that the progress notifications the server sent during
+// the tool calls carried the tokens the client gave.
+func (c *C) progress() {
+	cn := c.main()
+	notes := cn.tap.progressNotes()
+	if len(notes) == 0 {
+		c.skipf("no tool reported progress during the calls (every call carried a progressToken)")
+	}
+	var bad []string
+	for _, n := range notes {
+		if !n.known {
+			bad = append(bad, n.token)
+		}
+	}
+	if len(bad) > 0 {
+		c.failf("the server sent notifications/progress with tokens no request carried: %s\nexpected: progressToken echoes the _meta.progressToken of the request it reports on", strings.Join(slices.Compact(bad), ", "))
+	}
+	c.notef("%d progress notification(s), each with its request's token", len(notes))
+}
+
+// cancellation cancels a tool call in flight and checks that the server
+// keeps serving.
+func (c *C) cancellation(tools []*client.Tool) {
+	if len(tools) == 0 {
+		c.skipf("the server lists no tools")
+	}
+	cn := c.main()
+	t := tools[0]
+	args := map[string]any{}
+	if s, err := compile(t.InputSchema, t.Name); err == nil {
+		args, _ = s.conforming(newSeeded(c.s.opts.Seed, t.Name))
+	}
+	ctx, cancel := context.WithCancel(c.s.ctx)
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		close(started)
+		_, err := cn.cl.CallTool(ctx, t.Name, args)
+		done <- err
+	}()
+	<-started
+	cancel()
+	<-done
+	ctx2, cancel2 := c.ctx()
+	defer cancel2()
+	if _, err := cn.cl.ListTools(ctx2, ""); err != nil {
+		c.failf("called tool %q and cancelled the call (notifications/cancelled); tools/list afterwards got %s\nexpected: the server stops or finishes the cancelled request and keeps serving", t.Name, describe(nil, err))
+	}
+}

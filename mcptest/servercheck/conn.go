@@ -1,0 +1,296 @@
+package servercheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// rawPrefix marks the ids of requests a check sends itself, below the
+// client: their responses go to the check, not to the client.
+const rawPrefix = "mcptestkit-check-"
+
+// keepFrames bounds the frames a connection keeps for transcript excerpts.
+const keepFrames = 4000
+
+// frame is one message on a connection.
+type frame struct {
+	out  bool // client to server
+	data []byte
+}
+
+// tap sits between the client and the transport: it records every message,
+// watches the handshake's order and progress tokens, and routes the
+// responses to requests a check sent raw (malformed frames) to the check.
+type tap struct {
+	inner client.Transport
+
+	mu       sync.Mutex
+	frames   []frame
+	dropped  int // frames dropped from the front
+	waiters  map[string]chan []byte
+	nullID   chan []byte // error responses with id null (parse errors)
+	initSent bool        // an initialize request went out
+	ready    bool        // notifications/initialized went out
+	early    []string    // server messages before notifications/initialized
+	tokens   map[string]bool
+	progress []progressNote
+	closed   chan struct{}
+	once     sync.Once
+}
+
+type progressNote struct {
+	token string
+	known bool // the token was one a request of ours carried
+}
+
+func newTap(inner client.Transport) *tap {
+	return &tap{inner: inner, waiters: map[string]chan []byte{}, nullID: make(chan []byte, 8),
+		tokens: map[string]bool{}, closed: make(chan struct{})}
+}
+
+// envelope is what the tap reads of a message.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+		ProgressToken json.RawMessage `json:"progressToken"`
+	} `json:"params"`
+	Error  json.RawMessage `json:"error"`
+	Result json.RawMessage `json:"result"`
+}
+
+func (t *tap) record(out bool, msg []byte) {
+	t.frames = append(t.frames, frame{out: out, data: msg})
+	if len(t.frames) > keepFrames {
+		n := len(t.frames) - keepFrames
+		t.frames = append(t.frames[:0:0], t.frames[n:]...)
+		t.dropped += n
+	}
+}
+
+func (t *tap) Send(ctx context.Context, msg []byte) error {
+	var env envelope
+	_ = json.Unmarshal(msg, &env)
+	t.mu.Lock()
+	t.record(true, bytes.Clone(msg))
+	switch env.Method {
+	case "initialize":
+		t.initSent = true
+	case "notifications/initialized":
+		t.ready = true
+	}
+	if tok := env.Params.Meta.ProgressToken; len(tok) > 0 {
+		t.tokens[string(tok)] = true
+	}
+	t.mu.Unlock()
+	return t.inner.Send(ctx, msg)
+}
+
+func (t *tap) Receive(ctx context.Context) ([]byte, error) {
+	for {
+		msg, err := t.inner.Receive(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				t.once.Do(func() { close(t.closed) })
+			}
+			return nil, err
+		}
+		var env envelope
+		_ = json.Unmarshal(msg, &env)
+		t.mu.Lock()
+		t.record(false, msg)
+		if env.Method != "" && t.initSent && !t.ready && env.Method != "ping" && env.Method != "notifications/message" {
+			t.early = append(t.early, env.Method)
+		}
+		if env.Method == "notifications/progress" {
+			tok := string(env.Params.ProgressToken)
+			t.progress = append(t.progress, progressNote{token: tok, known: t.tokens[tok]})
+		}
+		var divert chan []byte
+		if env.Method == "" {
+			var id string
+			switch {
+			case json.Unmarshal(env.ID, &id) == nil && strings.HasPrefix(id, rawPrefix):
+				divert = t.waiters[id]
+				delete(t.waiters, id)
+			case string(env.ID) == "null" || (len(env.ID) == 0 && len(env.Error) > 0):
+				divert = t.nullID
+			}
+		}
+		t.mu.Unlock()
+		if divert != nil {
+			select {
+			case divert <- msg:
+			default:
+			}
+			continue
+		}
+		return msg, nil
+	}
+}
+
+func (t *tap) Close() error { return t.inner.Close() }
+
+// raw sends msg as it is and returns the response with the given id (a
+// string starting with rawPrefix), or with id null when id is "".
+func (t *tap) raw(ctx context.Context, msg []byte, id string) ([]byte, error) {
+	ch := t.nullID
+	if id != "" {
+		ch = make(chan []byte, 1)
+		t.mu.Lock()
+		t.waiters[id] = ch
+		t.mu.Unlock()
+		defer func() {
+			t.mu.Lock()
+			delete(t.waiters, id)
+			t.mu.Unlock()
+		}()
+	}
+	t.mu.Lock()
+	t.record(true, bytes.Clone(msg))
+	t.mu.Unlock()
+	if err := t.inner.Send(ctx, msg); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		return m, nil
+	case <-t.closed:
+		return nil, errors.New("the connection ended")
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// mark is a position in the transcript.
+func (t *tap) mark() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dropped + len(t.frames)
+}
+
+// excerpt returns the frames since mark, at most max of them (the last),
+// one line each, cut to lineMax bytes.
+func (t *tap) excerpt(mark, max, lineMax int) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	from := mark - t.dropped
+	if from < 0 {
+		from = 0
+	}
+	fs := t.frames[min(from, len(t.frames)):]
+	var out []string
+	if len(fs) > max {
+		out = append(out, fmt.Sprintf("(%d earlier message(s) left out)", len(fs)-max))
+		fs = fs[len(fs)-max:]
+	}
+	for _, f := range fs {
+		arrow := "← "
+		if f.out {
+			arrow = "→ "
+		}
+		line := unstamped(f.data)
+		if len(line) > lineMax {
+			line = line[:lineMax] + fmt.Sprintf("... (%d bytes)", len(f.data))
+		}
+		out = append(out, arrow+line)
+	}
+	return out
+}
+
+func (t *tap) earlyMessages() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.early...)
+}
+
+func (t *tap) progressNotes() []progressNote {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]progressNote(nil), t.progress...)
+}
+
+// conn is one connection a check uses: the client over the tap.
+type conn struct {
+	tap     *tap
+	cl      *client.Client
+	version string // asked for; "" era-neutral
+}
+
+// open dials and initializes a connection at version ("" era-neutral). On
+// a failed handshake it returns the conn too (without a client, closed), for
+// its transcript.
+func (s *suite) open(version string) (*conn, error) {
+	tr, err := s.dial(s.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("dialing: %w", err)
+	}
+	c := &conn{tap: newTap(tr), version: version}
+	opts := s.opts.Client
+	opts.ProtocolVersion = version
+	opts.Timeout = s.timeout
+	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+	defer cancel()
+	c.cl, err = client.Connect(ctx, c.tap, &opts)
+	if err != nil {
+		_ = c.tap.Close()
+		return c, err
+	}
+	return c, nil
+}
+
+func (c *conn) alive() bool { return c.cl != nil && c.cl.Err() == nil }
+
+func (c *conn) close() {
+	if c.cl != nil {
+		_ = c.cl.Close()
+	}
+	_ = c.tap.Close()
+}
+
+// modern reports whether the connection speaks 2026-07-28.
+func (c *conn) modern() bool { return c.cl != nil && c.cl.IsModern() }
+
+// unstamped returns msg as one line without the stamps 2026-07-28 puts in
+// every "_meta" (protocol version, client capabilities and info, server
+// info): they repeat on every message and never explain a failure.
+func unstamped(msg []byte) string {
+	var m map[string]any
+	if json.Unmarshal(msg, &m) != nil {
+		return string(bytes.TrimSpace(msg))
+	}
+	changed := false
+	for _, k := range []string{"params", "result"} {
+		body, _ := m[k].(map[string]any)
+		meta, _ := body["_meta"].(map[string]any)
+		for mk := range meta {
+			if strings.HasPrefix(mk, "io.modelcontextprotocol/") {
+				delete(meta, mk)
+				changed = true
+			}
+		}
+		if body != nil && meta != nil && len(meta) == 0 {
+			delete(body, "_meta")
+		}
+	}
+	if !changed {
+		return string(bytes.TrimSpace(msg))
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(m) != nil {
+		return string(bytes.TrimSpace(msg))
+	}
+	return strings.TrimSpace(b.String())
+}

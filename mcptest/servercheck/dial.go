@@ -1,0 +1,34 @@
+package servercheck
+
+import (
+	"context"
+	"net/http"
+	"os/exec"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
+)
+
+// Command returns a Dialer that starts the program name with args for each
+// connection and speaks the stdio transport to it. The program is stopped
+// when the connection closes.
+func Command(name string, args []string, opts ...transport.CommandOption) Dialer {
+	return func(ctx context.Context) (client.Transport, error) {
+		return transport.Command(exec.Command(name, args...), opts...)
+	}
+}
+
+// URL returns a Dialer that connects to a streamable HTTP endpoint.
+func URL(rawURL string, opts ...transport.HTTPOption) Dialer {
+	return func(ctx context.Context) (client.Transport, error) {
+		return transport.HTTP(rawURL, opts...), nil
+	}
+}
+
+// Handler returns a Dialer that calls a streamable HTTP handler in the
+// process, with no socket.
+func Handler(h http.Handler, opts ...transport.HTTPOption) Dialer {
+	return func(ctx context.Context) (client.Transport, error) {
+		return transport.Handler(h, opts...), nil
+	}
+}

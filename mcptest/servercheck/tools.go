@@ -1,0 +1,221 @@
+package servercheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// maxToolFailures bounds the failures one tool check reports: after a few,
+// more of the same only bury the first.
+const maxToolFailures = 3
+
+// crashText is the bare text the crash guard answers a panicking tool with.
+func crashText(tool string) string { return "Error executing tool " + tool }
+
+// outcome is what one tool call did, judged.
+type outcome struct {
+	problem string // "" when the call kept the contract
+	fatal   bool   // the connection broke or hung: stop calling
+	crashed bool
+	via     string // for rejections: "isError" or "-32602"
+}
+
+// callTool calls tool t with args over cn and judges what came back by the
+// invariants every call must keep: an answer in time, a connection that
+// stays up, no crash, no crash text, structured output valid.
+func (c *C) callTool(cn *conn, t *client.Tool, out *schema, args map[string]any) (*client.CallToolResult, error, outcome) {
+	var logsBefore int
+	if c.s.opts.Logs != nil {
+		logsBefore = countCrashRecords(c.s.opts.Logs())
+	}
+	ctx, cancel := c.ctx()
+	res, err := cn.cl.CallTool(ctx, t.Name, args, client.WithProgress(func(client.Progress) {}))
+	cancel()
+	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
+	var o outcome
+	crashes := c.s.takeCrashes()
+	if len(crashes) > 0 {
+		o.crashed = true
+		o.problem = fmt.Sprintf("%s\nthe handler panicked (%s), and the server has no crash guard of its own: the harness's adapter recovered it; in production this panic crashes the server process.\n%s", sent, crashes[0], guardHint)
+		return res, err, o
+	}
+	switch {
+	case brokeConnection(cn, err):
+		o.fatal = true
+		o.problem = fmt.Sprintf("%s\nthe connection broke: %v\nexpected: a result (isError for a failure); a server that dies on a call has crashed, probably without a crash guard.\n%s", sent, err, guardHint)
+		return res, err, o
+	case timedOut(err):
+		o.fatal = true
+		o.problem = fmt.Sprintf("%s\nno answer within %v\nexpected: an answer (the call was cancelled after the timeout)", sent, c.s.timeout)
+		return res, err, o
+	}
+	guarded := err == nil && res.IsError && strings.TrimSpace(res.Text()) == crashText(t.Name)
+	if e, ok := errorCode(err); ok && e.Code == client.CodeInternalError && strings.Contains(e.Message, "panic") {
+		guarded = true
+	}
+	if c.s.opts.Logs != nil {
+		n := countCrashRecords(c.s.opts.Logs()) - logsBefore
+		switch {
+		case n > 0 || guarded:
+			o.crashed = true
+			if n != 1 {
+				o.problem = fmt.Sprintf("%s\nthe handler crashed and the server logged %d ERROR record(s) with a stack for it\nexpected: exactly one ERROR record with the stack per crash", sent, n)
+				return res, err, o
+			}
+		}
+	} else if guarded {
+		o.crashed = true
+	}
+	if l := leakIn(res, err); l != "" {
+		o.problem = fmt.Sprintf("%s\nthe answer shows the client what looks like crash text: %q\nexpected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file paths stay in the server's log; the client gets the bare text %q", sent, l, crashText(t.Name))
+		return res, err, o
+	}
+	if o.crashed {
+		o.problem = fmt.Sprintf("%s\nthe handler crashed (the crash guard caught it: the client got %s)\nexpected: no crash on arguments that conform to the inputSchema; a failure the model can act on is an isError result with a message", sent, describe(res, err))
+	}
+	return res, err, o
+}
+
+// leakIn returns crash text in an error or a failed result, or "".
+func leakIn(res *client.CallToolResult, err error) string {
+	if e, ok := errorCode(err); ok {
+		return leak(e.Message + " " + string(e.Data))
+	}
+	if err == nil && res != nil && res.IsError {
+		return leak(res.Text())
+	}
+	return ""
+}
+
+func countCrashRecords(recs []LogRecord) int {
+	n := 0
+	for _, r := range recs {
+		if r.Level >= 8 && r.Stack != "" { // slog.LevelError
+			n++
+		}
+	}
+	return n
+}
+
+// toolCalls calls t with generated arguments that conform to its input
+// schema.
+func (c *C) toolCalls(t *client.Tool) {
+	if c.s.opts.Calls < 0 {
+		c.skipf("generated calls are turned off")
+	}
+	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
+	if err != nil {
+		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)
+	}
+	var out *schema
+	if len(strings.TrimSpace(string(t.OutputSchema))) > 0 {
+		if out, err = compile(t.OutputSchema, t.Name+"/outputSchema"); err != nil {
+			c.failf("tool %q: the outputSchema is not valid, so no output can be checked: %v", t.Name, err)
+			out = nil
+		}
+	}
+	e := newSeeded(c.s.opts.Seed, t.Name)
+	var calls, ok, toolErrors, ungen, failures int
+	for range c.s.opts.Calls {
+		args, conforms := in.conforming(e)
+		if !conforms {
+			ungen++
+			continue
+		}
+		cn := c.main()
+		calls++
+		res, err, o := c.callTool(cn, t, out, args)
+		if o.problem == "" {
+			o.problem = c.judgeResult(t, out, args, res, err)
+		}
+		if o.problem != "" {
+			c.failf("%s", o.problem)
+			failures++
+			if o.fatal || failures >= maxToolFailures {
+				break
+			}
+			continue
+		}
+		if res.IsError {
+			toolErrors++
+		} else {
+			ok++
+		}
+	}
+	if calls == 0 {
+		c.skipf("could not generate arguments that validate against the inputSchema (a pattern or a combination the generator cannot meet)")
+	}
+	c.notef("%d call(s): %d succeeded, %d tool error(s)", calls, ok, toolErrors)
+	if ungen > 0 {
+		c.notef("%d generated argument set(s) did not validate against the inputSchema and were not sent", ungen)
+	}
+}
+
+// judgeResult checks the result of a call with conforming arguments.
+func (c *C) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) string {
+	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
+	if err != nil {
+		return fmt.Sprintf("%s\ngot %s\nexpected: a result; a tool that fails says so in an isError result the model can read, not in a JSON-RPC error (the arguments conform to the inputSchema)", sent, describe(nil, err))
+	}
+	if res.IsError || out == nil {
+		return ""
+	}
+	if len(res.StructuredContent) == 0 || string(res.StructuredContent) == "null" {
+		return fmt.Sprintf("%s\ngot a successful result without structuredContent: %s\nexpected: a tool with an outputSchema returns structuredContent that validates against it with every successful result", sent, cut(res.String(), 800))
+	}
+	if verr := out.validateJSON(res.StructuredContent); verr != nil {
+		return fmt.Sprintf("%s\nstructuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema: %s", sent, verr, cut(string(res.StructuredContent), 800), cut(string(t.OutputSchema), 800))
+	}
+	return ""
+}
+
+// toolInvalidArguments calls t with arguments that break its input schema
+// and expects them rejected before the handler runs.
+func (c *C) toolInvalidArguments(t *client.Tool) {
+	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
+	if err != nil {
+		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)
+	}
+	vs := in.violations(newSeeded(c.s.opts.Seed, "invalid/"+t.Name))
+	if len(vs) == 0 {
+		c.skipf("the inputSchema has nothing to break (no required property, no typed property, no additionalProperties: false)")
+	}
+	var via []string
+	for _, v := range vs {
+		cn := c.main()
+		res, err, o := c.callTool(cn, t, nil, v.args)
+		sent := fmt.Sprintf("called tool %q with arguments that break its inputSchema (%s): %s", t.Name, v.what, compactJSON(v.args))
+		if o.problem != "" {
+			if o.crashed {
+				o.problem += "\nthe handler ran although the arguments break the inputSchema: validate arguments before the handler"
+			}
+			c.failf("%s", o.problem)
+			if o.fatal {
+				return
+			}
+			continue
+		}
+		e, isRPC := errorCode(err)
+		switch {
+		case err == nil && res.IsError:
+			via = append(via, "isError")
+		case isRPC && e.Code == client.CodeInvalidParams:
+			via = append(via, "-32602")
+		case err == nil:
+			c.failf("%s\nthe call succeeded: %s\nexpected: rejected before the handler runs, as an isError result that says what is wrong (or JSON-RPC error -32602). mcp-go validates only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
+		default:
+			c.failf("%s\ngot %s\nexpected: an isError result that says what is wrong (or JSON-RPC error -32602)", sent, describe(nil, err))
+		}
+	}
+	if len(via) > 0 {
+		c.notef("rejected as: %s", strings.Join(via, ", "))
+		for _, v := range via {
+			if v == "-32602" {
+				c.notef("the server rejects invalid arguments with JSON-RPC error -32602; since 2025-11-25 the specification asks for an isError result the model can read")
+				break
+			}
+		}
+	}
+}
