@@ -39,7 +39,7 @@ type Options struct {
 	// experimental features, extensions, and sub-capabilities such as URL
 	// elicitation or sampling with tools. Sampling, Elicitation and Roots are
 	// declared whenever the matching callback is set, and only then.
-	Capabilities *ClientCapabilities
+	Capabilities *Capabilities
 
 	// Timeout is the default bound of every request after Connect (zero:
 	// none); [WithTimeout] overrides it for one call, and the call's context
@@ -117,7 +117,7 @@ type Client struct {
 	serverCaps     ServerCapabilities
 	instructions   string
 	serverVersions []string
-	clientCaps     ClientCapabilities
+	clientCaps     Capabilities
 	meta           []byte // the 2026-07-28 _meta members; nil on legacy connections
 
 	logLevel atomic.Pointer[LogLevel]
@@ -204,8 +204,8 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 // declaredCapabilities merges Options.Capabilities with what the callbacks
 // provide: sampling, elicitation and roots are declared exactly when their
 // callback is set, with the sub-capabilities Options.Capabilities gives them.
-func (c *Client) declaredCapabilities() ClientCapabilities {
-	var caps ClientCapabilities
+func (c *Client) declaredCapabilities() Capabilities {
+	var caps Capabilities
 	if c.opts.Capabilities != nil {
 		caps = *c.opts.Capabilities
 	}
@@ -233,7 +233,7 @@ func declared[T any](callback bool, configured *T, def T) *T {
 // no elicitation before 2025-06-18, no elicitation modes or sampling
 // sub-capabilities before 2025-11-25, no roots.listChanged, tasks or
 // extensions where the version lacks them.
-func (c *Client) capabilitiesFor(version string) ClientCapabilities {
+func (c *Client) capabilitiesFor(version string) Capabilities {
 	caps := c.clientCaps
 	if version < Version20250618 {
 		caps.Elicitation = nil
@@ -309,7 +309,7 @@ func (c *Client) discover(ctx context.Context, version string, probe bool) (fall
 	if probe && legacyAnswer(ctx, err) {
 		return true, err
 	}
-	if supported, ok := UnsupportedVersion(err); ok {
+	if supported, ok := versionsOffered(err); ok {
 		return false, fmt.Errorf("the server speaks none of this client's versions from %s on (it lists %v): %w", Version20260728, supported, err)
 	}
 	return false, err
@@ -325,7 +325,7 @@ func legacyAnswer(ctx context.Context, err error) bool {
 	if ctx.Err() != nil || errors.Is(err, ErrClosed) {
 		return false
 	}
-	if supported, ok := UnsupportedVersion(err); ok {
+	if supported, ok := versionsOffered(err); ok {
 		return newest(supported, true) != ""
 	}
 	var rpcErr *Error
@@ -345,7 +345,7 @@ func (c *Client) discoverAt(ctx context.Context, version string, probe bool) (of
 	}
 	raw, err := c.call(ctx, op{method: methodDiscover}, nil, &co)
 	if err != nil {
-		offered, _ = UnsupportedVersion(err)
+		offered, _ = versionsOffered(err)
 		return offered, err
 	}
 	var res discoverResult
@@ -400,9 +400,9 @@ func newest(versions []string, legacy bool) string {
 // initialize runs the legacy handshake at version.
 func (c *Client) initialize(ctx context.Context, version string) error {
 	params, err := json.Marshal(struct {
-		ProtocolVersion string             `json:"protocolVersion"`
-		Capabilities    ClientCapabilities `json:"capabilities"`
-		ClientInfo      *Implementation    `json:"clientInfo"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    Capabilities    `json:"capabilities"`
+		ClientInfo      *Implementation `json:"clientInfo"`
 	}{version, c.capabilitiesFor(version), &c.opts.ClientInfo})
 	if err != nil {
 		return fmt.Errorf("encoding initialize params: %w", err)
@@ -455,10 +455,10 @@ func (c *Client) ServerInfo() Implementation { return c.serverInfo }
 // modify it.
 func (c *Client) ServerCapabilities() *ServerCapabilities { return &c.serverCaps }
 
-// ClientCapabilities returns what this client declared, as sent at the
+// Capabilities returns what this client declared, as sent at the
 // negotiated version. It shares its pointers and maps with the client: the
 // caller must not modify what they point to.
-func (c *Client) ClientCapabilities() ClientCapabilities { return c.capabilitiesFor(c.version) }
+func (c *Client) Capabilities() Capabilities { return c.capabilitiesFor(c.version) }
 
 // Instructions returns the server's instructions for the model, if any.
 func (c *Client) Instructions() string { return c.instructions }

@@ -44,15 +44,21 @@ const (
 	CodeUserRejected int64 = -1
 )
 
-// ErrClosed is wrapped by every error caused by the connection having ended:
-// [Client.Close] was called, the transport failed, or the server went away.
-// Test for it with errors.Is.
+// ErrClosed is wrapped by every error a [Client] returns because its
+// connection has ended: [Client.Close] was called, the transport failed, or
+// the server went away. Test for it with errors.Is. It is the one to test
+// for in code using a Client: the transport's own error (memtransport's or
+// package transport's ErrClosed, which mean "this transport was closed") is
+// wrapped as well, as the cause.
 var ErrClosed = errors.New("client: connection closed")
 
 // Error is a JSON-RPC error response from the server, exactly as it came: the
 // code is never rewritten (go-sdk sends code 0 for plain handler errors, and
 // that is what Code holds) and Data is the raw JSON of the "data" member.
-// Recover it with errors.As.
+// Recover it with errors.As and compare its Code:
+//
+//	var e *client.Error
+//	if errors.As(err, &e) && e.Code == client.CodeInvalidParams { ... }
 //
 // Callbacks may also return an *Error to answer a server request with that
 // exact error (for example [CodeUserRejected] for a declined sampling).
@@ -89,14 +95,6 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is an *Error with the same code and, when
-// target has a Message, the same message, so that
-// errors.Is(err, &client.Error{Code: client.CodeMethodNotFound}) works.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
-}
-
 // DataField decodes one member of Data into v. It reports false when Data is
 // not an object, lacks the member, or the member does not decode into v.
 func (e *Error) DataField(name string, v any) bool {
@@ -116,33 +114,28 @@ func (e *Error) DataField(name string, v any) bool {
 
 // IsResourceNotFound reports whether err is a server's "resource not found"
 // in either form: code -32002 (2025-11-25 and older), or -32602 with a
-// data.uri member (2026-07-28, go-sdk). It returns the URI from data.uri when
-// there is one. A -32602 without data.uri is an ordinary invalid-params error
-// and is not recognised, unless its message says the resource was not found
-// (mcp-go's modern form carries no data).
-func IsResourceNotFound(err error) (uri string, ok bool) {
+// data.uri member (2026-07-28, go-sdk). A -32602 without data.uri is an
+// ordinary invalid-params error and is not recognised, unless its message
+// says the resource was not found (mcp-go's modern form carries no data).
+// The URI is the request's, [Error.Name].
+func IsResourceNotFound(err error) bool {
 	var e *Error
 	if !errors.As(err, &e) {
-		return "", false
+		return false
 	}
 	switch e.Code {
 	case CodeLegacyResourceNotFound:
-		e.DataField("uri", &uri)
-		return uri, true
+		return true
 	case CodeResourceNotFound:
-		if e.DataField("uri", &uri) {
-			return uri, true
-		}
-		if strings.Contains(strings.ToLower(e.Message), "resource not found") {
-			return "", true
-		}
+		var uri string
+		return e.DataField("uri", &uri) || strings.Contains(strings.ToLower(e.Message), "resource not found")
 	}
-	return "", false
+	return false
 }
 
-// UnsupportedVersion reports whether err is a -32022 (unsupported protocol
+// versionsOffered reports whether err is a -32022 (unsupported protocol
 // version) error and returns the versions the server listed in data.supported.
-func UnsupportedVersion(err error) (supported []string, ok bool) {
+func versionsOffered(err error) (supported []string, ok bool) {
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeUnsupportedProtocolVersion {
 		return nil, false

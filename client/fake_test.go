@@ -225,7 +225,7 @@ func TestProbeUnsupportedVersion(t *testing.T) {
 		f.fail(m.ID, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2027-01-01"],"requested":"2026-07-28"}`)
 	})
 	require.ErrorContains(t, err, "2027-01-01")
-	supported, ok := UnsupportedVersion(err)
+	supported, ok := versionsOffered(err)
 	require.True(t, ok)
 	assert.Equal(t, []string{"2027-01-01"}, supported)
 }
@@ -550,7 +550,7 @@ func TestServerRequestsOnLegacyConnection(t *testing.T) {
 func TestCapabilitiesFollowVersion(t *testing.T) {
 	opts := func() *Options {
 		return &Options{
-			Capabilities: &ClientCapabilities{
+			Capabilities: &Capabilities{
 				Elicitation:  &ElicitationCapability{Form: true, URL: true},
 				Sampling:     &SamplingCapability{Tools: true},
 				Experimental: map[string]json.RawMessage{"x": json.RawMessage(`{}`)},
@@ -578,7 +578,7 @@ func TestCapabilitiesFollowVersion(t *testing.T) {
 		require.NoError(t, err)
 	}
 	c, _ := modernFake(t, opts())
-	caps, err := json.Marshal(c.ClientCapabilities())
+	caps, err := json.Marshal(c.Capabilities())
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"experimental":{"x":{}},"roots":{},"sampling":{"tools":{}},"elicitation":{"form":{},"url":{}},"extensions":{"io.example/ext":{}}}`, string(caps))
 }
@@ -806,7 +806,7 @@ func TestProbeFailuresThatAreNotLegacy(t *testing.T) {
 		f.fail(m.ID, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2025-11-25"],"requested":"2026-07-28"}`)
 	})
 	require.ErrorContains(t, err, "the server speaks none of this client's versions from 2026-07-28 on (it lists [2025-11-25])")
-	_, ok := UnsupportedVersion(err)
+	_, ok := versionsOffered(err)
 	assert.True(t, ok, "the server's error is kept")
 
 	// An unknown resultType: not legacy, not usable.
@@ -827,13 +827,13 @@ func TestProbeFailuresThatAreNotLegacy(t *testing.T) {
 // Sampling, elicitation and roots are declared exactly when their callback
 // is set, with the sub-capabilities Options.Capabilities gives them.
 func TestCapabilitiesFollowCallbacks(t *testing.T) {
-	base := &ClientCapabilities{
+	base := &Capabilities{
 		Sampling:    &SamplingCapability{Tools: true},
 		Elicitation: &ElicitationCapability{URL: true},
 		Roots:       &RootsCapability{}, // no listChanged, on purpose
 	}
 	c, _ := legacyFake(t, Version20251125, &Options{Capabilities: base})
-	caps := c.ClientCapabilities()
+	caps := c.Capabilities()
 	assert.Nil(t, caps.Sampling, "configured but no callback")
 	assert.Nil(t, caps.Elicitation)
 	assert.Nil(t, caps.Roots)
@@ -843,12 +843,12 @@ func TestCapabilitiesFollowCallbacks(t *testing.T) {
 		ListRoots:    func(context.Context) ([]*Root, error) { return nil, nil },
 		Elicit:       func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, nil },
 	})
-	caps = c.ClientCapabilities()
+	caps = c.Capabilities()
 	assert.Nil(t, caps.Sampling)
 	assert.Equal(t, &ElicitationCapability{URL: true}, caps.Elicitation)
 	assert.Equal(t, &RootsCapability{}, caps.Roots, "the configured roots capability is kept")
 	assert.NotSame(t, base.Roots, caps.Roots, "a copy, not the caller's")
 
 	c, _ = legacyFake(t, Version20251125, &Options{ListRoots: func(context.Context) ([]*Root, error) { return nil, nil }})
-	assert.Equal(t, &RootsCapability{ListChanged: true}, c.ClientCapabilities().Roots, "the default")
+	assert.Equal(t, &RootsCapability{ListChanged: true}, c.Capabilities().Roots, "the default")
 }

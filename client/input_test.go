@@ -51,7 +51,7 @@ func TestMatrixInputRequests(t *testing.T) {
 		}
 		var calls atomic.Int32
 		c, _ := open(t, fx, version, inputOptions(&calls))
-		caps := c.ClientCapabilities()
+		caps := c.Capabilities()
 		require.NotNil(t, caps.Sampling)
 		require.NotNil(t, caps.Roots)
 		res, err := c.CallTool(t.Context(), "ask", map[string]any{"want": want})
@@ -67,7 +67,7 @@ func TestMatrixInputRequests(t *testing.T) {
 func TestMatrixInputWithoutCallback(t *testing.T) {
 	matrix(t, func(t *testing.T, fx fixture, version string) {
 		c, _ := open(t, fx, version, nil)
-		caps := c.ClientCapabilities()
+		caps := c.Capabilities()
 		assert.Nil(t, caps.Sampling)
 		assert.Nil(t, caps.Elicitation)
 		assert.Nil(t, caps.Roots)

@@ -149,10 +149,10 @@ type ToolsCapability struct {
 	ListChanged bool `json:"listChanged,omitempty"`
 }
 
-// ClientCapabilities says what the client offers. [Connect] fills Sampling,
+// Capabilities says what the client offers. [Connect] fills Sampling,
 // Elicitation and Roots from the callbacks in [Options]; set the rest (or
 // finer sub-capabilities) through Options.Capabilities.
-type ClientCapabilities struct {
+type Capabilities struct {
 	// Experimental holds non-standard capabilities by name, sent as given.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	// Roots: the client answers roots/list (deprecated in 2026-07-28, still

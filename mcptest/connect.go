@@ -201,7 +201,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	for _, n := range cfg.notifications {
 		n.attach(h.client.Done(), cfg.timeout)
 	}
-	for _, note := range capabilityNotes(&copts, h.client.ProtocolVersion(), h.client.ClientCapabilities()) {
+	for _, note := range capabilityNotes(&copts, h.client.ProtocolVersion(), h.client.Capabilities()) {
 		t.Logf("%s", note)
 	}
 	return h.client

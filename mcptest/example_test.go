@@ -190,7 +190,7 @@ func ExampleSince() {
 	testElicitation := func(t *testing.T) {
 		mcptest.EachVersion(t, func(t *testing.T, version string) {
 			c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version), mcptest.WithElicitation(answer))
-			if c.ClientCapabilities().Elicitation == nil {
+			if c.Capabilities().Elicitation == nil {
 				t.Errorf("no elicitation at %s", version)
 			}
 		}, mcptest.Since(client.Version20250618))

@@ -95,7 +95,7 @@ func WithClientInfo(name, version string) Option {
 // WithCapabilities sets the capabilities the client declares beyond those its
 // callbacks imply ([WithSampling], [WithElicitation], [WithRoots] declare
 // theirs): experimental features, extensions, sub-capabilities.
-func WithCapabilities(caps client.ClientCapabilities) Option {
+func WithCapabilities(caps client.Capabilities) Option {
 	return func(c *config) { c.client.Capabilities = &caps }
 }
 

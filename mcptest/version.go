@@ -114,26 +114,26 @@ type callbackFeature struct {
 	capability string
 	since      string // the first version that has it
 	set        func(*client.Options) bool
-	declared   func(client.ClientCapabilities) bool
+	declared   func(client.Capabilities) bool
 }
 
 var callbackFeatures = []callbackFeature{
 	{"WithSampling", "CreateMessage", "sampling", client.Version20241105,
 		func(o *client.Options) bool { return o.CreateMessage != nil },
-		func(c client.ClientCapabilities) bool { return c.Sampling != nil }},
+		func(c client.Capabilities) bool { return c.Sampling != nil }},
 	{"WithElicitation", "Elicit", "elicitation", client.Version20250618,
 		func(o *client.Options) bool { return o.Elicit != nil },
-		func(c client.ClientCapabilities) bool { return c.Elicitation != nil }},
+		func(c client.Capabilities) bool { return c.Elicitation != nil }},
 	{"WithRoots", "ListRoots", "roots", client.Version20241105,
 		func(o *client.Options) bool { return o.ListRoots != nil },
-		func(c client.ClientCapabilities) bool { return c.Roots != nil }},
+		func(c client.Capabilities) bool { return c.Roots != nil }},
 }
 
 // capabilityNotes explains each callback in opts that the client could not
 // declare at the version the connection speaks, in one line each: the test
 // set it, so it expects the server to be able to use it, and at this
 // version the server cannot.
-func capabilityNotes(opts *client.Options, version string, declared client.ClientCapabilities) []string {
+func capabilityNotes(opts *client.Options, version string, declared client.Capabilities) []string {
 	var notes []string
 	for _, f := range callbackFeatures {
 		if !f.set(opts) || f.declared(declared) {

@@ -149,7 +149,7 @@ func TestReadUnknownBookModern(t *testing.T) {
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
 	assert.Empty(t, e.Data, "mcp-go sends no data.uri")
-	_, notFound := client.IsResourceNotFound(err)
+	notFound := client.IsResourceNotFound(err)
 	assert.True(t, notFound, "the client still recognises it by its message: %q", e.Message)
 }
 
@@ -246,7 +246,7 @@ func TestContractAtEveryVersion(t *testing.T) {
 		mcptest.AssertToolError(t, res, "No book titled")
 
 		_, err = c.ReadResource(t.Context(), "books://Nothing")
-		_, notFound := client.IsResourceNotFound(err)
+		notFound := client.IsResourceNotFound(err)
 		assert.True(t, notFound, "%v", err)
 		logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 	})

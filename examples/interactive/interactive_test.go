@@ -100,7 +100,7 @@ func TestDeployWithoutElicitation(t *testing.T) {
 		t.Parallel()
 		logs := logcapture.New(t)
 		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())), mcptest.WithProtocolVersion(version))
-		require.Nil(t, c.ClientCapabilities().Elicitation)
+		require.Nil(t, c.Capabilities().Elicitation)
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
@@ -123,7 +123,7 @@ func TestDeployBeforeElicitation(t *testing.T) {
 				t.Error("the callback ran at a version without elicitation")
 				return &client.ElicitResult{Action: client.ElicitDecline}, nil
 			}))
-		require.Nil(t, c.ClientCapabilities().Elicitation, "the client cannot declare elicitation at %s", version)
+		require.Nil(t, c.Capabilities().Elicitation, "the client cannot declare elicitation at %s", version)
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
