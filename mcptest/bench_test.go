@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"github.com/mcptestkit/mcptestkit/client"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
@@ -16,7 +17,7 @@ func BenchmarkConnect(b *testing.B) {
 		opts []Option
 	}{
 		{"gosdk", goSDKEcho(), nil},
-		{"gosdk/legacy", goSDKEcho(), []Option{WithLegacy()}},
+		{"gosdk/legacy", goSDKEcho(), []Option{WithProtocolVersion(client.LatestLegacyVersion)}},
 		{"gosdk/no-leak-check", goSDKEcho(), []Option{WithoutLeakCheck()}},
 		{"mcpgo", mcpgo.Server(mcpgoServer()), nil},
 	}

@@ -39,18 +39,14 @@ func CheckLogs(logs *logcapture.Recorder) CheckOption {
 }
 
 // CheckWith applies Connect options to the connections the checks open:
-// the protocol version ([WithProtocolVersion], [WithLegacy], [WithModern]),
-// the request timeout ([WithTimeout]), the client's identity and the
-// callbacks a server's tools need ([WithSampling], [WithElicitation],
-// [WithRoots], [WithClientOptions]). Options about the harness's own
+// the protocol version ([WithProtocolVersion]) and the client's options
+// ([WithClient]: the request timeout, the client's identity and the
+// callbacks a server's tools need). Options about the harness's own
 // connection (transcript, leak check) do not apply.
 func CheckWith(opts ...Option) CheckOption {
 	return func(o *servercheck.Options) {
 		cfg := newConfig(opts)
 		cl := cfg.client
-		for _, edit := range cfg.clientEdits {
-			edit(&cl)
-		}
 		o.Client = cl
 		o.Version = cl.ProtocolVersion
 		o.Timeout = cfg.timeout

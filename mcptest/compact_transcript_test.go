@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"github.com/mcptestkit/mcptestkit/client"
 	"strings"
 	"testing"
 
@@ -27,8 +28,8 @@ func TestCompactTranscriptPrintsEachStampOnce(t *testing.T) {
 	lines := strings.Split(out, "\n")
 	require.Len(t, lines, 10, out) // header, note, 7 messages, "no response to" id 8
 	assert.Equal(t, "\t"+elidedNote, lines[1], "the note comes once, right after the header")
-	assert.Contains(t, elidedNote, "mcptest.WithVerbatimTranscript()")
-	assert.Equal(t, 1, strings.Count(out, "compacted"))
+	assert.Contains(t, elidedNote, "go test -v prints every message as sent")
+	assert.Equal(t, 1, strings.Count(out, "left out"))
 	msg := func(i int) string { _, m, _ := strings.Cut(lines[i+1], "→"); _, m, _ = strings.Cut(m, " "); return m }
 	// The first request's stamps are news: it is printed as sent.
 	assert.Equal(t, string(tr.Entries[0].Data), msg(1))
@@ -63,7 +64,7 @@ func TestFailingTestPrintsTheCompactTranscript(t *testing.T) {
 	run := func(opts ...Option) (string, *Transcript) {
 		var tr Transcript
 		f := runFake(t, func(tb testing.TB) {
-			c := Connect(tb, goSDKEcho(), append([]Option{WithModern(), WithTranscript(&tr)}, opts...)...)
+			c := Connect(tb, goSDKEcho(), append([]Option{WithProtocolVersion(client.LatestVersion), WithTranscript(&tr)}, opts...)...)
 			_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "hi"})
 			require.NoError(tb, err)
 			tb.Errorf("failing on purpose")
@@ -85,7 +86,7 @@ func TestFailingTestPrintsTheCompactTranscript(t *testing.T) {
 		assert.Contains(t, kept, s, "WithTranscript keeps every message as sent")
 	}
 
-	out, _ = run(WithVerbatimTranscript())
+	out, _ = run(withVerbatimTranscript(true))
 	assert.NotContains(t, out, "compacted")
 	for _, s := range stamps {
 		assert.Contains(t, out, s)

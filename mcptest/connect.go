@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,8 +19,8 @@ import (
 
 // Server is an MCP server the harness can connect to: Serve serves one
 // connection end until the connection closes (or ctx ends), then returns.
-// The adapters gosdk.Server and mcpgo.Server satisfy it; [ServerFunc] adapts
-// any other server.
+// An SDK's server is not one; its adapter is: gosdk.Server(srv) for go-sdk,
+// mcpgo.Server(srv) for mcp-go. [ServerFunc] adapts any other server.
 //
 // Serve must not return before it has stopped using conn and every goroutine
 // it started for the connection has finished (or is about to), because the
@@ -38,30 +39,18 @@ func (f ServerFunc) Serve(ctx context.Context, conn *memtransport.Conn) error { 
 // the client closed, and again after cancelling Serve's context.
 const defaultServeGrace = 5 * time.Second
 
-// Connect serves srv on one end of a fresh in-memory connection, connects a
-// real [client.Client] to the other end and returns it after the handshake,
-// ready to use. Everything is undone when the test ends (t.Cleanup): the
-// client closes, Serve must return, and the test fails if a goroutine the
-// connection started is still running.
+// Connect connects a real [client.Client] to srv in memory and returns it
+// after the handshake. srv is an adapter, not an SDK's server:
 //
-// While the test runs:
-//   - every request has a deadline ([DefaultTimeout], [WithTimeout]), so a
-//     server that never answers fails the call with an error naming the
-//     method instead of hanging;
-//   - a handler panic that the adapter's last-resort recovery catches fails
-//     the test with the panic value, the method, the tool (or URI, or
-//     prompt) and the stack, and says how to install the crash guard. A
-//     server with its own recovery (the crash guard) is left alone: the
-//     panic is its business and reaches the test as a result and a log
-//     record;
-//   - when the test fails, the transcript of the connection (every message,
-//     both ways) is printed, the middle cut on very long runs and the
-//     protocol's repeated stamps left out ([WithTranscriptLimits],
-//     [WithVerbatimTranscript], [WithoutTranscript]).
+//	c := mcptest.Connect(t, gosdk.Server(srv)) // srv is a go-sdk *mcp.Server
+//	c := mcptest.Connect(t, mcpgo.Server(srv)) // srv is an mcp-go *server.MCPServer
 //
-// Connect is safe for parallel tests: connections share nothing, and the
-// leak check only looks at goroutines this connection started (the package
-// documentation explains how, and its limits).
+// Connect serves srv on one end of a fresh [memtransport.Pair]. When the
+// test ends (t.Cleanup) the client closes, Serve must return, and the test
+// fails if a goroutine the connection started is still running; while it
+// runs, the harness checks what the package documentation lists under
+// "What the harness checks for you". Connections share nothing, so Connect
+// is safe for parallel tests.
 //
 // If the handshake fails, Connect stops the test with t.Fatalf.
 func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
@@ -130,12 +119,7 @@ func newHarness(t testing.TB, cfg *config, name string) *harness {
 }
 
 // keepFrames is how many messages the connection's transcript keeps.
-func (c *config) keepFrames() int {
-	if !c.transcript && len(c.transcriptTo) == 0 {
-		return 0
-	}
-	return DefaultTranscriptFrames
-}
+func (c *config) keepFrames() int { return transcriptFrames }
 
 // connect is what every Connect function shares: it runs open and the
 // handshake inside the connection's label, registers the cleanup, and
@@ -144,11 +128,14 @@ func (c *config) keepFrames() int {
 func (h *harness) connect(base context.Context, record bool, open func(ctx context.Context) (client.Transport, error)) *client.Client {
 	t, cfg := h.t, h.cfg
 	t.Helper()
-	copts := cfg.client
-	copts.Timeout = cfg.timeout
-	for _, edit := range cfg.clientEdits {
-		edit(&copts)
+	if cfg.versionInOpts {
+		h.cancelServe()
+		t.Fatalf("%s: pin the protocol version with mcptest.WithProtocolVersion, not client.Options.ProtocolVersion", h.name)
+		return nil
 	}
+	copts := cfg.client
+	subtestVersion := eachVersionOf(t)
+	copts.ProtocolVersion = cmp.Or(cfg.version, subtestVersion)
 	h.missing = missingCallbacks(&copts)
 	for _, n := range cfg.notifications {
 		next := copts.OnNotification
@@ -195,7 +182,11 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		if errors.Is(err, context.DeadlineExceeded) && cfg.timeout > 0 {
 			t.Fatalf("%s: the server did not complete the handshake within %v: %v", h.name, cfg.timeout, err)
 		}
-		t.Fatalf("%s: %v", h.name, err)
+		t.Fatalf("%s: %v%s", h.name, err, versionHint(copts.ProtocolVersion, subtestVersion != "" && cfg.version == "", err))
+		return nil
+	}
+	if got := h.client.ProtocolVersion(); cfg.version == "" && subtestVersion != "" && got != subtestVersion {
+		t.Fatalf("%s: %s", h.name, versionMismatch(subtestVersion, got))
 		return nil
 	}
 	for _, n := range cfg.notifications {
@@ -280,7 +271,7 @@ func (h *harness) cleanup() {
 	if !t.Failed() {
 		return
 	}
-	if h.cfg.transcript && h.transcript != nil {
+	if h.transcript != nil {
 		f := transcriptFormat{head: h.cfg.head, tail: h.cfg.tail, lineMax: h.cfg.lineMax, compact: !h.cfg.verbatim, missing: h.missing}
 		t.Logf("mcptest: %s", f.render(h.transcript()))
 	}

@@ -77,9 +77,9 @@ func TestConnectManyInParallel(t *testing.T) {
 	for i := range n {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
-			opts := []Option{WithModern()}
+			opts := []Option{WithProtocolVersion(client.LatestVersion)}
 			if i%2 == 1 {
-				opts = []Option{WithLegacy()}
+				opts = []Option{WithProtocolVersion(client.LatestLegacyVersion)}
 			}
 			c := Connect(t, srv, opts...)
 			assert.Equal(t, i%2 == 0, c.IsModern())
@@ -114,14 +114,18 @@ func TestClientOptionsReachTheServer(t *testing.T) {
 		})
 	})
 	c := Connect(t, gosdk.Server(srv),
-		WithLegacy(), // server-to-client requests are a legacy feature
-		WithClientInfo("probe-client", "v7"),
-		WithRoots(&client.Root{URI: "file:///work", Name: "work"}),
-		WithSampling(func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
-			return &client.CreateMessageResult{Role: "assistant", Model: "m", Content: []client.Content{&client.TextContent{Text: "sampled"}}}, nil
-		}),
-		WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
-			return &client.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		WithProtocolVersion(client.LatestLegacyVersion), // server-to-client requests are a legacy feature
+		WithClient(client.Options{
+			ClientInfo: client.Implementation{Name: "probe-client", Version: "v7"},
+			ListRoots: func(context.Context) ([]*client.Root, error) {
+				return []*client.Root{{URI: "file:///work", Name: "work"}}, nil
+			},
+			CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+				return &client.CreateMessageResult{Role: "assistant", Model: "m", Content: []client.Content{&client.TextContent{Text: "sampled"}}}, nil
+			},
+			Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+				return &client.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+			},
 		}),
 	)
 	res, err := c.CallTool(t.Context(), "whoami", nil)
@@ -129,19 +133,23 @@ func TestClientOptionsReachTheServer(t *testing.T) {
 	AssertText(t, res, "probe-client v7 | file:///work | sampled | accept Ada")
 }
 
-func TestWithClientOptionsEditsLast(t *testing.T) {
+// A later WithClient replaces an earlier one; its zero Timeout is
+// DefaultTimeout, a negative one no bound; a ProtocolVersion in it fails
+// Connect, pointing at WithProtocolVersion.
+func TestWithClient(t *testing.T) {
 	t.Parallel()
-	var edited client.Options
-	c := Connect(t, gosdk.Server(probeServer(nil)),
-		WithTimeout(3*time.Second),
-		WithClientInfo("a", "1"),
-		WithClientOptions(func(o *client.Options) {
-			o.ClientInfo.Name = "b"
-			edited = *o
-		}))
-	require.NotNil(t, c)
-	assert.Equal(t, "b", edited.ClientInfo.Name)
-	assert.Equal(t, 3*time.Second, edited.Timeout)
+	cfg := newConfig([]Option{
+		WithClient(client.Options{ClientInfo: client.Implementation{Name: "a"}, Timeout: 3 * time.Second}),
+		WithClient(client.Options{ClientInfo: client.Implementation{Name: "b"}}),
+	})
+	assert.Equal(t, "b", cfg.client.ClientInfo.Name)
+	assert.Equal(t, DefaultTimeout, cfg.timeout, "the later WithClient replaced the Timeout too")
+	assert.Equal(t, time.Duration(0), newConfig([]Option{WithClient(client.Options{Timeout: -1})}).timeout)
+	assert.Equal(t, time.Second, newConfig([]Option{WithClient(client.Options{Timeout: time.Second})}).client.Timeout)
+
+	runFake(t, func(tb testing.TB) {
+		Connect(tb, gosdk.Server(probeServer(nil)), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
+	}).expectFailure(t, "mcptest.Connect: pin the protocol version with mcptest.WithProtocolVersion, not client.Options.ProtocolVersion")
 }
 
 func TestConnectNilServerFails(t *testing.T) {
@@ -160,7 +168,7 @@ func TestHandshakeTimeoutFailsTheTest(t *testing.T) {
 			}
 		}
 	})
-	f := runFake(t, func(tb testing.TB) { Connect(tb, silent, WithTimeout(200*time.Millisecond)) })
+	f := runFake(t, func(tb testing.TB) { Connect(tb, silent, WithClient(client.Options{Timeout: 200 * time.Millisecond})) })
 	f.expectFailure(t, "did not complete the handshake within 200ms", "server/discover", "transcript of the connection", "no response to server/discover")
 }
 
@@ -176,7 +184,7 @@ func TestHungToolFailsTheTestNamingTheMethod(t *testing.T) {
 		})
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), WithTimeout(time.Second))
+		c := Connect(tb, gosdk.Server(srv), WithClient(client.Options{Timeout: time.Second}))
 		_, err := c.CallTool(tb.Context(), "hang", nil)
 		require.NoError(tb, err)
 	})
@@ -265,7 +273,7 @@ func blockForever(release <-chan struct{}) { <-release }
 // reader, the harness's serve goroutine, SDK handlers) take a moment to end,
 // and on a loaded machine that moment passed 50ms; a report that still
 // listed them would not be the exact one these tests expect. The tests that
-// expect no leak keep DefaultLeakWait: the check returns as soon as the
+// expect no leak keep defaultLeakWait: the check returns as soon as the
 // goroutines are gone, so a long bound costs them nothing.
 const leakedWait = 2 * time.Second
 
@@ -281,7 +289,7 @@ func TestLeakedGoroutineFailsTheTest(t *testing.T) {
 		})
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), WithLeakWait(leakedWait))
+		c := Connect(tb, gosdk.Server(srv), withLeakWait(leakedWait))
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 	})
@@ -348,9 +356,6 @@ func TestTranscriptOnlyOnFailure(t *testing.T) {
 	f.expectFailure(t, "the test's own failure", "transcript of the connection", "client→server", "server→client", `"method":"tools/call"`, "marker-text")
 	assert.NotContains(t, f.output(), "no response to", "every request was answered")
 
-	f = runFake(t, func(tb testing.TB) { call(tb, true, WithoutTranscript()) })
-	f.expectFailure(t, "the test's own failure")
-	assert.NotContains(t, f.output(), "transcript")
 }
 
 func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
@@ -386,7 +391,7 @@ func TestServeErrorFailsTheTest(t *testing.T) {
 func TestPanicInServeIsRecovered(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { panic("serve blew up") }), WithTimeout(time.Second))
+		Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { panic("serve blew up") }), WithClient(client.Options{Timeout: time.Second}))
 	})
 	f.expectFailure(t, "the server panicked in Serve: serve blew up")
 	assert.False(t, strings.Contains(f.output(), "goroutine leak"), f.output())
@@ -402,7 +407,7 @@ func TestTransportOptionsReachTheConnection(t *testing.T) {
 		return memtransport.Action{Drop: f.Dir == memtransport.ServerToClient && strings.Contains(string(f.Data), "lost-text")}
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, goSDKEcho(), WithTransportOptions(lose), WithTimeout(500*time.Millisecond))
+		c := Connect(tb, goSDKEcho(), WithTransportOptions(lose), WithClient(client.Options{Timeout: 500 * time.Millisecond}))
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "lost-text"})
 		require.NoError(tb, err)
 	})

@@ -78,13 +78,13 @@ func TestCrashReportsStartAtThePanic(t *testing.T) {
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"http", func(tb testing.TB) {
-			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithLegacy())
+			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithProtocolVersion(client.LatestLegacyVersion))
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"serve", func(tb testing.TB) {
 			// A server that panics in Serve never answers the handshake; a short
 			// timeout keeps the test from sitting out the 10 s default.
-			Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { explode(); return nil }), WithTimeout(time.Second))
+			Connect(tb, ServerFunc(func(context.Context, *memtransport.Conn) error { explode(); return nil }), WithClient(client.Options{Timeout: time.Second}))
 		}, "mcptest.explode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
 			AssertProtocolError(tb, err, client.CodeInternalError)
 		}, `mcptest: the server panicked in tools/call "boom": "multi\nline" (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
 		{"http", func(tb testing.TB) {
-			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithLegacy(), WithoutCrashReports())
+			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, transport.CodeHTTPError)
 		}, `mcptest: the HTTP handler panicked serving a POST request: kaboom (recovered; the test goes on because of mcptest.WithoutCrashReports)`},

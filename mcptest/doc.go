@@ -4,7 +4,7 @@
 //
 //	func TestGetAuthorUnknownTitle(t *testing.T) {
 //		logs := logcapture.New(t)
-//		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+//		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger()))) // gosdk.Server adapts a go-sdk *mcp.Server
 //
 //		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 //		require.NoError(t, err)                                // the request succeeded...
@@ -14,17 +14,17 @@
 //
 // # Connecting
 //
-// [Connect] takes any [Server]: the adapters in mcptest/gosdk (the official
-// go-sdk) and mcptest/mcpgo (mark3labs/mcp-go), or a [ServerFunc] for
-// anything else that can serve a [memtransport.Conn]. It returns a
-// [client.Client] after the handshake and cleans up when the test ends.
-// Options pin the protocol version or era ([WithProtocolVersion],
-// [WithModern], [WithLegacy]) or run a test at every version
-// ([EachVersion], narrowed with [Since] and [Before] for what not every
-// version has), set the client's identity and capabilities
-// ([WithClientInfo], [WithCapabilities]), answer the server's requests
-// ([WithSampling], [WithElicitation], [WithRoots]) and bound every request
-// ([WithTimeout]).
+// [Connect] takes a [Server], not an SDK's server: wrap a go-sdk *mcp.Server
+// with gosdk.Server(srv) (package mcptest/gosdk) and an mcp-go
+// *server.MCPServer with mcpgo.Server(srv) (package mcptest/mcpgo); a
+// [ServerFunc] serves anything else on a [memtransport.Conn]. Connect
+// returns a [client.Client] after the handshake and cleans up when the test
+// ends. [WithProtocolVersion] pins the protocol version, and [EachVersion]
+// runs a test at every version (narrowed with [Since] and [Before] for what
+// not every version has). [WithClient] sets the client's options: its
+// identity and capabilities, the callbacks that answer the server's
+// requests for sampling, elicitation and roots, the log level it asks for,
+// and the bound on every request.
 //
 // # External servers
 //
@@ -53,7 +53,7 @@
 // so that a whole session can be compared with a golden file:
 //
 //	var tr mcptest.Transcript
-//	c := mcptest.ConnectCommand(t, exec.Command("./bookshop"), mcptest.WithLegacy(), mcptest.WithTranscript(&tr))
+//	c := mcptest.ConnectCommand(t, exec.Command("./bookshop"), mcptest.WithTranscript(&tr))
 //	// ... calls ...
 //	mcptest.Golden(t, "session", tr.Messages())
 //
@@ -72,11 +72,11 @@
 //   - A server's request for input (sampling, elicitation, roots) that the
 //     client refused for want of a callback is pointed out under the
 //     transcript and in the assertions' messages, with the option that
-//     answers it ([WithSampling], [WithElicitation], [WithRoots]).
+//     answers it (a callback in [WithClient]).
 //   - A failing test prints the transcript of the connection, every message
 //     in both directions, with the middle of very long runs cut and the
-//     protocol's repeated stamps left out ([WithVerbatimTranscript] prints
-//     the messages as sent).
+//     protocol's repeated stamps left out; go test -v prints every message
+//     as sent.
 //
 // # The leak check
 //
@@ -90,8 +90,8 @@
 // goroutine does. When the test ends, the harness closes the connection,
 // waits for Serve to return, then reads the goroutine profile (which prints
 // labels) and fails the test if labelled goroutines are still running after
-// [DefaultLeakWait], listing their stacks. [DefaultLeakIgnores] lists the
-// SDK-owned goroutines that may outlive a connection by design. The other
+// a few seconds, listing their stacks. SDK-owned goroutines that may
+// outlive a connection by design (mcp-go's task expiry) are ignored. The other
 // Connect functions make their transport inside the label too, and send
 // every message from a labelled goroutine, so that what a transport starts
 // per message (an HTTP request, an in-process handler call and the server
@@ -118,13 +118,13 @@
 //
 // [RecordNotifications] records what the server sends the client besides
 // answers: log messages (which a server sends only at the level
-// [WithLogLevel] asks for), progress, list changes and resource updates.
+// client.Options.LogLevel asks for), progress, list changes and resource updates.
 // What a server sends while it serves a call is recorded by the time the
 // call returns; [Notifications.Wait] waits for what it sends later, bounded
 // like every request:
 //
 //	var n mcptest.Notifications
-//	c := mcptest.Connect(t, srv, mcptest.WithLogLevel(client.LevelInfo), mcptest.RecordNotifications(&n))
+//	c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
 //	_, err := c.CallTool(t.Context(), "import", args)
 //	require.NoError(t, err)
 //	assert.Len(t, n.Logs(), 2)

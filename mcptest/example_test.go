@@ -40,7 +40,7 @@ func ExampleEachVersion() {
 	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
 	testVersions := func(t *testing.T) {
 		mcptest.EachVersion(t, func(t *testing.T, version string) {
-			c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version))
+			c := mcptest.Connect(t, srv)
 			if c.ProtocolVersion() != version {
 				t.Errorf("connected at %s, want %s", c.ProtocolVersion(), version)
 			}
@@ -135,7 +135,7 @@ func ExampleConnectHTTP() {
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 
 	testTools := func(t *testing.T) {
-		c := mcptest.ConnectHTTP(t, handler, mcptest.WithLegacy())
+		c := mcptest.ConnectHTTP(t, handler, mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 		list, err := c.ListTools(t.Context(), "")
 		require.NoError(t, err)
 		mcptest.AssertValidSchemas(t, list.Tools...)
@@ -148,7 +148,7 @@ func ExampleWithTranscript() {
 	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil))
 	testSession := func(t *testing.T) {
 		var tr mcptest.Transcript
-		c := mcptest.Connect(t, srv, mcptest.WithLegacy(), mcptest.WithTranscript(&tr))
+		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(client.LatestLegacyVersion), mcptest.WithTranscript(&tr))
 		_, err := c.ListTools(t.Context(), "")
 		require.NoError(t, err)
 		mcptest.Golden(t, "greet-session", tr.Messages())
@@ -168,7 +168,7 @@ func ExampleRecordNotifications() {
 
 	testImportLogs := func(t *testing.T) {
 		var n mcptest.Notifications
-		c := mcptest.Connect(t, gosdk.Server(srv), mcptest.WithLogLevel(client.LevelInfo), mcptest.RecordNotifications(&n))
+		c := mcptest.Connect(t, gosdk.Server(srv), mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
 		_, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
 		// Sent while the call was served, so recorded by now; use n.Wait
@@ -189,7 +189,7 @@ func ExampleSince() {
 	}
 	testElicitation := func(t *testing.T) {
 		mcptest.EachVersion(t, func(t *testing.T, version string) {
-			c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version), mcptest.WithElicitation(answer))
+			c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{Elicit: answer})) // at version
 			if c.Capabilities().Elicitation == nil {
 				t.Errorf("no elicitation at %s", version)
 			}

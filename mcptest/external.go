@@ -17,9 +17,9 @@ import (
 	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
-// DefaultStderrLines is how many of the last lines a server process wrote on
+// stderrLines is how many of the last lines a server process wrote on
 // stderr a failing test prints (see [ConnectCommand]).
-const DefaultStderrLines = 40
+const stderrLines = 40
 
 // ConnectTransport connects a real [client.Client] over tr, any
 // [client.Transport], and returns it after the handshake, with everything
@@ -65,7 +65,7 @@ func ConnectTransport(t testing.TB, tr client.Transport, opts ...Option) *client
 //
 // Besides what [ConnectTransport] gives any transport:
 //   - What the server writes on stderr is kept, and its last
-//     [DefaultStderrLines] lines are printed when the test fails, after the
+//     [stderrLines] lines are printed when the test fails, after the
 //     transcript; [LogStderr] sends every line to t.Log as it arrives
 //     instead.
 //   - The cleanup closes the server's stdin, which a stdio server must take
@@ -106,7 +106,7 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 			if stdio == nil {
 				return ""
 			}
-			return renderStderr(commandName(cmd), stdio.Stderr(), DefaultStderrLines, cfg.lineMax)
+			return renderStderr(commandName(cmd), stdio.Stderr(), stderrLines, cfg.lineMax)
 		})
 	}
 	return h.connect(context.Background(), true, func(context.Context) (client.Transport, error) {

@@ -25,7 +25,7 @@ func BenchmarkConnectExternal(b *testing.B) {
 		{"command/gosdk", func(tb testing.TB) *client.Client { return ConnectCommand(tb, cmdServer(tb, "")) }},
 		{"http/gosdk-stateless", func(tb testing.TB) *client.Client { return ConnectHTTP(tb, stateless) }},
 		{"http/gosdk-stateful-legacy", func(tb testing.TB) *client.Client {
-			return ConnectHTTP(tb, gosdkHTTP(probeServer(nil)), WithLegacy())
+			return ConnectHTTP(tb, gosdkHTTP(probeServer(nil)), WithProtocolVersion(client.LatestLegacyVersion))
 		}},
 		{"http/mcpgo", func(tb testing.TB) *client.Client { return ConnectHTTP(tb, mcpgoHTTP(mcpgoServer())) }},
 		{"url/gosdk-stateless", func(tb testing.TB) *client.Client { return ConnectURL(tb, hs.URL) }},
@@ -59,8 +59,8 @@ func BenchmarkRecorderSend(b *testing.B) {
 		labelled bool
 	}{
 		{"plain", 0, false},
-		{"recorded", DefaultTranscriptFrames, false},
-		{"recorded+labelled", DefaultTranscriptFrames, true},
+		{"recorded", transcriptFrames, false},
+		{"recorded+labelled", transcriptFrames, true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var r *recordingTransport

@@ -3,6 +3,7 @@
 package mcptest
 
 import (
+	"github.com/mcptestkit/mcptestkit/client"
 	"os/exec"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ func TestConnectCommandSilentServer(t *testing.T) {
 		t.Skip("no sh on PATH")
 	}
 	f := runFake(t, func(tb testing.TB) {
-		ConnectCommand(tb, exec.Command(sh, "-c", "echo 'silent: reading stdin' >&2; cat >/dev/null"), WithTimeout(300*time.Millisecond))
+		ConnectCommand(tb, exec.Command(sh, "-c", "echo 'silent: reading stdin' >&2; cat >/dev/null"), WithClient(client.Options{Timeout: 300 * time.Millisecond}))
 	})
 	f.expectFailure(t,
 		"mcptest.ConnectCommand: the server did not complete the handshake within 300ms",

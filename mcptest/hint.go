@@ -29,11 +29,11 @@ type inputCallback struct {
 
 var inputCallbacks = []inputCallback{
 	{"sampling/createMessage", []string{"(no CreateMessage callback)"},
-		"the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)"},
+		"the client answers sampling/createMessage only when Connect is given mcptest.WithClient(client.Options{CreateMessage: fn})"},
 	{"elicitation/create", []string{"(no Elicit callback)", "client does not support elicitation"},
-		"the client answers elicitation/create only when Connect is given mcptest.WithElicitation(fn), at protocol version 2025-06-18 and later"},
+		"the client answers elicitation/create only when Connect is given mcptest.WithClient(client.Options{Elicit: fn}), at protocol version 2025-06-18 and later"},
 	{"roots/list", []string{"(no ListRoots callback)"},
-		"the client answers roots/list only when Connect is given mcptest.WithRoots(roots...)"},
+		"the client answers roots/list only when Connect is given mcptest.WithClient(client.Options{ListRoots: fn})"},
 }
 
 // callbackHint returns, for a failure message that quotes text (a tool's
@@ -77,7 +77,7 @@ func inputHint(method string) string {
 // request answered with method-not-found, or a 2026-07-28 input_required
 // result asking for one, e.g.
 //
-//	the client has no callback for sampling/createMessage (id 1, message #4), so it refused it at message #5: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)
+//	the client has no callback for sampling/createMessage (id 1, message #4), so it refused it at message #5: the client answers sampling/createMessage only when Connect is given mcptest.WithClient(client.Options{CreateMessage: fn})
 func inputNotes(entries []memtransport.Entry, missing func(method string) bool) []string {
 	type request struct {
 		seq    int

@@ -16,11 +16,11 @@ import (
 
 func TestCallbackHint(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)",
+	assert.Equal(t, "\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithClient(client.Options{CreateMessage: fn})",
 		callbackHint(`calling "sampling/createMessage": client does not support sampling (no CreateMessage callback)`))
-	assert.Contains(t, callbackHint("client does not support elicitation (no Elicit callback)"), "mcptest.WithElicitation(fn), at protocol version 2025-06-18 and later")
-	assert.Contains(t, callbackHint("client does not support elicitation"), "mcptest.WithElicitation(fn)", "go-sdk's own refusal")
-	assert.Contains(t, callbackHint("client does not support roots (no ListRoots callback)"), "mcptest.WithRoots(roots...)")
+	assert.Contains(t, callbackHint("client does not support elicitation (no Elicit callback)"), "mcptest.WithClient(client.Options{Elicit: fn}), at protocol version 2025-06-18 and later")
+	assert.Contains(t, callbackHint("client does not support elicitation"), "mcptest.WithClient(client.Options{Elicit: fn})", "go-sdk's own refusal")
+	assert.Contains(t, callbackHint("client does not support roots (no ListRoots callback)"), "mcptest.WithClient(client.Options{ListRoots: fn})")
 	assert.Empty(t, callbackHint("No book titled Nothing"))
 }
 
@@ -54,7 +54,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 	t.Parallel()
 	var text string
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(askingServer()), WithLegacy())
+		c := Connect(tb, gosdk.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion))
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
 		text = res.Text()
@@ -63,13 +63,15 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 	assert.Contains(t, text, "client does not support roots (no ListRoots callback)", "the client's own words are unchanged")
 	f.expectFailure(t,
 		"expected a successful tool result, got a tool error",
-		"\nhint: the client answers roots/list only when Connect is given mcptest.WithRoots(roots...)",
+		"\nhint: the client answers roots/list only when Connect is given mcptest.WithClient(client.Options{ListRoots: fn})",
 	)
-	assert.Regexp(t, `the client has no callback for roots/list \(id 1, message #\d+\), so it refused it at message #\d+: the client answers roots/list only when Connect is given mcptest.WithRoots\(roots\.\.\.\)`, f.output())
+	assert.Regexp(t, `the client has no callback for roots/list \(id 1, message #\d+\), so it refused it at message #\d+: the client answers roots/list only when Connect is given mcptest.WithClient\(client.Options\{ListRoots: fn\}\)`, f.output())
 
 	// With the callback the same test passes, and nothing hints.
 	f = runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(askingServer()), WithLegacy(), WithRoots(&client.Root{URI: "file:///w"}))
+		c := Connect(tb, gosdk.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{ListRoots: func(context.Context) ([]*client.Root, error) {
+			return []*client.Root{&client.Root{URI: "file:///w"}}, nil
+		}}))
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
 		AssertText(tb, res, "file:///w")
@@ -84,7 +86,7 @@ func TestMissingCallbackHintModern(t *testing.T) {
 	t.Parallel()
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(askingServer()), WithModern())
+		c := Connect(tb, gosdk.Server(askingServer()), WithProtocolVersion(client.LatestVersion))
 		_, callErr = c.CallTool(tb.Context(), "summarise", nil)
 		AssertProtocolError(tb, callErr, client.CodeInvalidParams)
 	})
@@ -92,9 +94,9 @@ func TestMissingCallbackHintModern(t *testing.T) {
 	assert.Contains(t, callErr.Error(), "(no CreateMessage callback)", "the client's own words are unchanged")
 	f.expectFailure(t,
 		"got this client's own input callback failing",
-		"\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling(fn)",
+		"\nhint: the client answers sampling/createMessage only when Connect is given mcptest.WithClient(client.Options{CreateMessage: fn})",
 	)
-	assert.Regexp(t, `the server asked for sampling/createMessage input \(message #\d+, a result of id 2\), which the client has no callback for: the client answers sampling/createMessage only when Connect is given mcptest.WithSampling\(fn\)`, f.output())
+	assert.Regexp(t, `the server asked for sampling/createMessage input \(message #\d+, a result of id 2\), which the client has no callback for: the client answers sampling/createMessage only when Connect is given mcptest.WithClient\(client.Options\{CreateMessage: fn\}\)`, f.output())
 }
 
 // inputNotes reads only what the client lacks: a refusal by a callback the

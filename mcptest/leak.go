@@ -15,7 +15,7 @@ import (
 // the package documentation ("The leak check") explains the scheme.
 const leakLabel = "mcptest.connection"
 
-// DefaultLeakIgnores returns the functions whose goroutines the leak check
+// defaultLeakIgnores returns the functions whose goroutines the leak check
 // ignores unless told otherwise ([IgnoreLeaks] adds to the list): goroutines
 // an SDK owns that may outlive a connection's Close by design. A goroutine is
 // ignored when any function in its stack is on the list.
@@ -31,7 +31,7 @@ const leakLabel = "mcptest.connection"
 // handlers, keepalive, notification writers) all end when the connection
 // closes, which the harness's own tests check. Debounce timers
 // (time.AfterFunc) run on unlabelled goroutines and are never counted.
-func DefaultLeakIgnores() []string {
+func defaultLeakIgnores() []string {
 	return []string{
 		"github.com/mark3labs/mcp-go/server.(*MCPServer).scheduleTaskCleanup",
 	}

@@ -12,27 +12,20 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 )
 
-// WithLogLevel asks the server for log messages at level and above
-// (client.LevelDebug ... client.LevelEmergency), so that a test can see what
-// the server logs through its session (go-sdk's req.Session.Log or
-// mcp.NewLoggingHandler, mcp-go's SendLogMessageToClient). Record them with
-// [RecordNotifications].
-//
-// On a legacy connection Connect sends logging/setLevel after the
-// handshake, when the server declares the logging capability; at
-// 2026-07-28 every request carries the level, and a server sends no log
-// messages for a request without it. An unknown level fails Connect.
-func WithLogLevel(level client.LogLevel) Option {
-	return func(c *config) { c.client.LogLevel = level }
-}
-
 // RecordNotifications makes n record every notification the client
-// receives from the server on this connection, in order: log messages
-// (with [WithLogLevel]), progress, list changes, resource updates, and any
-// other. Give each connection its own Notifications.
+// receives from the server on this connection, in order: log messages,
+// progress, list changes, resource updates, and any other. Give each
+// connection its own Notifications.
+//
+// A server sends log messages through its session (go-sdk's
+// req.Session.Log or mcp.NewLoggingHandler, mcp-go's
+// SendLogMessageToClient) only at the level the client asks for: set
+// client.Options.LogLevel. On a legacy connection Connect then sends
+// logging/setLevel after the handshake, when the server declares the
+// logging capability; at 2026-07-28 every request carries the level.
 //
 //	var n mcptest.Notifications
-//	c := mcptest.Connect(t, srv, mcptest.WithLogLevel(client.LevelInfo), mcptest.RecordNotifications(&n))
+//	c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
 //	_, err := c.CallTool(t.Context(), "import", args)
 //	require.NoError(t, err)
 //	assert.Len(t, n.Logs(), 2)
@@ -41,7 +34,8 @@ func WithLogLevel(level client.LogLevel) Option {
 // the request's response, so it is recorded by the time the call returns;
 // one the server sends on its own time (a resource update from a
 // goroutine) may come later: wait for it with [Notifications.Wait].
-// Handlers of your own (through [WithClientOptions]) still run.
+// Handlers of your own (client.Options.OnLog, ... through [WithClient])
+// still run.
 func RecordNotifications(n *Notifications) Option {
 	return func(c *config) { c.notifications = append(c.notifications, n) }
 }
@@ -125,7 +119,7 @@ func (n *Notifications) All() []Notification {
 }
 
 // Logs returns the log messages (notifications/message) recorded so far, in
-// order. A server sends them only when asked: see [WithLogLevel].
+// order. A server sends them only when asked: see [RecordNotifications].
 func (n *Notifications) Logs() []client.LogMessage {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -187,8 +181,8 @@ func (n *Notifications) Wait(ctx context.Context, method string) (Notification, 
 // WaitFunc returns the first notification recorded that match accepts,
 // waiting for one if there is none yet. It gives up, with an error that
 // lists what was recorded, when ctx ends, when the connection has ended
-// (no more can come), or after the connection's timeout ([WithTimeout],
-// [DefaultTimeout]) when ctx has no earlier deadline, so that a
+// (no more can come), or after the connection's timeout
+// ([DefaultTimeout], client.Options.Timeout) when ctx has no earlier deadline, so that a
 // notification that never comes fails the test instead of hanging it.
 func (n *Notifications) WaitFunc(ctx context.Context, match func(Notification) bool) (Notification, error) {
 	return n.wait(ctx, "a matching notification", match)

@@ -65,7 +65,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		var n Notifications
-		c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(version), WithLogLevel(client.LevelInfo), RecordNotifications(&n))
+		c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(version), WithClient(client.Options{LogLevel: client.LevelInfo}), RecordNotifications(&n))
 		res, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
 		AssertText(t, res, "done")
@@ -82,7 +82,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 func TestNoLogLevelNoLogs(t *testing.T) {
 	t.Parallel()
 	var n Notifications
-	c := Connect(t, gosdk.Server(chattyServer()), WithModern(), RecordNotifications(&n))
+	c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(client.LatestVersion), RecordNotifications(&n))
 	_, err := c.CallTool(t.Context(), "import", nil)
 	require.NoError(t, err)
 	assert.Empty(t, n.Logs())
@@ -90,7 +90,7 @@ func TestNoLogLevelNoLogs(t *testing.T) {
 
 func TestWithLogLevelRejectsAnUnknownLevel(t *testing.T) {
 	t.Parallel()
-	f := runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), WithLogLevel("loud")) })
+	f := runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), WithClient(client.Options{LogLevel: "loud"})) })
 	f.expectFailure(t, `unknown log level "loud"`)
 }
 
@@ -101,8 +101,8 @@ func TestRecordNotificationsProgressAndOwnHandlers(t *testing.T) {
 	var n Notifications
 	var own []string
 	c := Connect(t, gosdk.Server(chattyServer()), RecordNotifications(&n),
-		WithClientOptions(func(o *client.Options) {
-			o.OnNotification = func(method string, _ json.RawMessage) { own = append(own, method) }
+		WithClient(client.Options{
+			OnNotification: func(method string, _ json.RawMessage) { own = append(own, method) },
 		}))
 	var seen []float64
 	_, err := c.CallTool(t.Context(), "import", nil, client.WithProgress(func(p client.Progress) { seen = append(seen, p.Progress) }))
@@ -160,7 +160,7 @@ func TestRecordNotificationsWaitForChanges(t *testing.T) {
 func TestNotificationsWaitGivesUp(t *testing.T) {
 	t.Parallel()
 	var n Notifications
-	c := Connect(t, gosdk.Server(chattyServer()), WithLegacy(), WithLogLevel(client.LevelWarning), RecordNotifications(&n), WithTimeout(2*time.Second))
+	c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{LogLevel: client.LevelWarning, Timeout: 2 * time.Second}), RecordNotifications(&n))
 	_, err := c.CallTool(t.Context(), "import", nil)
 	require.NoError(t, err)
 

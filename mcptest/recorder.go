@@ -20,8 +20,8 @@ import (
 //	// ... calls ...
 //	mcptest.Golden(t, "session", tr.Messages())
 //
-// It holds at most [DefaultTranscriptFrames] of the most recent messages;
-// older ones are counted in Omitted. Given to several connections, it
+// It holds the 10,000 most recent messages; older ones are counted in the
+// Omitted field of [Transcript.Snapshot]. Given to several connections, it
 // shows the last one made.
 type Transcript struct {
 	mu   sync.Mutex
@@ -65,8 +65,6 @@ func (tr *Transcript) String() string {
 }
 
 // WithTranscript makes tr show the connection's messages (see [Transcript]).
-// The messages are recorded even when [WithoutTranscript] has turned off the
-// transcript a failing test prints.
 func WithTranscript(tr *Transcript) Option {
 	return func(c *config) { c.transcriptTo = append(c.transcriptTo, tr) }
 }

@@ -17,10 +17,10 @@ import (
 // messages of a long run are where the handshake and the failure are, so the
 // middle is what gets cut.
 const (
-	DefaultTranscriptHead = 20
-	DefaultTranscriptTail = 60
-	// DefaultTranscriptLine is how many bytes of one message are printed.
-	DefaultTranscriptLine = 2000
+	transcriptHead = 20
+	transcriptTail = 60
+	// transcriptLine is how many bytes of one message are printed.
+	transcriptLine = 2000
 )
 
 // renderTranscript prints tr one message per line, as sent, keeping the
@@ -43,7 +43,7 @@ type transcriptFormat struct {
 }
 
 // elidedNote is printed once at the top of a compacted transcript.
-const elidedNote = `(compacted: each "_meta" stamp named "io.modelcontextprotocol/..." (protocolVersion, clientCapabilities, clientInfo, serverInfo, ...) is printed where it first appears or changes and left out where it repeats; ttlMs, cacheScope and resultType "complete" are left out of results. mcptest.WithVerbatimTranscript() prints the messages as sent)`
+const elidedNote = `(repeated "_meta" stamps and result hints left out; go test -v prints every message as sent)`
 
 func (f transcriptFormat) render(tr memtransport.Transcript) string {
 	entries := tr.Entries

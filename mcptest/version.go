@@ -1,7 +1,9 @@
 package mcptest
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,23 +11,25 @@ import (
 )
 
 // EachVersion runs fn once per protocol version the client supports, newest
-// first, each as a subtest named after the version. Pin the connection to it
-// with [WithProtocolVersion]:
+// first, each as a subtest named after the version. Every connection made in
+// the subtest (or in a subtest of it) speaks the subtest's version, unless
+// [WithProtocolVersion] pins another, and a server that answers with another
+// version fails the subtest, saying which versions to leave out:
 //
 //	mcptest.EachVersion(t, func(t *testing.T, version string) {
-//		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version))
+//		c := mcptest.Connect(t, srv) // speaks version
 //		// ...
 //	})
 //
 // Not every feature exists at every version. Elicitation came in 2025-06-18:
-// at 2024-11-05 and 2025-03-26 the client cannot declare it, even with
-// [WithElicitation], so a server cannot ask for it (go-sdk's tools then fail
+// at 2024-11-05 and 2025-03-26 the client cannot declare it, even with an
+// Elicit callback ([WithClient]), so a server cannot ask for it (go-sdk's tools then fail
 // with "client does not support elicitation"). Sampling and roots exist at
 // every version. Options choose the versions a test runs at: [Since] for a
 // feature that came later, [Before] for what a version replaced:
 //
 //	mcptest.EachVersion(t, func(t *testing.T, version string) {
-//		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(version), mcptest.WithElicitation(answer))
+//		c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{Elicit: answer}))
 //		// ...
 //	}, mcptest.Since(client.Version20250618))
 //
@@ -109,7 +113,6 @@ func selectVersions(opts []VersionOption) ([]string, error) {
 // callbackFeature is a client feature that a callback option provides and
 // that the client declares as a capability, where the version has it.
 type callbackFeature struct {
-	option     string // the mcptest option that sets the callback
 	field      string // the client.Options field it sets
 	capability string
 	since      string // the first version that has it
@@ -118,13 +121,13 @@ type callbackFeature struct {
 }
 
 var callbackFeatures = []callbackFeature{
-	{"WithSampling", "CreateMessage", "sampling", client.Version20241105,
+	{"CreateMessage", "sampling", client.Version20241105,
 		func(o *client.Options) bool { return o.CreateMessage != nil },
 		func(c client.Capabilities) bool { return c.Sampling != nil }},
-	{"WithElicitation", "Elicit", "elicitation", client.Version20250618,
+	{"Elicit", "elicitation", client.Version20250618,
 		func(o *client.Options) bool { return o.Elicit != nil },
 		func(c client.Capabilities) bool { return c.Elicitation != nil }},
-	{"WithRoots", "ListRoots", "roots", client.Version20241105,
+	{"ListRoots", "roots", client.Version20241105,
 		func(o *client.Options) bool { return o.ListRoots != nil },
 		func(c client.Capabilities) bool { return c.Roots != nil }},
 }
@@ -140,8 +143,52 @@ func capabilityNotes(opts *client.Options, version string, declared client.Capab
 			continue
 		}
 		notes = append(notes, fmt.Sprintf(
-			"mcptest: %s (client.Options.%s) is set, but protocol version %s has no %s (it came in %s): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since(%q))",
-			f.option, f.field, version, f.capability, f.since, f.since))
+			"mcptest: client.Options.%s is set, but protocol version %s has no %s (it came in %s): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since(%q))",
+			f.field, version, f.capability, f.since, f.since))
 	}
 	return notes
+}
+
+// eachVersionOf returns the version of the [EachVersion] subtest t runs in
+// (the last element of its name that is a protocol version; the testing
+// package adds "#01" to a name used twice), or "".
+func eachVersionOf(t testing.TB) string {
+	parts := strings.Split(t.Name(), "/")
+	for i := len(parts) - 1; i > 0; i-- {
+		name, _, _ := strings.Cut(parts[i], "#")
+		if slices.Contains(client.SupportedVersions(), name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// versionMismatch explains a connection in an [EachVersion] subtest that
+// asked for want and got another version: the server does not speak want.
+func versionMismatch(want, got string) string {
+	fix := fmt.Sprintf("mcptest.Before(%q)", want)
+	if got > want {
+		fix = fmt.Sprintf("mcptest.Since(%q)", got)
+	}
+	return fmt.Sprintf("this subtest of mcptest.EachVersion runs at protocol version %s, but the server answered with %s: it does not speak %s.\nRun the test only at the versions the server speaks: mcptest.EachVersion(t, fn, %s)", want, got, want, fix)
+}
+
+// versionHint explains a handshake at version that failed with err because
+// the server does not speak that version: a legacy-only server (every
+// TypeScript-SDK server in 2026) asked for 2026-07-28 answers
+// server/discover with method-not-found. inEach says whether an
+// [EachVersion] subtest chose the version.
+func versionHint(version string, inEach bool, err error) string {
+	var e *client.Error
+	if version != client.Version20260728 || !errors.As(err, &e) || e.Method != "server/discover" {
+		return ""
+	}
+	if e.Code != client.CodeMethodNotFound && e.Code != client.CodeUnsupportedProtocolVersion {
+		return ""
+	}
+	fix := "pin a legacy version with mcptest.WithProtocolVersion(client.LatestLegacyVersion), or leave the version unpinned"
+	if inEach {
+		fix = "run the test only at the legacy versions: mcptest.EachVersion(t, fn, mcptest.Before(client.Version20260728))"
+	}
+	return fmt.Sprintf("\nThe server does not speak protocol version %s (it has no server/discover, or refused the version): it speaks only the legacy versions, which start with initialize.\nTo test it, %s.", client.Version20260728, fix)
 }

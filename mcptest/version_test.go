@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 func TestSelectVersions(t *testing.T) {
@@ -74,7 +77,7 @@ func TestEachVersionSinceElicitation(t *testing.T) {
 		mu.Lock()
 		ran = append(ran, version)
 		mu.Unlock()
-		c := Connect(t, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithElicitation(answerAda))
+		c := Connect(t, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		res, err := c.CallTool(t.Context(), "greet", nil)
 		require.NoError(t, err)
 		AssertText(t, res, "hello Ada")
@@ -90,10 +93,10 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{client.Version20241105, client.Version20250326} {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithElicitation(answerAda))
+			Connect(tb, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		})
 		f.expectPass(t)
-		want := `mcptest: WithElicitation (client.Options.Elicit) is set, but protocol version ` + version + ` has no elicitation (it came in 2025-06-18): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since("2025-06-18"))`
+		want := `mcptest: client.Options.Elicit is set, but protocol version ` + version + ` has no elicitation (it came in 2025-06-18): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since("2025-06-18"))`
 		assert.Equal(t, want, f.output())
 	}
 
@@ -102,18 +105,121 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 	// either. And callbacks the version has give no note.
 	for _, version := range []string{client.Version20250618, client.Version20260728} {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithElicitation(answerAda),
-				WithSampling(func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			Connect(tb, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{
+				Elicit: answerAda,
+				CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 					return nil, nil
-				}),
-				WithRoots())
+				},
+				ListRoots: func(context.Context) ([]*client.Root, error) { return nil, nil },
+			}))
 		})
 		f.expectPass(t)
 		assert.Empty(t, f.output(), version)
 	}
 	f := runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(elicitServer(), gosdk.WithProtocolVersions(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithElicitation(answerAda))
+		Connect(tb, gosdk.Server(elicitServer(), gosdk.WithProtocolVersions(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
 	})
 	f.expectPass(t)
-	assert.True(t, strings.HasPrefix(f.output(), "mcptest: WithElicitation (client.Options.Elicit) is set, but protocol version 2025-03-26 has no elicitation"), f.output())
+	assert.True(t, strings.HasPrefix(f.output(), "mcptest: client.Options.Elicit is set, but protocol version 2025-03-26 has no elicitation"), f.output())
+}
+
+// Issue 13.2: a body that forgets to pin the version still runs at every
+// version: each connection made in an EachVersion subtest, or in a subtest
+// of it, speaks the subtest's version.
+func TestEachVersionPinsConnectionsToItsVersion(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	got := map[string]string{}
+	EachVersion(t, func(t *testing.T, version string) {
+		t.Parallel()
+		c := Connect(t, gosdk.Server(probeServer(nil)))
+		t.Run("nested", func(t *testing.T) {
+			assert.Equal(t, version, Connect(t, mcpgo.Server(mcpgoServer())).ProtocolVersion())
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		got[version] = c.ProtocolVersion()
+	})
+	t.Cleanup(func() {
+		for _, v := range client.SupportedVersions() {
+			assert.Equal(t, v, got[v])
+		}
+	})
+}
+
+// A server that answers with another version than the subtest's fails the
+// subtest, saying which versions to run; so does a legacy-only server asked
+// for 2026-07-28 (issue 15.4), which answers server/discover with
+// method-not-found.
+func TestEachVersionServerWithoutTheVersion(t *testing.T) {
+	t.Parallel()
+	outputs := map[string]string{}
+	var mu sync.Mutex
+	EachVersion(t, func(t *testing.T, version string) {
+		f := runFake(t, func(tb testing.TB) {
+			Connect(tb, gosdk.Server(probeServer(nil), gosdk.WithProtocolVersions(client.Version20250326, client.Version20241105)))
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		outputs[version] = f.output()
+		if version <= client.Version20250326 {
+			f.expectPass(t)
+			return
+		}
+		f.expectFailure(t)
+	})
+	assert.True(t, strings.HasPrefix(outputs[client.Version20250618], `mcptest.Connect: this subtest of mcptest.EachVersion runs at protocol version 2025-06-18, but the server answered with 2025-03-26: it does not speak 2025-06-18.
+Run the test only at the versions the server speaks: mcptest.EachVersion(t, fn, mcptest.Before("2025-06-18"))
+`), outputs[client.Version20250618])
+	assert.Contains(t, outputs[client.Version20260728], `server/discover: error -32022`)
+	assert.Contains(t, outputs[client.Version20260728], `
+The server does not speak protocol version 2026-07-28`)
+
+	// A TypeScript-SDK server (every one in 2026) has no server/discover.
+	var f *fakeTB
+	t.Run(client.Version20260728, func(t *testing.T) { // as EachVersion names it
+		f = runFake(t, func(tb testing.TB) { Connect(tb, tsLegacyServer()) })
+	})
+	f.expectFailure(t, `server/discover: error -32601: Method not found`, `
+The server does not speak protocol version 2026-07-28 (it has no server/discover, or refused the version): it speaks only the legacy versions, which start with initialize.
+To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn, mcptest.Before(client.Version20260728)).`)
+
+	// Outside EachVersion, an explicit pin gets the other advice.
+	f = runFake(t, func(tb testing.TB) {
+		Connect(tb, gosdk.Server(probeServer(nil), gosdk.WithProtocolVersions(client.Version20250326)), WithProtocolVersion(client.Version20260728))
+	})
+	f.expectFailure(t, "To test it, pin a legacy version with mcptest.WithProtocolVersion(client.LatestLegacyVersion), or leave the version unpinned.")
+}
+
+// An explicit WithProtocolVersion in an EachVersion subtest wins: the test
+// said otherwise.
+func TestEachVersionExplicitPinWins(t *testing.T) {
+	t.Parallel()
+	EachVersion(t, func(t *testing.T, version string) {
+		c := Connect(t, gosdk.Server(probeServer(nil)), WithProtocolVersion(client.Version20241105))
+		assert.Equal(t, client.Version20241105, c.ProtocolVersion())
+	}, Since(client.Version20251125))
+}
+
+// tsLegacyServer answers like a TypeScript-SDK server does to a method it
+// does not know, server/discover included: -32601 "Method not found".
+func tsLegacyServer() Server {
+	return ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+		for {
+			data, err := conn.Receive(ctx)
+			if err != nil {
+				return nil
+			}
+			var req struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(data, &req) != nil || req.ID == nil {
+				continue
+			}
+			answer := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32601,"message":"Method not found"}}`
+			if err := conn.Send(ctx, []byte(answer)); err != nil {
+				return nil
+			}
+		}
+	})
 }

@@ -133,7 +133,7 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 // -32002, which the contract accepts.
 func TestReadUnknownBookLegacy(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())), mcptest.WithLegacy())
+	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	mcptest.AssertResourceNotFound(t, err, "books://Nothing")
@@ -239,7 +239,7 @@ func TestContractAtEveryVersion(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logs.Logger())), mcptest.WithProtocolVersion(version))
+		c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logs.Logger())))
 
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 		require.NoError(t, err)

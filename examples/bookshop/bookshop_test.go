@@ -225,7 +225,7 @@ func TestContractAtEveryVersion(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())), mcptest.WithProtocolVersion(version))
+		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
 		require.Equal(t, version, c.ProtocolVersion())
 
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})

@@ -27,8 +27,9 @@
 // every mcp.NewServer installs sends the input requests as real
 // elicitation/create, sampling/createMessage or roots/list requests, waits
 // for the answers, and runs the handler again with them. So the handler is
-// the same for every client, and so is the test: mcptest.WithElicitation
-// and mcptest.WithSampling answer input requests and server requests alike.
+// the same for every client, and so is the test: the Elicit and
+// CreateMessage callbacks given to mcptest.WithClient answer input requests
+// and server requests alike.
 //
 // # Writing a tool that works in both eras
 //

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 var shopAPI = map[string]any{"service": "shop-api", "environment": "production"}
 
 // The user confirms, at every version that has elicitation. The callback
-// given to WithElicitation answers in both eras: a 2026-07-28 client runs
+// given as client.Options.Elicit answers in both eras: a 2026-07-28 client runs
 // it for the input request and retries the call, a legacy client runs it
 // for the server's elicitation/create request. The test cannot tell which
 // happened, which is the point.
@@ -34,14 +34,13 @@ func TestDeployConfirmed(t *testing.T) {
 		logs := logcapture.New(t)
 		var asked atomic.Int32
 		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
-			mcptest.WithProtocolVersion(version),
-			mcptest.WithElicitation(func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			mcptest.WithClient(client.Options{Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 				asked.Add(1)
 				assert.Equal(t, "form", req.Mode)
 				assert.Equal(t, "Deploy shop-api to production?", req.Message)
 				assert.JSONEq(t, `{"type":"object","properties":{"confirm":{"type":"boolean","title":"Deploy","description":"Tick to deploy now."}},"required":["confirm"]}`, string(req.RequestedSchema))
 				return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"confirm": true}}, nil
-			}))
+			}}))
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
@@ -75,10 +74,9 @@ func TestDeployNotConfirmed(t *testing.T) {
 				t.Parallel()
 				logs := logcapture.New(t)
 				c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
-					mcptest.WithProtocolVersion(version),
-					mcptest.WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+					mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 						return tc.answer, nil
-					}))
+					}}))
 
 				res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 				require.NoError(t, err)
@@ -99,7 +97,7 @@ func TestDeployWithoutElicitation(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())), mcptest.WithProtocolVersion(version))
+		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())))
 		require.Nil(t, c.Capabilities().Elicitation)
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
@@ -118,11 +116,10 @@ func TestDeployBeforeElicitation(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
-			mcptest.WithProtocolVersion(version),
-			mcptest.WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+			mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 				t.Error("the callback ran at a version without elicitation")
 				return &client.ElicitResult{Action: client.ElicitDecline}, nil
-			}))
+			}}))
 		require.Nil(t, c.Capabilities().Elicitation, "the client cannot declare elicitation at %s", version)
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
@@ -140,10 +137,9 @@ func TestDeployTheOldWay(t *testing.T) {
 		t.Parallel()
 		logs := logcapture.New(t)
 		c := mcptest.Connect(t, gosdk.Server(interactive.NewLegacyOnly(logs.Logger())),
-			mcptest.WithProtocolVersion(version),
-			mcptest.WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+			mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 				return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"confirm": true}}, nil
-			}))
+			}}))
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
@@ -171,9 +167,9 @@ func TestDeployOnTheWire(t *testing.T) {
 			c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
 				mcptest.WithProtocolVersion(version),
 				mcptest.WithTranscript(&tr),
-				mcptest.WithElicitation(func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+				mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 					return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"confirm": true}}, nil
-				}))
+				}}))
 			start := len(tr.Messages()) // after the handshake
 
 			_, err := c.CallTool(t.Context(), "deploy", shopAPI)
@@ -183,8 +179,8 @@ func TestDeployOnTheWire(t *testing.T) {
 	}
 }
 
-// The client's model writes the notes: the WithSampling callback answers in
-// both eras, as WithElicitation does. Sampling exists at every version.
+// The client's model writes the notes: the CreateMessage callback answers in
+// both eras, as Elicit does. Sampling exists at every version.
 func TestReleaseNotes(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
@@ -192,8 +188,7 @@ func TestReleaseNotes(t *testing.T) {
 		logs := logcapture.New(t)
 		var sampled atomic.Int32
 		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
-			mcptest.WithProtocolVersion(version),
-			mcptest.WithSampling(func(_ context.Context, req *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			mcptest.WithClient(client.Options{CreateMessage: func(_ context.Context, req *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 				sampled.Add(1)
 				assert.Equal(t, "You write short, plain release notes for engineers.", req.SystemPrompt)
 				assert.Equal(t, int64(300), req.MaxTokens)
@@ -207,7 +202,7 @@ func TestReleaseNotes(t *testing.T) {
 					Model:      "test-model",
 					StopReason: "endTurn",
 				}, nil
-			}))
+			}}))
 
 		res, err := c.CallTool(t.Context(), "release_notes", map[string]any{
 			"service": "shop-api",
@@ -225,7 +220,7 @@ func TestReleaseNotesWithoutSampling(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())), mcptest.WithProtocolVersion(version))
+		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())))
 
 		res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{"faster checkout"}})
 		require.NoError(t, err)
@@ -246,10 +241,9 @@ func TestReleaseNotesRefused(t *testing.T) {
 		t.Parallel()
 		logs := logcapture.New(t)
 		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
-			mcptest.WithProtocolVersion(version),
-			mcptest.WithSampling(func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			mcptest.WithClient(client.Options{CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 				return nil, &client.Error{Code: client.CodeUserRejected, Message: "The user rejected the sampling request."}
-			}))
+			}}))
 
 		res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{"faster checkout"}})
 		assert.Nil(t, res)
@@ -280,7 +274,7 @@ func TestMigrateProgress(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())), mcptest.WithProtocolVersion(version))
+		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())))
 
 		var seen []client.Progress
 		res, err := c.CallTool(t.Context(), "migrate", map[string]any{"tables": []string{"users", "orders", "invoices"}},
@@ -309,12 +303,12 @@ func TestMigrateWithoutProgress(t *testing.T) {
 	t.Parallel()
 	var progress atomic.Int32
 	c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
-		mcptest.WithClientOptions(func(o *client.Options) {
-			o.OnNotification = func(method string, _ json.RawMessage) {
+		mcptest.WithClient(client.Options{
+			OnNotification: func(method string, _ json.RawMessage) {
 				if method == "notifications/progress" {
 					progress.Add(1)
 				}
-			}
+			},
 		}))
 
 	res, err := c.CallTool(t.Context(), "migrate", map[string]any{"tables": []string{"users", "orders"}})
@@ -328,9 +322,9 @@ func TestMigrateWithoutProgress(t *testing.T) {
 func TestEmptyArguments(t *testing.T) {
 	t.Parallel()
 	c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
-		mcptest.WithSampling(func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+		mcptest.WithClient(client.Options{CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 			return nil, errors.New("not reached")
-		}))
+		}}))
 
 	res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{}})
 	require.NoError(t, err)

@@ -57,7 +57,7 @@ func newHeldTool(opts *mcp.ServerOptions, await func() bool) *heldTool {
 // once the tool has started, and ends, closing the connection while the
 // tool is still running.
 func (h *heldTool) giveUpOnHang(t *testing.T) {
-	c := mcptest.Connect(t, gosdk.Server(h.server), mcptest.WithoutTranscript())
+	c := mcptest.Connect(t, gosdk.Server(h.server))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go func() {
@@ -128,7 +128,7 @@ func TestBugReportCallTimedOutThenTestEnds(t *testing.T) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
-	c := mcptest.Connect(t, gosdk.Server(s), mcptest.WithoutTranscript())
+	c := mcptest.Connect(t, gosdk.Server(s))
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.CallTool(ctx, "hang", nil)
@@ -159,7 +159,7 @@ func TestRequestReadDuringShutdownIsNoError(t *testing.T) {
 	}))
 	called := make(chan error, 1)
 	t.Run("user test", func(t *testing.T) {
-		c := mcptest.Connect(t, a, mcptest.WithoutTranscript())
+		c := mcptest.Connect(t, a)
 		go func() {
 			_, err := c.CallTool(context.WithoutCancel(t.Context()), "echo", map[string]any{"text": "late"})
 			called <- err

@@ -101,7 +101,7 @@ func TestBugReportCallTimedOutThenTestEnds(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
-	c := mcptest.Connect(t, mcpgo.Server(s), mcptest.WithoutTranscript())
+	c := mcptest.Connect(t, mcpgo.Server(s))
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.CallTool(ctx, "hang", nil)
@@ -114,7 +114,7 @@ func TestBugReportCallTimedOutThenTestEnds(t *testing.T) {
 func TestHandlerAnsweringDuringShutdownIsNoError(t *testing.T) {
 	h := newHeldTool()
 	t.Run("user test", func(t *testing.T) {
-		c := mcptest.Connect(t, mcpgo.Server(h.server), mcptest.WithoutTranscript())
+		c := mcptest.Connect(t, mcpgo.Server(h.server))
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		go func() {
