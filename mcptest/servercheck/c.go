@@ -21,8 +21,8 @@ const (
 	excerptLine   = 600
 )
 
-// C is the state of one running check.
-type C struct {
+// state is the state of one running check.
+type state struct {
 	s      *suite
 	name   string
 	status Status
@@ -39,7 +39,7 @@ type connMark struct {
 
 // use notes that the check talks over c, so its excerpt goes in the
 // result.
-func (c *C) use(cn *conn) *conn {
+func (c *state) use(cn *conn) *conn {
 	for _, m := range c.marks {
 		if m.c == cn {
 			return cn
@@ -51,7 +51,7 @@ func (c *C) use(cn *conn) *conn {
 
 // main returns the main connection, stopping the check if it cannot be
 // had.
-func (c *C) main() *conn {
+func (c *state) main() *conn {
 	cn, err := c.s.mainConn()
 	if err != nil {
 		c.fatalf("%v", err)
@@ -59,17 +59,17 @@ func (c *C) main() *conn {
 	return c.use(cn)
 }
 
-func (c *C) failf(format string, args ...any) {
+func (c *state) failf(format string, args ...any) {
 	c.status = Fail
 	c.fails = append(c.fails, fmt.Sprintf(format, args...))
 }
 
-func (c *C) fatalf(format string, args ...any) {
+func (c *state) fatalf(format string, args ...any) {
 	c.failf(format, args...)
 	panic(errStop)
 }
 
-func (c *C) skipf(format string, args ...any) {
+func (c *state) skipf(format string, args ...any) {
 	if c.status != Fail {
 		c.status = Skip
 	}
@@ -77,20 +77,20 @@ func (c *C) skipf(format string, args ...any) {
 	panic(errStop)
 }
 
-func (c *C) notef(format string, args ...any) {
+func (c *state) notef(format string, args ...any) {
 	c.notes = append(c.notes, fmt.Sprintf(format, args...))
 }
 
 // ctx is the context of one request: bounded by the suite's timeout (plus
 // a margin, so the client's own timeout, which names the method, fires
 // first).
-func (c *C) ctx() (context.Context, context.CancelFunc) {
+func (c *state) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(c.s.ctx, c.s.timeout+c.s.timeout/2)
 }
 
 // claimCrashes fails the check for each panic an in-process adapter
 // recovered while it ran: the server has no crash guard.
-func (c *C) claimCrashes() {
+func (c *state) claimCrashes() {
 	for _, r := range c.s.takeCrashes() {
 		c.failf("the server panicked in %s and has no crash guard of its own: the harness's adapter recovered it; in production this panic crashes the server process.\n%s", r, guardHint)
 	}
@@ -101,7 +101,7 @@ const guardHint = `Install the crash guard, which turns a handler panic into the
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp-go:  server.NewMCPServer(name, version, mcpgo.Guard(logger))`
 
-func (c *C) result() Result {
+func (c *state) result() Result {
 	r := Result{Name: c.name, Status: c.status}
 	switch c.status {
 	case Fail:

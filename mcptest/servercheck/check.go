@@ -310,7 +310,7 @@ func (s *suite) mainConn() (*conn, error) {
 }
 
 // check runs one named check through the Runner, if selected.
-func (s *suite) check(name string, fn func(c *C)) {
+func (s *suite) check(name string, fn func(c *state)) {
 	name = cleanName(name)
 	elems := strings.Split(name, "/")
 	if len(s.run) > 0 && !matchPrefix(s.run, elems, true) {
@@ -318,13 +318,13 @@ func (s *suite) check(name string, fn func(c *C)) {
 	}
 	for _, p := range s.skip {
 		if matchPrefix(p, elems, false) {
-			fn = func(c *C) { c.skipf("left out by Options.Skip") }
+			fn = func(c *state) { c.skipf("left out by Options.Skip") }
 			break
 		}
 	}
 	body := func() Result {
 		start := time.Now()
-		c := &C{s: s, name: name}
+		c := &state{s: s, name: name}
 		s.takeCrashes() // a crash before this check is not this check's
 		func() {
 			defer func() {

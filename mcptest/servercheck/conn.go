@@ -41,8 +41,23 @@ type tap struct {
 	early    []string    // server messages before notifications/initialized
 	tokens   map[string]bool
 	progress []progressNote
+	// Cancellation: the token and tool of each request sent, and for each
+	// cancelled one how many progress notifications came after the server
+	// had surely read the cancellation (it answered a later request).
+	requests  map[string]sentRequest
+	cancelled []*cancelNote
 	closed   chan struct{}
 	once     sync.Once
+}
+
+type sentRequest struct {
+	token, tool string
+}
+
+type cancelNote struct {
+	id, tool, token string
+	acked           bool // a response to a later request has come
+	after           int  // progress notifications for token since acked
 }
 
 type progressNote struct {
@@ -52,7 +67,7 @@ type progressNote struct {
 
 func newTap(inner client.Transport) *tap {
 	return &tap{inner: inner, waiters: map[string]chan []byte{}, nullID: make(chan []byte, 8),
-		tokens: map[string]bool{}, closed: make(chan struct{})}
+		tokens: map[string]bool{}, requests: map[string]sentRequest{}, closed: make(chan struct{})}
 }
 
 // envelope is what the tap reads of a message.
@@ -64,6 +79,8 @@ type envelope struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 		ProgressToken json.RawMessage `json:"progressToken"`
+		RequestID     json.RawMessage `json:"requestId"`
+		Name          string          `json:"name"`
 	} `json:"params"`
 	Error  json.RawMessage `json:"error"`
 	Result json.RawMessage `json:"result"`
@@ -92,6 +109,14 @@ func (t *tap) Send(ctx context.Context, msg []byte) error {
 	if tok := env.Params.Meta.ProgressToken; len(tok) > 0 {
 		t.tokens[string(tok)] = true
 	}
+	if len(env.ID) > 0 && env.Method != "" {
+		t.requests[string(env.ID)] = sentRequest{token: string(env.Params.Meta.ProgressToken), tool: env.Params.Name}
+	}
+	if env.Method == "notifications/cancelled" {
+		if r, ok := t.requests[string(env.Params.RequestID)]; ok && r.token != "" {
+			t.cancelled = append(t.cancelled, &cancelNote{id: string(env.Params.RequestID), tool: r.tool, token: r.token})
+		}
+	}
 	t.mu.Unlock()
 	return t.inner.Send(ctx, msg)
 }
@@ -115,6 +140,18 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		if env.Method == "notifications/progress" {
 			tok := string(env.Params.ProgressToken)
 			t.progress = append(t.progress, progressNote{token: tok, known: t.tokens[tok]})
+			for _, c := range t.cancelled {
+				if c.acked && c.token == tok {
+					c.after++
+				}
+			}
+		}
+		if env.Method == "" && len(env.ID) > 0 {
+			for _, c := range t.cancelled {
+				if !c.acked && c.id != string(env.ID) {
+					c.acked = true
+				}
+			}
 		}
 		var divert chan []byte
 		if env.Method == "" {
@@ -160,7 +197,7 @@ func (t *tap) raw(ctx context.Context, msg []byte, id string) ([]byte, error) {
 	t.record(true, bytes.Clone(msg))
 	t.mu.Unlock()
 	if err := t.inner.Send(ctx, msg); err != nil {
-		return nil, err
+		return nil, &sendError{err}
 	}
 	select {
 	case m := <-ch:
@@ -212,6 +249,16 @@ func (t *tap) earlyMessages() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.early...)
+}
+
+func (t *tap) cancellations() []cancelNote {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]cancelNote, len(t.cancelled))
+	for i, c := range t.cancelled {
+		out[i] = *c
+	}
+	return out
 }
 
 func (t *tap) progressNotes() []progressNote {
@@ -294,3 +341,9 @@ func unstamped(msg []byte) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// sendError is a raw frame the transport would not send.
+type sendError struct{ err error }
+
+func (e *sendError) Error() string { return "sending: " + e.err.Error() }
+func (e *sendError) Unwrap() error { return e.err }

@@ -25,7 +25,7 @@ type outcome struct {
 // callTool calls tool t with args over cn and judges what came back by the
 // invariants every call must keep: an answer in time, a connection that
 // stays up, no crash, no crash text, structured output valid.
-func (c *C) callTool(cn *conn, t *client.Tool, out *schema, args map[string]any) (*client.CallToolResult, error, outcome) {
+func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]any) (*client.CallToolResult, error, outcome) {
 	var logsBefore int
 	if c.s.opts.Logs != nil {
 		logsBefore = countCrashRecords(c.s.opts.Logs())
@@ -101,7 +101,7 @@ func countCrashRecords(recs []LogRecord) int {
 
 // toolCalls calls t with generated arguments that conform to its input
 // schema.
-func (c *C) toolCalls(t *client.Tool) {
+func (c *state) toolCalls(t *client.Tool) {
 	if c.s.opts.Calls < 0 {
 		c.skipf("generated calls are turned off")
 	}
@@ -154,7 +154,7 @@ func (c *C) toolCalls(t *client.Tool) {
 }
 
 // judgeResult checks the result of a call with conforming arguments.
-func (c *C) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) string {
+func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) string {
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
 	if err != nil {
 		return fmt.Sprintf("%s\ngot %s\nexpected: a result; a tool that fails says so in an isError result the model can read, not in a JSON-RPC error (the arguments conform to the inputSchema)", sent, describe(nil, err))
@@ -173,7 +173,7 @@ func (c *C) judgeResult(t *client.Tool, out *schema, args map[string]any, res *c
 
 // toolInvalidArguments calls t with arguments that break its input schema
 // and expects them rejected before the handler runs.
-func (c *C) toolInvalidArguments(t *client.Tool) {
+func (c *state) toolInvalidArguments(t *client.Tool) {
 	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
 	if err != nil {
 		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)
