@@ -1,6 +1,7 @@
 package bookshop_test
 
 import (
+	"log/slog"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
@@ -17,4 +18,11 @@ func TestCheckServer(t *testing.T) {
 		// go-sdk v1.8.0 ends the session on a frame it cannot decode (its
 		// stdio transport does the same) instead of answering -32700.
 		mcptest.SkipChecks("malformed-frame"))
+}
+
+// The same invariants, driven by go test -fuzz=FuzzServer: arguments that
+// conform and nearly conform to each tool's schema, and raw requests.
+// Without -fuzz, go test runs the seed inputs.
+func FuzzServer(f *testing.F) {
+	mcptest.Fuzz(f, gosdk.Server(bookshop.New(slog.New(slog.DiscardHandler))))
 }

@@ -123,8 +123,16 @@ func (c *state) result() Result {
 var leakPatterns = regexp.MustCompile(`(?i)\bpanic\b|goroutine \d+|\.go:\d+|\.(?:js|mjs|cjs|ts|py|rb|java|rs):\d+|Traceback \(most recent call last\)|\n\s+at \S.*\(.*:\d+:\d+\)`)
 
 // leak returns the first piece of s that looks like crash text, or "".
-func leak(s string) string {
+// Text the client sent itself (echoed back in a message) does not count.
+func leak(s string, sent ...string) string {
 	loc := leakPatterns.FindStringIndex(s)
+	for loc != nil && echoed(s[loc[0]:loc[1]], sent) {
+		next := leakPatterns.FindStringIndex(s[loc[1]:])
+		if next == nil {
+			return ""
+		}
+		loc = []int{loc[1] + next[0], loc[1] + next[1]}
+	}
 	if loc == nil {
 		return ""
 	}
@@ -181,4 +189,13 @@ func compactJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return cut(string(b), 800)
+}
+
+func echoed(match string, sent []string) bool {
+	for _, s := range sent {
+		if strings.Contains(strings.ToLower(s), strings.ToLower(match)) {
+			return true
+		}
+	}
+	return false
 }

@@ -46,8 +46,8 @@ type tap struct {
 	// had surely read the cancellation (it answered a later request).
 	requests  map[string]sentRequest
 	cancelled []*cancelNote
-	closed   chan struct{}
-	once     sync.Once
+	closed    chan struct{}
+	once      sync.Once
 }
 
 type sentRequest struct {

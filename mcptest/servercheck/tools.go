@@ -68,7 +68,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	} else if guarded {
 		o.crashed = true
 	}
-	if l := leakIn(res, err); l != "" {
+	if l := leakIn(res, err, compactJSON(args)); l != "" {
 		o.problem = fmt.Sprintf("%s\nthe answer shows the client what looks like crash text: %q\nexpected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file paths stay in the server's log; the client gets the bare text %q", sent, l, crashText(t.Name))
 		return res, err, o
 	}
@@ -79,12 +79,12 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 }
 
 // leakIn returns crash text in an error or a failed result, or "".
-func leakIn(res *client.CallToolResult, err error) string {
+func leakIn(res *client.CallToolResult, err error, sent string) string {
 	if e, ok := errorCode(err); ok {
-		return leak(e.Message + " " + string(e.Data))
+		return leak(e.Message+" "+string(e.Data), sent)
 	}
 	if err == nil && res != nil && res.IsError {
-		return leak(res.Text())
+		return leak(res.Text(), sent)
 	}
 	return ""
 }

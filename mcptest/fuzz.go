@@ -1,0 +1,45 @@
+package mcptest
+
+import (
+	"testing"
+
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+// Fuzz fuzzes srv's tools for go test -fuzz: the fuzzer's bytes become
+// tool arguments that conform to each tool's input schema, arguments that
+// nearly conform (one property left out, of the wrong type, undeclared, or
+// made of the input's bytes), and raw JSON-RPC requests. Each input must
+// keep the invariants of [CheckServer]'s tool checks: an answer in time,
+// the connection intact, no crash, no crash text reaching the client,
+// structured output valid against the output schema. A failing input is
+// minimised and saved under testdata/fuzz, as go test does.
+//
+//	func FuzzServer(f *testing.F) {
+//		mcptest.Fuzz(f, gosdk.Server(myserver.New(slog.New(slog.DiscardHandler))))
+//	}
+//
+// Run it with go test -fuzz=FuzzServer; without -fuzz it runs the seed
+// inputs (one per tool and phase) like any test. See
+// [servercheck.Fuzzer] for how an input's bytes are read.
+func Fuzz(f *testing.F, srv Server, opts ...CheckOption) {
+	f.Helper()
+	if srv == nil {
+		f.Fatalf("mcptest.Fuzz: the server is nil")
+		return
+	}
+	fz, err := servercheck.NewFuzzer(f.Context(), servercheck.Serve(srv), checkOptions(opts))
+	if err != nil {
+		f.Fatalf("mcptest.Fuzz: %v", err)
+		return
+	}
+	f.Cleanup(fz.Close)
+	for _, seed := range fz.Seeds() {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := fz.Input(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,95 @@
+package mcptest
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+type plantedIn struct {
+	Text  string `json:"text"`
+	Count int    `json:"count"`
+}
+
+// plantedServer has a tool that crashes when its text contains "%" or its
+// count is negative, behind the crash guard.
+func plantedServer() *mcp.Server {
+	logger := slog.New(slog.DiscardHandler)
+	s := mcp.NewServer(&mcp.Implementation{Name: "planted", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
+	s.AddReceivingMiddleware(gosdk.Guard(logger))
+	mcp.AddTool(s, &mcp.Tool{Name: "format", Description: "Format text count times."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in plantedIn) (*mcp.CallToolResult, any, error) {
+			if strings.Contains(in.Text, "%") || in.Count < 0 {
+				panic("planted crash")
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+		})
+	return s
+}
+
+// FuzzPlantedCrash is the measurement of how fast go test -fuzz finds the
+// planted crash:
+//
+//	MCPTEST_FUZZ_PLANTED=1 go test -run '^$' -fuzz FuzzPlantedCrash ./mcptest/
+//
+// It fails by design, so it runs only when asked.
+func FuzzPlantedCrash(f *testing.F) {
+	if os.Getenv("MCPTEST_FUZZ_PLANTED") == "" {
+		f.Skip("set MCPTEST_FUZZ_PLANTED=1 to run; it finds the planted crash, so it fails")
+	}
+	Fuzz(f, gosdk.Server(plantedServer()))
+}
+
+// The fuzzer's inputs reach the planted crash: random bytes, as go test
+// -fuzz starts from, find it within a few hundred inputs, and the error
+// says what was sent.
+func TestFuzzerFindsPlantedCrash(t *testing.T) {
+	t.Parallel()
+	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(gosdk.Server(plantedServer())), nil)
+	require.NoError(t, err)
+	defer fz.Close()
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 500 {
+		data := make([]byte, 2+r.IntN(30))
+		for j := range data {
+			data[j] = byte(r.IntN(256))
+		}
+		if err := fz.Input(data); err != nil {
+			require.Contains(t, err.Error(), `called tool "format" with arguments`)
+			require.Contains(t, err.Error(), "the handler crashed (the crash guard caught it")
+			t.Logf("found after %d input(s): %v", i+1, err)
+			return
+		}
+	}
+	t.Fatal("500 random inputs did not find the planted crash")
+}
+
+// A healthy server keeps every invariant on every seed and on random
+// inputs.
+func TestFuzzerHealthyServer(t *testing.T) {
+	t.Parallel()
+	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(goodServer()), nil)
+	require.NoError(t, err)
+	defer fz.Close()
+	r := rand.New(rand.NewPCG(3, 4))
+	inputs := fz.Seeds()
+	for range 300 {
+		data := make([]byte, 2+r.IntN(40))
+		for j := range data {
+			data[j] = byte(r.IntN(256))
+		}
+		inputs = append(inputs, data)
+	}
+	for _, data := range inputs {
+		require.NoError(t, fz.Input(data), "input %x", data)
+	}
+}
