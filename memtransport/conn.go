@@ -133,7 +133,7 @@ func (c *Conn) Send(ctx context.Context, msg []byte) error {
 	if limit := c.p.cfg.maxSize; limit > 0 && len(msg) > limit {
 		return &SizeError{Size: len(msg), Limit: limit}
 	}
-	return c.send(ctx, msg, false)
+	return c.send(ctx, msg, false, false)
 }
 
 // SendRaw delivers msg as one frame exactly as it is, without the checks Send
@@ -141,10 +141,15 @@ func (c *Conn) Send(ctx context.Context, msg []byte) error {
 // Tests use it to feed a peer bad input. The receiver gets it as one frame and
 // the transcript marks it raw. Like Send, it takes ownership of msg.
 func (c *Conn) SendRaw(ctx context.Context, msg []byte) error {
-	return c.send(ctx, msg, true)
+	return c.send(ctx, msg, true, false)
 }
 
-func (c *Conn) send(ctx context.Context, msg []byte, raw bool) error {
+// errFull is why a send that may not wait did not happen.
+var errFull = errors.New("memtransport: the buffer is full")
+
+// send delivers msg. With now set it does not wait for the direction's turn
+// or for room in the buffer, and fails with errFull instead.
+func (c *Conn) send(ctx context.Context, msg []byte, raw, now bool) error {
 	p := c.p
 	if c.closed.Load() {
 		return p.closeErr
@@ -160,12 +165,20 @@ func (c *Conn) send(ctx context.Context, msg []byte, raw bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	select {
-	case l.turn <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-p.done:
-		return p.closeErr
+	if now {
+		select {
+		case l.turn <- struct{}{}:
+		default:
+			return errFull
+		}
+	} else {
+		select {
+		case l.turn <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.done:
+			return p.closeErr
+		}
 	}
 	defer func() { <-l.turn }()
 
@@ -190,6 +203,10 @@ func (c *Conn) send(ctx context.Context, msg []byte, raw bool) error {
 	case l.ch <- msg:
 		return nil
 	default:
+	}
+	if now {
+		p.tr.annotate(seq, "not delivered: "+errFull.Error())
+		return errFull
 	}
 	select {
 	case l.ch <- msg:

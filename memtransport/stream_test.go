@@ -71,10 +71,99 @@ func TestStreamWriteDoesNotKeepTheCallersBuffer(t *testing.T) {
 func TestStreamWriteLineTooLong(t *testing.T) {
 	t.Parallel()
 	_, s := pair(t, memtransport.WithMaxMessageSize(8))
-	_, err := s.Stream().Write([]byte(`{"abc":1234`))
+	_, err := s.Stream().Write([]byte("{\"abc\":1234}\n"))
 	require.ErrorIs(t, err, memtransport.ErrTooLarge)
-	_, err = s.Stream().Write([]byte("{\"abc\":1234}\n"))
+	var se *memtransport.SizeError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 12, se.Size)
+}
+
+// A line known to be too long before its newline arrives is refused at
+// once; the rest of it, in later writes, must be skipped, never delivered as
+// a frame of its own (the bug: `34}` arrived as a message).
+func TestStreamWriteSkipsTheRestOfARefusedLine(t *testing.T) {
+	t.Parallel()
+	c, s := pair(t, memtransport.WithMaxMessageSize(8))
+	w := s.Stream()
+
+	n, err := w.Write([]byte("{\"a\":1}\n{\"abc\":123"))
 	require.ErrorIs(t, err, memtransport.ErrTooLarge)
+	assert.Equal(t, 18, n, "the refused line's bytes count as written, so a caller does not write them again")
+	n, err = w.Write([]byte("4"))
+	require.NoError(t, err, "the rest of a refused line is skipped silently: the error was reported once")
+	assert.Equal(t, 1, n)
+	n, err = w.Write([]byte("}\n{\"b\":2}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, 10, n)
+	// A complete line that is too long is consumed too, and the lines after
+	// it are written by the next call.
+	n, err = w.Write([]byte("{\"abcdefg\":1}\n{\"c\":3}\n"))
+	require.ErrorIs(t, err, memtransport.ErrTooLarge)
+	assert.Equal(t, 14, n)
+	_, err = w.Write([]byte("{\"c\":3}\n"))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+
+	var got []string
+	for {
+		m, err := c.Receive(t.Context())
+		if err != nil {
+			require.ErrorIs(t, err, memtransport.ErrClosed)
+			break
+		}
+		got = append(got, string(m))
+	}
+	assert.Equal(t, []string{`{"a":1}`, `{"b":2}`, `{"c":3}`}, got)
+}
+
+// A line of exactly the limit followed by "\r\n" is not too long.
+func TestStreamWriteLimitIgnoresCarriageReturn(t *testing.T) {
+	t.Parallel()
+	c, s := pair(t, memtransport.WithMaxMessageSize(7))
+	w := s.Stream()
+	_, err := w.Write([]byte(`{"a":1}` + "\r"))
+	require.NoError(t, err)
+	_, err = w.Write([]byte("\n"))
+	require.NoError(t, err)
+	got, err := c.Receive(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, `{"a":1}`, string(got))
+}
+
+// A last line without a newline is delivered at Close, not dropped.
+func TestStreamCloseDeliversTheLastUnterminatedLine(t *testing.T) {
+	t.Parallel()
+	c, s := pair(t)
+	w := s.Stream()
+	_, err := w.Write([]byte("{\"a\":1}\n{\"last\":true}\r"))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	for _, want := range []string{`{"a":1}`, `{"last":true}`} {
+		got, err := c.Receive(t.Context())
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got))
+	}
+	_, err = c.Receive(t.Context())
+	require.ErrorIs(t, err, memtransport.ErrClosed)
+}
+
+// Close does not wait: a last line that finds the buffer full is reported,
+// and the connection is closed all the same.
+func TestStreamCloseReportsALastLineItCouldNotDeliver(t *testing.T) {
+	t.Parallel()
+	c, s := pair(t, memtransport.WithBufferSize(1))
+	w := s.Stream()
+	_, err := w.Write([]byte("{\"a\":1}\n{\"lost\""))
+	require.NoError(t, err)
+	err = w.Close()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unterminated last line of 7 bytes that was not delivered: memtransport: the buffer is full")
+	got, err := c.Receive(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, `{"a":1}`, string(got))
+	_, err = c.Receive(t.Context())
+	require.ErrorIs(t, err, memtransport.ErrClosed)
+	assert.Contains(t, c.Transcript().String(), `[not delivered: memtransport: the buffer is full] {"lost"`)
 }
 
 func TestStreamWithBufio(t *testing.T) {
