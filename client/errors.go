@@ -112,15 +112,27 @@ func (e *Error) DataField(name string, v any) bool {
 	return json.Unmarshal(raw, v) == nil
 }
 
-// IsResourceNotFound reports whether err is a server's "resource not found"
-// in either form: code -32002 (2025-11-25 and older), or -32602 with a
-// data.uri member (2026-07-28, go-sdk). A -32602 without data.uri is an
-// ordinary invalid-params error and is not recognised, unless its message
-// says the resource was not found (mcp-go's modern form carries no data).
-// The URI is the request's, [Error.Name].
+// IsResourceNotFound reports whether err is a server's "resource not found",
+// in any of the shapes real servers send it:
+//
+//   - code -32002, the code of 2024-11-05 to 2025-11-25 (mcp-go on legacy
+//     connections, go-sdk on request);
+//   - code -32602 with a data.uri member, the 2026-07-28 form (go-sdk at
+//     every version, the Python SDK);
+//   - code -32602 without data whose message says the resource was not
+//     found, naming it: the request's URI ([Error.Name]) where the client
+//     knows it, as the TypeScript SDK ("Resource memory://nope not found")
+//     and mcp-go at 2026-07-28 ("handler not found for resource URI
+//     'file:///x': resource not found") send it.
+//
+// An error answering a request other than resources/read, subscribe or
+// unsubscribe is never one.
 func IsResourceNotFound(err error) bool {
 	var e *Error
 	if !errors.As(err, &e) {
+		return false
+	}
+	if e.Method != "" && !strings.HasPrefix(e.Method, "resources/") {
 		return false
 	}
 	switch e.Code {
@@ -128,7 +140,17 @@ func IsResourceNotFound(err error) bool {
 		return true
 	case CodeResourceNotFound:
 		var uri string
-		return e.DataField("uri", &uri) || strings.Contains(strings.ToLower(e.Message), "resource not found")
+		if e.DataField("uri", &uri) {
+			return true
+		}
+		msg := strings.ToLower(e.Message)
+		if !strings.Contains(msg, "not found") && !strings.Contains(msg, "unknown resource") {
+			return false
+		}
+		if e.Name != "" {
+			return strings.Contains(e.Message, e.Name)
+		}
+		return strings.Contains(msg, "resource")
 	}
 	return false
 }

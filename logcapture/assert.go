@@ -25,12 +25,36 @@ type RequireT interface {
 // the wrapper.
 type helper interface{ Helper() }
 
-// AssertLogged checks that a record matching every matcher was captured. It
-// returns the first such record and true; otherwise it reports a failure
-// listing every captured record and returns false.
+// AssertLogged checks that a record matching every matcher was captured;
+// otherwise it reports a failure listing every captured record. To check
+// the record further, use [Recorder.RequireLogged], which returns it.
 //
-//	rec, ok := logs.AssertLogged(t, logcapture.Level(slog.LevelError), logcapture.HasAttr("stack"))
-func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) (Record, bool) {
+//	logs.AssertLogged(t, logcapture.Level(slog.LevelError), logcapture.HasAttr("stack"))
+func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) bool {
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
+	_, ok := r.logged(t, ms)
+	return ok
+}
+
+// RequireLogged is [Recorder.AssertLogged] that stops the test (FailNow)
+// when no record matches, and returns the first record that matches:
+//
+//	rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError))
+//	assert.Contains(t, rec.Stack(), "panic")
+func (r *Recorder) RequireLogged(t RequireT, ms ...Matcher) Record {
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
+	rec, ok := r.logged(t, ms)
+	if !ok {
+		t.FailNow()
+	}
+	return rec
+}
+
+func (r *Recorder) logged(t TestingT, ms []Matcher) (Record, bool) {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
@@ -39,19 +63,6 @@ func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) (Record, bool) {
 	}
 	t.Errorf("%s", failure(fmt.Sprintf("no record matches %s", describe(ms, " and ")), r.Records(), nil))
 	return Record{}, false
-}
-
-// RequireLogged is [Recorder.AssertLogged] that stops the test (FailNow)
-// when no record matches, so the returned record can be used directly.
-func (r *Recorder) RequireLogged(t RequireT, ms ...Matcher) Record {
-	if h, ok := t.(helper); ok {
-		h.Helper()
-	}
-	rec, ok := r.AssertLogged(t, ms...)
-	if !ok {
-		t.FailNow()
-	}
-	return rec
 }
 
 // AssertNone checks that no captured record matches every matcher. On

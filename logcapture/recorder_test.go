@@ -91,8 +91,8 @@ func TestMinLevel(t *testing.T) {
 func TestStdLogger(t *testing.T) {
 	logs := logcapture.New(t)
 	logs.StdLogger(slog.LevelError).Printf("http: accept error: %s", "boom")
-	r, ok := logs.AssertLogged(t, logcapture.Level(slog.LevelError), logcapture.Message("http: accept error: boom"))
-	if ok && r.Source() != nil && !strings.HasSuffix(r.Source().File, "recorder_test.go") {
+	r := logs.RequireLogged(t, logcapture.Level(slog.LevelError), logcapture.Message("http: accept error: boom"))
+	if r.Source() != nil && !strings.HasSuffix(r.Source().File, "recorder_test.go") {
 		t.Errorf("source = %v", r.Source())
 	}
 }

@@ -179,16 +179,35 @@ func hasStructured(res *client.CallToolResult) bool {
 }
 
 // AssertProtocolError checks that err is a JSON-RPC error response from the
-// server (a [*client.Error], possibly wrapped) with the given code, and
-// returns it for further checks on its Message and Data. It returns nil after
-// reporting a failure: no error, another kind of error (a closed connection,
-// a timeout), or another code.
+// server (a [*client.Error], possibly wrapped) with the given code. It fails
+// for no error, for another kind of error (a closed connection, a timeout)
+// and for another code. To check the error's Message or Data as well, use
+// [RequireProtocolError], which returns it.
+func AssertProtocolError(t TestingT, err error, code int64) bool {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	return protocolError(t, err, code) != nil
+}
+
+// RequireProtocolError is [AssertProtocolError] that stops the test on
+// failure, and returns the error for further checks:
 //
 //	_, err := c.CallTool(t.Context(), "nope", nil)
-//	if e := mcptest.AssertProtocolError(t, err, client.CodeInvalidParams); e != nil {
-//		assert.Contains(t, e.Message, "unknown tool")
-//	}
-func AssertProtocolError(t TestingT, err error, code int64) *client.Error {
+//	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+//	assert.Contains(t, e.Message, "unknown tool")
+func RequireProtocolError(t RequireT, err error, code int64) *client.Error {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	e := protocolError(t, err, code)
+	failNowUnless(t, e != nil)
+	return e
+}
+
+// protocolError is AssertProtocolError returning the error, nil after
+// reporting a failure.
+func protocolError(t TestingT, err error, code int64) *client.Error {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
@@ -221,22 +240,17 @@ func fromCallback(err error) bool {
 	return errors.As(err, &ir)
 }
 
-// RequireProtocolError is [AssertProtocolError] that stops the test on
-// failure; the returned error is never nil.
-func RequireProtocolError(t RequireT, err error, code int64) *client.Error {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
-	e := AssertProtocolError(t, err, code)
-	failNowUnless(t, e != nil)
-	return e
-}
-
 // AssertResourceNotFound checks that err is a server's "resource not found"
-// for uri, in either of its standard forms: code -32602 (invalid params) with
-// data.uri equal to uri, as 2026-07-28 and go-sdk send it, or the older
-// -32002, whose data.uri, when present, must also equal uri. A -32602 without
-// data.uri is reported: the client cannot tell which read failed.
+// for uri, as [client.IsResourceNotFound] recognises it (every shape real
+// SDKs send), and that it is about uri: the URI the request read and, when
+// the error carries data.uri, that one too.
+//
+// The 2026-07-28 form also carries data.uri, which lets a client tell which
+// read failed; servers SHOULD send it, and not all do (mcp-go, the
+// TypeScript SDK). To require it, check the error's Data:
+//
+//	e := mcptest.RequireProtocolError(t, err, client.CodeResourceNotFound)
+//	assert.JSONEq(t, `{"uri":"books://Nothing"}`, string(e.Data))
 func AssertResourceNotFound(t TestingT, err error, uri string) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
@@ -250,24 +264,17 @@ func AssertResourceNotFound(t TestingT, err error, uri string) bool {
 		t.Errorf("mcptest: expected resource not found for %q, got an error that is not a server's error response (%T): %v", uri, err, err)
 		return false
 	}
-	var got string
-	hasURI := e.DataField("uri", &got)
-	switch e.Code {
-	case client.CodeResourceNotFound:
-		if !hasURI {
-			t.Errorf("mcptest: expected resource not found for %q: code %d is right but data.uri is missing\nmessage: %q\ndata:    %s", uri, e.Code, e.Message, dataText(e.Data))
-			return false
-		}
-	case client.CodeLegacyResourceNotFound:
-		if !hasURI {
-			return true
-		}
-	default:
-		t.Errorf("mcptest: expected resource not found for %q (code %d with data.uri, or %d)\nactual code: %d\nmessage:     %q\ndata:        %s",
-			uri, client.CodeResourceNotFound, client.CodeLegacyResourceNotFound, e.Code, e.Message, dataText(e.Data))
+	if !client.IsResourceNotFound(err) {
+		t.Errorf("mcptest: expected resource not found for %q (code %d, or %d with data.uri or a message naming the resource)\nactual code: %d\nmessage:     %q\ndata:        %s",
+			uri, client.CodeLegacyResourceNotFound, client.CodeResourceNotFound, e.Code, e.Message, dataText(e.Data))
 		return false
 	}
-	if got != uri {
+	if e.Name != "" && e.Name != uri {
+		t.Errorf("mcptest: resource not found for another URI\nexpected: %q\nread:     %q", uri, e.Name)
+		return false
+	}
+	var got string
+	if e.DataField("uri", &got) && got != uri {
 		t.Errorf("mcptest: resource not found names another URI\nexpected data.uri: %q\nactual data.uri:   %q", uri, got)
 		return false
 	}

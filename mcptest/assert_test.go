@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
 )
@@ -117,11 +116,10 @@ func TestAssertNoStructured(t *testing.T) {
 func TestAssertProtocolError(t *testing.T) {
 	t.Parallel()
 	err := fmt.Errorf("wrapped: %w", &client.Error{Code: -32602, Message: "unknown tool \"nope\"", Method: "tools/call"})
-	r := &recorder{}
-	e := AssertProtocolError(r, err, client.CodeInvalidParams)
-	require.NotNil(t, e)
-	assert.Empty(t, r.msgs)
-	assert.Equal(t, `unknown tool "nope"`, e.Message)
+	check(t, true, func(r TestingT) bool { return AssertProtocolError(r, err, client.CodeInvalidParams) })
+	runFake(t, func(tb testing.TB) {
+		assert.Equal(t, `unknown tool "nope"`, RequireProtocolError(tb, err, client.CodeInvalidParams).Message)
+	}).expectPass(t)
 
 	for _, tc := range []struct {
 		err  error
@@ -134,33 +132,48 @@ func TestAssertProtocolError(t *testing.T) {
 		// loop, carries the right code but never came from the server.
 		{&client.InputRequiredError{Method: "tools/call", Name: "t", Rounds: 1, Reason: "sampling callback failed", Err: &client.Error{Code: client.CodeInternalError, Message: "no"}}, "got this client's own input callback failing"},
 	} {
-		r := &recorder{}
-		assert.Nil(t, AssertProtocolError(r, tc.err, client.CodeInternalError))
-		assert.Contains(t, r.text(), tc.want)
+		check(t, false, func(r TestingT) bool { return AssertProtocolError(r, tc.err, client.CodeInternalError) }, tc.want)
 	}
 }
 
 func TestAssertResourceNotFound(t *testing.T) {
 	t.Parallel()
 	const uri = "books://Nothing"
-	modern := &client.Error{Code: -32602, Message: "No book", Data: json.RawMessage(`{"uri":"books://Nothing"}`)}
-	legacy := &client.Error{Code: -32002, Message: "resource not found"}
-	legacyURI := &client.Error{Code: -32002, Message: "resource not found", Data: json.RawMessage(`{"uri":"books://Nothing"}`)}
-	check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, modern, uri) })
-	check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, legacy, uri) })
-	check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, legacyURI, uri) })
+	read := func(e *client.Error) *client.Error { e.Method, e.Name = "resources/read", uri; return e }
+	modern := read(&client.Error{Code: -32602, Message: "No book", Data: json.RawMessage(`{"uri":"books://Nothing"}`)})
+	legacy := read(&client.Error{Code: -32002, Message: "resource not found"})
+	legacyURI := read(&client.Error{Code: -32002, Message: "resource not found", Data: json.RawMessage(`{"uri":"books://Nothing"}`)})
+	// What mcp-go sends at 2026-07-28 and the TypeScript SDK at every
+	// version: -32602 without data. client.IsResourceNotFound and the
+	// assertion agree on it (issue 15.2).
+	mcpgoModern := read(&client.Error{Code: -32602, Message: "handler not found for resource URI 'books://Nothing': resource not found"})
+	typescript := read(&client.Error{Code: -32602, Message: "MCP error -32602: Resource books://Nothing not found"})
+	for _, e := range []*client.Error{modern, legacy, legacyURI, mcpgoModern, typescript} {
+		assert.True(t, client.IsResourceNotFound(e), e.Message)
+		check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, e, uri) })
+	}
 
 	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, modern, "books://Other") },
-		`expected data.uri: "books://Other"`, `actual data.uri:   "books://Nothing"`)
-	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, legacyURI, "books://Other") }, `"books://Other"`)
+		`resource not found for another URI`, `expected: "books://Other"`, `read:     "books://Nothing"`)
+	wrongData := &client.Error{Code: -32602, Message: "No book", Data: json.RawMessage(`{"uri":"books://Else"}`)}
+	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, wrongData, uri) },
+		`expected data.uri: "books://Nothing"`, `actual data.uri:   "books://Else"`)
 	check(t, false, func(r TestingT) bool {
-		return AssertResourceNotFound(r, &client.Error{Code: -32602, Message: "resource not found"}, uri)
-	}, "data.uri is missing")
+		return AssertResourceNotFound(r, read(&client.Error{Code: -32602, Message: "Invalid request parameters"}), uri)
+	}, "actual code: -32602", "Invalid request parameters")
 	check(t, false, func(r TestingT) bool {
 		return AssertResourceNotFound(r, &client.Error{Code: -32603, Message: "disk on fire"}, uri)
 	}, "actual code: -32603", "disk on fire")
 	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, nil, uri) }, "got no error")
 	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, client.ErrClosed, uri) }, "not a server's error response")
+
+	// The strict 2026-07-28 form, opt in: data.uri present.
+	f := runFake(t, func(tb testing.TB) {
+		e := RequireProtocolError(tb, mcpgoModern, client.CodeResourceNotFound)
+		var got string
+		assert.True(tb, e.DataField("uri", &got), "data.uri is missing")
+	})
+	f.expectFailure(t, "data.uri is missing")
 }
 
 // The Require forms stop the test (FailNow) after reporting.

@@ -106,8 +106,10 @@
 //
 // # Assertions
 //
-// The Assert functions report a failure (expected, actual and a diff) and
-// return whether they passed; each Require function stops the test instead.
+// One rule, testify's: the Assert functions report a failure (expected,
+// actual and a diff) and return whether they passed; the Require functions
+// stop the test instead, and are the ones that return a value when there is
+// one to use ([RequireProtocolError] the error, [RequireTool] the tool).
 // They take any [TestingT], as testify's do. [AssertToolSuccess],
 // [AssertToolError], [AssertText], [AssertStructured] and
 // [AssertNoStructured] check tool results; [AssertProtocolError] and

@@ -74,12 +74,17 @@ func ExampleAssertResourceNotFound() {
 	legacy := &client.Error{Code: client.CodeLegacyResourceNotFound, Message: "resource not found"}
 	fmt.Println(mcptest.AssertResourceNotFound(printer{}, legacy, "books://Nothing"))
 
+	// What a TypeScript-SDK server sends: no data, the URI in the message.
+	typescript := &client.Error{Code: client.CodeInvalidParams, Message: "MCP error -32602: Resource books://Nothing not found", Method: "resources/read", Name: "books://Nothing"}
+	fmt.Println(mcptest.AssertResourceNotFound(printer{}, typescript, "books://Nothing"))
+
 	internal := &client.Error{Code: client.CodeInternalError, Message: "disk on fire"}
 	fmt.Println(mcptest.AssertResourceNotFound(printer{}, internal, "books://Nothing"))
 	// Output:
 	// true
 	// true
-	// mcptest: expected resource not found for "books://Nothing" (code -32602 with data.uri, or -32002)
+	// true
+	// mcptest: expected resource not found for "books://Nothing" (code -32002, or -32602 with data.uri or a message naming the resource)
 	// actual code: -32603
 	// message:     "disk on fire"
 	// data:        (none)

@@ -56,7 +56,7 @@ func TestMCPGoOwnRecoveryIsLeftAlone(t *testing.T) {
 	f := runFake(t, func(tb testing.TB) {
 		c := Connect(tb, mcpgo.Server(mcpgoServer(server.WithRecovery())))
 		_, err := c.CallTool(tb.Context(), "boom", nil)
-		if e := AssertProtocolError(tb, err, client.CodeInternalError); e != nil && e.Message != "panic recovered in boom tool handler: kaboom" {
+		if e := RequireProtocolError(tb, err, client.CodeInternalError); e.Message != "panic recovered in boom tool handler: kaboom" {
 			tb.Errorf("unexpected message %q", e.Message)
 		}
 	})

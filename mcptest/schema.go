@@ -139,10 +139,10 @@ func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResul
 	return true
 }
 
-// FindTool returns the tool called name from tools, as [client.Client]'s
-// ListTools returns them, or reports a failure naming the tools there are and
-// returns nil.
-func FindTool(t TestingT, tools []*client.Tool, name string) *client.Tool {
+// RequireTool returns the tool called name from tools, as [client.Client]'s
+// ListTools returns them, or stops the test with a failure naming the tools
+// there are.
+func RequireTool(t RequireT, tools []*client.Tool, name string) *client.Tool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
@@ -157,5 +157,6 @@ func FindTool(t TestingT, tools []*client.Tool, name string) *client.Tool {
 		names = append(names, tool.Name)
 	}
 	t.Errorf("mcptest: no tool named %q; the tools are %q", name, names)
+	t.FailNow()
 	return nil
 }

@@ -68,13 +68,16 @@ func TestAssertOutputSchema(t *testing.T) {
 	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, nil) }, "got no result")
 }
 
-func TestFindTool(t *testing.T) {
+func TestRequireTool(t *testing.T) {
 	t.Parallel()
 	tools := []*client.Tool{{Name: "a"}, nil, {Name: "b"}}
-	r := &recorder{}
-	assert.Equal(t, "b", FindTool(r, tools, "b").Name)
-	assert.Nil(t, FindTool(r, tools, "c"))
-	assert.Contains(t, r.text(), `no tool named "c"; the tools are ["a" "b"]`)
+	runFake(t, func(tb testing.TB) { assert.Equal(t, "b", RequireTool(tb, tools, "b").Name) }).expectPass(t)
+	reached := false
+	runFake(t, func(tb testing.TB) {
+		RequireTool(tb, tools, "c")
+		reached = true
+	}).expectFailure(t, `no tool named "c"; the tools are ["a" "b"]`)
+	assert.False(t, reached)
 }
 
 type sumIn struct {
@@ -103,5 +106,5 @@ func TestSchemasOfARealServer(t *testing.T) {
 	res, err := c.CallTool(t.Context(), "sum", map[string]any{"a": 1, "b": 2})
 	require.NoError(t, err)
 	AssertStructured(t, res, sumOut{Sum: 3})
-	AssertOutputSchema(t, FindTool(t, list.Tools, "sum"), res)
+	AssertOutputSchema(t, RequireTool(t, list.Tools, "sum"), res)
 }

@@ -44,9 +44,8 @@ func TestGoErrorFromAToolIsAProtocolError(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	assert.Nil(t, res)
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInternalError); e != nil {
-		assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -123,9 +122,8 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 	naive := mcptest.Connect(t, mcpgo.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
 	_, err := naive.CallTool(t.Context(), "get_author", map[string]any{"title": 42})
 	// The handler ran, and its own argument check failed with a Go error.
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInternalError); e != nil {
-		assert.Contains(t, e.Message, `"title"`)
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	assert.Contains(t, e.Message, `"title"`)
 }
 
 // Resource not found: with one resource per book, mcp-go answers a URI that
@@ -161,9 +159,8 @@ func TestTemplateCannotSayNotFound(t *testing.T) {
 	c := mcptest.Connect(t, mcpgo.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInternalError); e != nil {
-		assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
 }
 
 // Another resource failure: -32603 with the handler's message, in both
@@ -176,9 +173,8 @@ func TestReadUnreadableBook(t *testing.T) {
 	} {
 		c := mcptest.Connect(t, srv)
 		_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
-		if e := mcptest.AssertProtocolError(t, err, client.CodeInternalError); e != nil {
-			assert.Contains(t, e.Message, "infinitely many pages", name)
-		}
+		e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+		assert.Contains(t, e.Message, "infinitely many pages", name)
 
 		res, err := c.ReadResource(t.Context(), "books://Dune")
 		require.NoError(t, err, name)
@@ -192,9 +188,8 @@ func TestUnknownTool(t *testing.T) {
 	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	_, err := c.CallTool(t.Context(), "get_publisher", nil)
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInvalidParams); e != nil {
-		assert.Contains(t, e.Message, "get_publisher")
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	assert.Contains(t, e.Message, "get_publisher")
 }
 
 func TestBooksByAuthor(t *testing.T) {
@@ -209,7 +204,7 @@ func TestBooksByAuthor(t *testing.T) {
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
 	mcptest.AssertValidSchemas(t, list.Tools...)
-	mcptest.AssertOutputSchema(t, mcptest.FindTool(t, list.Tools, "books_by_author"), res)
+	mcptest.AssertOutputSchema(t, mcptest.RequireTool(t, list.Tools, "books_by_author"), res)
 }
 
 // A prompt handler's error is -32603 in mcp-go (go-sdk lets it choose).

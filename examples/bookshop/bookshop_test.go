@@ -54,11 +54,9 @@ func TestToolErrorInDetail(t *testing.T) {
 	mcptest.AssertText(t, res, `No book titled "Nothing" in the catalog.`)
 	mcptest.AssertNoStructured(t, res) // a failed call has no value to structure
 
-	rec, ok := logs.AssertLogged(t, logcapture.Message(gosdk.MsgToolError), logcapture.Attr(gosdk.KeyTool, "get_author"))
-	if ok {
-		assert.Equal(t, slog.LevelInfo, rec.Level)
-		assert.Empty(t, rec.Stack())
-	}
+	rec := logs.RequireLogged(t, logcapture.Message(gosdk.MsgToolError), logcapture.Attr(gosdk.KeyTool, "get_author"))
+	assert.Equal(t, slog.LevelInfo, rec.Level)
+	assert.Empty(t, rec.Stack())
 }
 
 // The same lookup as a protocol error: no result at all, and code, message
@@ -118,9 +116,9 @@ func TestReadUnknownBook(t *testing.T) {
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	mcptest.AssertResourceNotFound(t, err, "books://Nothing")
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInvalidParams); e != nil {
-		assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
+	assert.JSONEq(t, `{"uri":"books://Nothing"}`, string(e.Data), "the 2026-07-28 form: data.uri says which read failed")
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -133,9 +131,8 @@ func TestReadUnreadableBook(t *testing.T) {
 	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInternalError); e != nil {
-		assert.Contains(t, e.Message, "infinitely many pages")
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	assert.Contains(t, e.Message, "infinitely many pages")
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyCode, client.CodeInternalError))
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
@@ -174,9 +171,8 @@ func TestUnknownTool(t *testing.T) {
 	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	_, err := c.CallTool(t.Context(), "get_publisher", map[string]any{"title": "Dune"})
-	if e := mcptest.AssertProtocolError(t, err, client.CodeInvalidParams); e != nil {
-		assert.Contains(t, e.Message, `unknown tool "get_publisher"`)
-	}
+	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	assert.Contains(t, e.Message, `unknown tool "get_publisher"`)
 }
 
 // Structured output: checked against a Go value and against the tool's own
@@ -192,7 +188,7 @@ func TestBooksByAuthor(t *testing.T) {
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.AssertOutputSchema(t, mcptest.FindTool(t, list.Tools, "books_by_author"), res)
+	mcptest.AssertOutputSchema(t, mcptest.RequireTool(t, list.Tools, "books_by_author"), res)
 }
 
 func TestRecommendPrompt(t *testing.T) {

@@ -27,7 +27,7 @@ func TestLogPanic(t *testing.T) {
 		if tc.key != "" {
 			ms = append(ms, logcapture.Attr(tc.key, tc.name))
 		}
-		rec, _ := logs.AssertLogged(t, ms...)
+		rec := logs.RequireLogged(t, ms...)
 		if rec.Stack() != "goroutine 1 [running]:\nf()" {
 			t.Errorf("%s: stack = %q", tc.method, rec.Stack())
 		}
