@@ -30,6 +30,8 @@ type rpcError struct {
 type handServer struct {
 	caps     map[string]any
 	handlers map[string]func(params json.RawMessage) (any, *rpcError)
+	// before, when set, returns notifications to send before answering.
+	before func(method string, params json.RawMessage) []map[string]any
 }
 
 // goodServer is a handwritten server that keeps every rule the checks
@@ -97,6 +99,15 @@ func (h *handServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 		} else if req.ID == nil {
 			continue // a notification
 		} else {
+			if h.before != nil {
+				for _, n := range h.before(req.Method, req.Params) {
+					n["jsonrpc"] = "2.0"
+					out, _ := json.Marshal(n)
+					if err := conn.Send(ctx, out); err != nil {
+						return nil
+					}
+				}
+			}
 			resp = map[string]any{"id": req.ID}
 			result, rerr := h.answer(req.Method, req.Params)
 			if rerr != nil {
@@ -303,4 +314,53 @@ func TestCheckServerRunAndSkip(t *testing.T) {
 	})
 	assert.NoError(t, err)
 	assert.Equal(t, []string{"pass tools/list", "skip tools/calls/add"}, names)
+}
+
+func TestCheckServerNotificationBeforeInitialized(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.before = func(method string, _ json.RawMessage) []map[string]any {
+		if method != "initialize" {
+			return nil
+		}
+		return []map[string]any{{"method": "notifications/tools/list_changed"}}
+	}
+	runCheck(t, srv).expectFailure(t,
+		"handshake/2025-11-25: the server sent notifications/tools/list_changed before the client's notifications/initialized",
+	)
+}
+
+func TestCheckServerProgressWithAStrangeToken(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.before = func(method string, _ json.RawMessage) []map[string]any {
+		if method != "tools/call" {
+			return nil
+		}
+		return []map[string]any{{"method": "notifications/progress", "params": map[string]any{"progressToken": "not-yours", "progress": 1}}}
+	}
+	runCheck(t, srv).expectFailure(t,
+		`tools/progress: the server sent notifications/progress with tokens no request carried: "not-yours"`,
+	)
+}
+
+// A recovery that answers like the crash guard but logs nothing: with the
+// logs given, the check wants the ERROR record.
+func TestCheckServerCrashNotLogged(t *testing.T) {
+	t.Parallel()
+	logs := logcapture.New(t, logcapture.NoDump())
+	s := crashingServer(logs.Logger(), false)
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error executing tool repeat"}}}, nil
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	})
+	runCheck(t, gosdk.Server(s), CheckLogs(logs), SkipChecks("malformed-frame")).expectFailure(t,
+		"the handler crashed and the server logged 0 ERROR record(s) with a stack for it\nexpected: exactly one ERROR record with the stack per crash",
+	)
 }

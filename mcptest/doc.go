@@ -12,6 +12,17 @@
 //		logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn)) // an expected failure is not a warning
 //	}
 //
+// The first test to add for a server is [CheckServer]: it runs the battery of
+// package [servercheck] as subtests (handshakes, error codes, paging, tool
+// schemas, generated calls, crashes, resources, prompts, cancellation),
+// reading what the server declares, with no fixture. [Fuzz] drives the same
+// invariants from go test -fuzz.
+//
+//	func TestCheckServer(t *testing.T) {
+//		logs := logcapture.New(t)
+//		mcptest.CheckServer(t, gosdk.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs))
+//	}
+//
 // # Connecting
 //
 // [Connect] takes a [Server], not an SDK's server: wrap a go-sdk *mcp.Server

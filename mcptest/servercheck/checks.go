@@ -259,7 +259,7 @@ func (c *state) malformedFrame() {
 	var sendErr *sendError
 	switch {
 	case errors.As(err, &sendErr) && cn.alive():
-		c.skipf("the transport refuses to send a frame that is not JSON (%v); the check runs over in-memory and HTTP connections", sendErr.err)
+		c.skipf("the transport refuses to send a frame that is not JSON (%v); this check runs over in-memory connections (mcptest.CheckServer, servercheck.Serve)", sendErr.err)
 	case err != nil && cn.alive() && timedOut(err):
 		c.failf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
 	case err != nil:

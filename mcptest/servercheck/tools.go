@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
 // maxToolFailures bounds the failures one tool check reports: after a few,
@@ -50,6 +51,14 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		o.fatal = true
 		o.problem = fmt.Sprintf("%s\nno answer within %v\nexpected: an answer (the call was cancelled after the timeout)", sent, c.s.timeout)
 		return res, err, o
+	}
+	if e, ok := errorCode(err); ok && e.Code == transport.CodeHTTPError {
+		var status int
+		if e.DataField("status", &status) && status >= 500 {
+			o.crashed = true
+			o.problem = fmt.Sprintf("%s\nthe server failed with HTTP %d (%s): the request died in the server, most likely a handler panic without a crash guard\nexpected: a result (isError for a failure).\n%s", sent, status, describe(nil, err), guardHint)
+			return res, err, o
+		}
 	}
 	guarded := err == nil && res.IsError && strings.TrimSpace(res.Text()) == crashText(t.Name)
 	if e, ok := errorCode(err); ok && e.Code == client.CodeInternalError && strings.Contains(e.Message, "panic") {
@@ -118,11 +127,17 @@ func (c *state) toolCalls(t *client.Tool) {
 	}
 	e := newSeeded(c.s.opts.Seed, t.Name)
 	var calls, ok, toolErrors, ungen, failures int
+	sent := map[string]bool{}
 	for range c.s.opts.Calls {
 		args, conforms := in.conforming(e)
 		if !conforms {
 			ungen++
 			continue
+		}
+		if key := compactJSON(args); sent[key] {
+			continue // a small schema runs out of new arguments
+		} else {
+			sent[key] = true
 		}
 		cn := c.main()
 		calls++
