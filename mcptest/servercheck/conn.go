@@ -286,7 +286,9 @@ func (s *suite) open(version string) (*conn, error) {
 	opts := s.opts.Client
 	opts.ProtocolVersion = version
 	opts.Timeout = s.timeout
-	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+	// A server program may take a while to start (npx, an interpreter, a
+	// loaded machine): the handshake gets more time than a request.
+	ctx, cancel := context.WithTimeout(s.ctx, 3*s.timeout)
 	defer cancel()
 	c.cl, err = client.Connect(ctx, c.tap, &opts)
 	if err != nil {
