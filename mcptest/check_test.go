@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 
+	guardgosdk "github.com/mcptestkit/mcptestkit/guard/gosdk"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
@@ -273,7 +274,7 @@ type countIn struct {
 func crashingServer(logger *slog.Logger, guard bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "crashy", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
 	if guard {
-		s.AddReceivingMiddleware(gosdk.Guard(logger))
+		s.AddReceivingMiddleware(guardgosdk.Guard(logger))
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "repeat", Description: "Repeat x count times."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in countIn) (*mcp.CallToolResult, any, error) {

@@ -240,6 +240,7 @@ Install the crash guard, which turns a handler panic into an error for the
 client and an ERROR log record with the stack:
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp-go:  mcpgo.Guard(logger)(srv)   (or pass it to server.NewMCPServer)
+(packages github.com/mcptestkit/mcptestkit/guard/gosdk and .../guard/mcpgo)
 Stack of the panicking goroutine:`
 
 // cleanup runs when the test ends: close the client, wait for the server

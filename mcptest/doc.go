@@ -74,7 +74,7 @@
 //     error naming the method, instead of hanging the test binary.
 //   - A handler panic that the server does not recover itself fails the test
 //     with the panic value, the method, the tool name and the stack, and
-//     tells you how to install the crash guard (gosdk.Guard, mcpgo.Guard).
+//     tells you how to install the crash guard (guard/gosdk, guard/mcpgo).
 //     The panic never kills the test binary.
 //   - Goroutines the connection started must be gone after it closes. The
 //     check only counts this connection's goroutines (they carry a runtime

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	guardgosdk "github.com/mcptestkit/mcptestkit/guard/gosdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
@@ -25,7 +26,7 @@ type plantedIn struct {
 func plantedServer() *mcp.Server {
 	logger := slog.New(slog.DiscardHandler)
 	s := mcp.NewServer(&mcp.Implementation{Name: "planted", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
-	s.AddReceivingMiddleware(gosdk.Guard(logger))
+	s.AddReceivingMiddleware(guardgosdk.Guard(logger))
 	mcp.AddTool(s, &mcp.Tool{Name: "format", Description: "Format text count times."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in plantedIn) (*mcp.CallToolResult, any, error) {
 			if strings.Contains(in.Text, "%") || in.Count < 0 {

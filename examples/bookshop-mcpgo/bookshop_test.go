@@ -14,6 +14,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	bookshop "github.com/mcptestkit/mcptestkit/examples/bookshop-mcpgo"
+	"github.com/mcptestkit/mcptestkit/guard"
+	guardmcpgo "github.com/mcptestkit/mcptestkit/guard/mcpgo"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
@@ -54,7 +56,7 @@ func TestGoErrorFromAToolIsAProtocolError(t *testing.T) {
 func TestToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	srv := server.NewMCPServer("lookup", "v1", mcpgo.Guard(logs.Logger(), mcpgo.ToolErrorsAsResults()))
+	srv := server.NewMCPServer("lookup", "v1", guardmcpgo.Guard(logs.Logger(), guardmcpgo.ToolErrorsAsResults()))
 	srv.AddTool(mcp.NewTool("get_author", mcp.WithString("title", mcp.Required())), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("No book titled %q in the catalog.", req.GetString("title", ""))
 	})
@@ -63,7 +65,7 @@ func TestToolErrorsAsResults(t *testing.T) {
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
 	mcptest.AssertToolError(t, res, "No book titled")
-	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgToolError))
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError))
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -94,8 +96,8 @@ func TestGetAuthorCrash(t *testing.T) {
 
 	rec := logs.RequireLogged(t,
 		logcapture.Level(slog.LevelError),
-		logcapture.Message(mcpgo.MsgToolPanic),
-		logcapture.Attr(mcpgo.KeyTool, "get_author"))
+		logcapture.Message(guard.MsgToolPanic),
+		logcapture.Attr(guard.KeyTool, "get_author"))
 	assert.Contains(t, rec.Stack(), "bookshop-mcpgo.authorOf", "the stack names the panicking function")
 	assert.Equal(t, 1, logs.Count(logcapture.AtLeast(slog.LevelWarn)))
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
+	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
@@ -54,7 +55,7 @@ func TestToolErrorInDetail(t *testing.T) {
 	mcptest.AssertText(t, res, `No book titled "Nothing" in the catalog.`)
 	mcptest.AssertNoStructured(t, res) // a failed call has no value to structure
 
-	rec := logs.RequireLogged(t, logcapture.Message(gosdk.MsgToolError), logcapture.Attr(gosdk.KeyTool, "get_author"))
+	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyTool, "get_author"))
 	assert.Equal(t, slog.LevelInfo, rec.Level)
 	assert.Empty(t, rec.Stack())
 }
@@ -95,10 +96,10 @@ func TestGetAuthorCrash(t *testing.T) {
 
 	rec := logs.RequireLogged(t,
 		logcapture.Level(slog.LevelError),
-		logcapture.Message(gosdk.MsgToolPanic),
-		logcapture.Attr(gosdk.KeyTool, "get_author"))
+		logcapture.Message(guard.MsgToolPanic),
+		logcapture.Attr(guard.KeyTool, "get_author"))
 	assert.Contains(t, rec.Stack(), "bookshop.authorOf", "the stack names the panicking function")
-	assert.Contains(t, rec.Value(gosdk.KeyPanic), "nil pointer dereference")
+	assert.Contains(t, rec.Value(guard.KeyPanic), "nil pointer dereference")
 	assert.Equal(t, 1, logs.Count(logcapture.AtLeast(slog.LevelWarn)), "exactly one record at WARN or above")
 
 	// The server survived: the next call works.
@@ -133,7 +134,7 @@ func TestReadUnreadableBook(t *testing.T) {
 	_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
 	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
 	assert.Contains(t, e.Message, "infinitely many pages")
-	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyCode, client.CodeInternalError))
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyCode, client.CodeInternalError))
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/examples/interactive"
+	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
@@ -251,7 +252,7 @@ func TestReleaseNotesRefused(t *testing.T) {
 			e := mcptest.RequireProtocolError(t, err, client.CodeUserRejected)
 			assert.Equal(t, "tools/call", e.Method, "the server's answer to the call")
 			assert.Contains(t, e.Message, "The user rejected the sampling request.")
-			logs.AssertLogged(t, logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyCode, client.CodeUserRejected))
+			logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyCode, client.CodeUserRejected))
 			return
 		}
 		var ire *client.InputRequiredError
@@ -262,7 +263,7 @@ func TestReleaseNotesRefused(t *testing.T) {
 			assert.Equal(t, client.CodeUserRejected, rejected.Code)
 			assert.Empty(t, rejected.Method, "the error was never sent or received")
 		}
-		logs.AssertNone(t, logcapture.Message(gosdk.MsgRequestFailed))
+		logs.AssertNone(t, logcapture.Message(guard.MsgRequestFailed))
 	})
 }
 

@@ -2,6 +2,7 @@ package crash
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 )
@@ -61,4 +62,20 @@ func Deliver(ctx context.Context, r Report) {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "mcptestkit: recovered %s\n%s\n", r, r.Stack)
+}
+
+// Subject returns what a request's params (their JSON) name: the tool or
+// prompt name, or the resource URI; "" when they name nothing.
+func Subject(params []byte) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.URI
 }

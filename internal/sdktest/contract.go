@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcptestkit/mcptestkit/internal/guard"
+	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 

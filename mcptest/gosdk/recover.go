@@ -101,6 +101,18 @@ func supported(allowed []string) []string {
 	return out
 }
 
+// subject returns what a request acts on, for a crash report.
+func subject(req mcp.Request) string {
+	if req == nil {
+		return ""
+	}
+	params, err := json.Marshal(req.GetParams())
+	if err != nil {
+		return ""
+	}
+	return crash.Subject(params)
+}
+
 // params returns a request's params, or nil when it has none. The SDK
 // leaves the params of a method whose params are optional a typed nil
 // pointer, on which GetMeta panics.
@@ -122,22 +134,4 @@ func isNil(v any) bool {
 	}
 	rv := reflect.ValueOf(v)
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
-}
-
-// subject returns what a request acts on: a tool or prompt name, or a
-// resource URI; "" when the method has no such thing.
-func subject(req mcp.Request) string {
-	switch p := params(req).(type) {
-	case *mcp.CallToolParamsRaw:
-		return p.Name
-	case *mcp.GetPromptParams:
-		return p.Name
-	case *mcp.ReadResourceParams:
-		return p.URI
-	case *mcp.SubscribeParams:
-		return p.URI
-	case *mcp.UnsubscribeParams:
-		return p.URI
-	}
-	return ""
 }

@@ -141,22 +141,15 @@ func (c *connection) report(ctx context.Context, data []byte, method string, v a
 	return r
 }
 
-// subject returns what a request acts on: the tool or prompt name, or the
-// resource URI; "" when there is none.
+// subject returns what a request acts on, for a crash report.
 func subject(data []byte) string {
 	var m struct {
-		Params struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		} `json:"params"`
+		Params json.RawMessage `json:"params"`
 	}
 	if json.Unmarshal(data, &m) != nil {
 		return ""
 	}
-	if m.Params.Name != "" {
-		return m.Params.Name
-	}
-	return m.Params.URI
+	return crash.Subject(m.Params)
 }
 
 // restrictVersion applies WithProtocolVersions to one request. It returns

@@ -99,7 +99,8 @@ func (c *state) claimCrashes() {
 // guardHint says how to install the crash guard.
 const guardHint = `Install the crash guard, which turns a handler panic into the bare error "Error executing tool <name>" for the client and one ERROR log record with the stack:
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
-	mcp-go:  server.NewMCPServer(name, version, mcpgo.Guard(logger))`
+	mcp-go:  server.NewMCPServer(name, version, mcpgo.Guard(logger))
+(packages github.com/mcptestkit/mcptestkit/guard/gosdk and .../guard/mcpgo)`
 
 func (c *state) result() Result {
 	r := Result{Name: c.name, Status: c.status}

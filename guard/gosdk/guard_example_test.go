@@ -8,7 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/guard/gosdk"
 )
 
 // stdoutLogger logs as text to stdout without the time, and with the stack
@@ -19,7 +20,7 @@ func stdoutLogger() *slog.Logger {
 			switch a.Key {
 			case slog.TimeKey:
 				return slog.Attr{}
-			case gosdk.KeyStack:
+			case guard.KeyStack:
 				return slog.String(a.Key, "goroutine …")
 			}
 			return a

@@ -1,31 +1,10 @@
-package guard
+package contract
 
 import (
 	"context"
 	"log/slog"
-)
 
-// Log messages. A panic is one ERROR record, a failure the handler reported
-// itself one INFO record.
-const (
-	MsgToolPanic     = "tool handler panicked"
-	MsgResourcePanic = "resource handler panicked"
-	MsgPromptPanic   = "prompt handler panicked"
-	MsgPanic         = "handler panicked"
-	MsgToolError     = "tool returned an error"
-	MsgRequestFailed = "request failed"
-)
-
-// Attribute keys.
-const (
-	KeyMethod = "method" // the JSON-RPC method, on every record
-	KeyTool   = "tool"   // tools/call: the tool name
-	KeyURI    = "uri"    // resources/read: the resource URI
-	KeyPrompt = "prompt" // prompts/get: the prompt name
-	KeyPanic  = "panic"  // the value passed to panic, as it was
-	KeyStack  = "stack"  // the panicking goroutine's stack, a string
-	KeyError  = "error"  // the error text
-	KeyCode   = "code"   // the JSON-RPC error code the client gets, an int64
+	"github.com/mcptestkit/mcptestkit/guard"
 )
 
 // Method names with a subject.
@@ -57,13 +36,13 @@ func PromptCrashMessage(prompt string) string { return "Error rendering prompt "
 func subject(method string) (msg, key string) {
 	switch method {
 	case MethodCallTool:
-		return MsgToolPanic, KeyTool
+		return guard.MsgToolPanic, guard.KeyTool
 	case MethodReadResource:
-		return MsgResourcePanic, KeyURI
+		return guard.MsgResourcePanic, guard.KeyURI
 	case MethodGetPrompt:
-		return MsgPromptPanic, KeyPrompt
+		return guard.MsgPromptPanic, guard.KeyPrompt
 	}
-	return MsgPanic, ""
+	return guard.MsgPanic, ""
 }
 
 // orDefault returns l, or slog.Default() (as it is now) when l is nil.
@@ -79,18 +58,18 @@ func orDefault(l *slog.Logger) *slog.Logger {
 func LogPanic(ctx context.Context, l *slog.Logger, method, name string, value any, stack []byte) {
 	msg, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
-	attrs = append(attrs, slog.String(KeyMethod, method))
+	attrs = append(attrs, slog.String(guard.KeyMethod, method))
 	if key != "" {
 		attrs = append(attrs, slog.String(key, name))
 	}
-	attrs = append(attrs, slog.Any(KeyPanic, value), slog.String(KeyStack, string(stack)))
+	attrs = append(attrs, slog.Any(guard.KeyPanic, value), slog.String(guard.KeyStack, string(stack)))
 	orDefault(l).LogAttrs(ctx, slog.LevelError, msg, attrs...)
 }
 
 // LogToolError writes the INFO record for a tool that reported a failure.
 func LogToolError(ctx context.Context, l *slog.Logger, tool, text string) {
-	orDefault(l).LogAttrs(ctx, slog.LevelInfo, MsgToolError,
-		slog.String(KeyMethod, MethodCallTool), slog.String(KeyTool, tool), slog.String(KeyError, text))
+	orDefault(l).LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
+		slog.String(guard.KeyMethod, MethodCallTool), slog.String(guard.KeyTool, tool), slog.String(guard.KeyError, text))
 }
 
 // LogRequestFailed writes the INFO record for a request that ended in a
@@ -98,10 +77,10 @@ func LogToolError(ctx context.Context, l *slog.Logger, tool, text string) {
 func LogRequestFailed(ctx context.Context, l *slog.Logger, method, name string, code int64, err error) {
 	_, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
-	attrs = append(attrs, slog.String(KeyMethod, method))
+	attrs = append(attrs, slog.String(guard.KeyMethod, method))
 	if key != "" {
 		attrs = append(attrs, slog.String(key, name))
 	}
-	attrs = append(attrs, slog.Int64(KeyCode, code), slog.String(KeyError, err.Error()))
-	orDefault(l).LogAttrs(ctx, slog.LevelInfo, MsgRequestFailed, attrs...)
+	attrs = append(attrs, slog.Int64(guard.KeyCode, code), slog.String(guard.KeyError, err.Error()))
+	orDefault(l).LogAttrs(ctx, slog.LevelInfo, guard.MsgRequestFailed, attrs...)
 }

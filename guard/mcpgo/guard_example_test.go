@@ -10,7 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/guard/mcpgo"
 )
 
 // stdoutLogger logs as text to stdout without the time, and with the stack
@@ -21,7 +22,7 @@ func stdoutLogger() *slog.Logger {
 			switch a.Key {
 			case slog.TimeKey:
 				return slog.Attr{}
-			case mcpgo.KeyStack:
+			case guard.KeyStack:
 				return slog.String(a.Key, "goroutine …")
 			}
 			return a

@@ -1,11 +1,11 @@
-package guard_test
+package contract_test
 
 import (
 	"context"
 	"log/slog"
 	"os"
 
-	"github.com/mcptestkit/mcptestkit/internal/guard"
+	"github.com/mcptestkit/mcptestkit/guard/internal/contract"
 )
 
 func ExampleLogPanic() {
@@ -18,7 +18,7 @@ func ExampleLogPanic() {
 			return a
 		},
 	}))
-	guard.LogPanic(context.Background(), l, "tools/call", "explode", "kaboom", []byte("goroutine 1"))
+	contract.LogPanic(context.Background(), l, "tools/call", "explode", "kaboom", []byte("goroutine 1"))
 	// Output:
 	// level=ERROR msg="tool handler panicked" method=tools/call tool=explode panic=kaboom stack="goroutine 1"
 }

@@ -14,9 +14,11 @@ import (
 	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/guard/mcpgo"
 	"github.com/mcptestkit/mcptestkit/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	adapter "github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
 )
 
 // The handlers below are named functions, not closures, so that the tests
@@ -110,7 +112,7 @@ func addHandlers(s *server.MCPServer) {
 // it checks that every panic stopped at the guard.
 func guardedSession(t *testing.T, s *server.MCPServer, version string) (*gomcp.ClientSession, *sdktest.Served) {
 	t.Helper()
-	sv := sdktest.Serve(t, mcpgo.Server(s))
+	sv := sdktest.Serve(t, adapter.Server(s))
 	t.Cleanup(func() { sv.AssertNoPanic(t) })
 	return sv.Connect(t, version, nil), sv
 }
@@ -125,33 +127,33 @@ func TestGuardPanics(t *testing.T) {
 		Name: "tool", Send: sdktest.CallTool("explode", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
 		Method: "tools/call",
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgToolPanic), logcapture.Attr(mcpgo.KeyTool, "explode"), logcapture.Attr(mcpgo.KeyPanic, "kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"), logcapture.Attr(guard.KeyPanic, "kaboom")},
 		Func:   "mcpgo_test.explode(",
 	}, {
 		// mcp-go gives a handler's error no data: no {"uri": ...} here.
 		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource file:///crash"}},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgResourcePanic), logcapture.Attr(mcpgo.KeyURI, "file:///crash"), logcapture.HasAttr(mcpgo.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
 		Func:   "mcpgo_test.readCrash(",
 	}, {
 		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource books://Dune"}},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgResourcePanic), logcapture.Attr(mcpgo.KeyURI, "books://Dune"), logcapture.HasAttr(mcpgo.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
 		Func:   "mcpgo_test.readBook(",
 	}, {
 		Name: "prompt", Send: sdktest.GetPrompt("greet"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
 		Method: "prompts/get",
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgPromptPanic), logcapture.Attr(mcpgo.KeyPrompt, "greet"), logcapture.Attr(mcpgo.KeyPanic, "prompt kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
 		Func:   "mcpgo_test.renderGreet(",
 	}, {
 		Name: "guarded completion provider", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
 		Method: "completion/complete",
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgPanic), logcapture.Attr(mcpgo.KeyPanic, "completion kaboom"),
-			logcapture.Not(logcapture.Any(logcapture.HasAttr(mcpgo.KeyTool), logcapture.HasAttr(mcpgo.KeyURI), logcapture.HasAttr(mcpgo.KeyPrompt)))},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
 		Func: "mcpgo_test.crashingCompletions.CompletePromptArgument(",
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
@@ -175,31 +177,31 @@ func TestGuardFailures(t *testing.T) {
 	cases := []sdktest.Failure{{
 		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
 		Want: sdktest.Answer{IsError: true, Text: notFound},
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgToolError), logcapture.Attr(mcpgo.KeyMethod, "tools/call"),
-			logcapture.Attr(mcpgo.KeyTool, "get_author"), logcapture.Attr(mcpgo.KeyError, notFound)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, notFound)},
 	}, {
 		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
 		Name: "tool's Go error", Send: sdktest.CallTool("fail", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "boom"}},
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "tools/call"),
-			logcapture.Attr(mcpgo.KeyTool, "fail"), logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "boom")},
 	}, {
 		Name: "resource's Go error", Send: sdktest.ReadResource("file:///fail"),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "resource boom"}},
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "resources/read"),
-			logcapture.Attr(mcpgo.KeyURI, "file:///fail"), logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "resource boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
+			logcapture.Attr(guard.KeyURI, "file:///fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "resource boom")},
 	}, {
 		Name: "prompt's Go error", Send: sdktest.GetPrompt("fail"),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "prompt boom"}},
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "prompts/get"),
-			logcapture.Attr(mcpgo.KeyPrompt, "fail"), logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "prompt boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "prompts/get"),
+			logcapture.Attr(guard.KeyPrompt, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "prompt boom")},
 	}, {
 		Name: "guarded completion provider's error", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/resource", URI: "books://{title}"}, "title"),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "completion boom"}},
-		Record: []logcapture.Matcher{logcapture.Message(mcpgo.MsgRequestFailed), logcapture.Attr(mcpgo.KeyMethod, "completion/complete"),
-			logcapture.Attr(mcpgo.KeyCode, -32603), logcapture.Attr(mcpgo.KeyError, "completion boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "completion/complete"),
+			logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "completion boom")},
 	}, {
 		// mcp-go rejects it before any handler runs: the guard logs nothing.
 		Name: "mcp-go's unknown tool", Send: sdktest.CallTool("nope", nil),
@@ -226,8 +228,8 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 
 	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "elicit", Arguments: map[string]any{}})
 	assert.Equal(t, int64(-32042), sdktest.WireError(t, err).Code)
-	logs.AssertLogged(t, logcapture.Message(mcpgo.MsgRequestFailed),
-		logcapture.Attr(mcpgo.KeyTool, "elicit"), logcapture.Attr(mcpgo.KeyCode, -32042))
+	logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed),
+		logcapture.Attr(guard.KeyTool, "elicit"), logcapture.Attr(guard.KeyCode, -32042))
 }
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
@@ -239,9 +241,9 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 		res := sdktest.Call(t, cs, "fail", nil)
 		assert.True(t, res.IsError)
 		assert.Equal(t, "boom", sdktest.Text(t, res))
-		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(mcpgo.MsgToolError),
-			logcapture.Attr(mcpgo.KeyTool, "fail"), logcapture.Attr(mcpgo.KeyError, "boom"))
-		logs.AssertNone(t, logcapture.Message(mcpgo.MsgRequestFailed))
+		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
+			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyError, "boom"))
+		logs.AssertNone(t, logcapture.Message(guard.MsgRequestFailed))
 		logs.AssertNoWarnings(t)
 	})
 }
@@ -256,7 +258,7 @@ func TestGuardRetrofitted(t *testing.T) {
 	cs, _ := guardedSession(t, s, "")
 	res := sdktest.Call(t, cs, "explode", nil)
 	assert.Equal(t, "Error executing tool explode", sdktest.Text(t, res))
-	logs.AssertCount(t, 1, logcapture.Message(mcpgo.MsgToolPanic), logcapture.Attr(mcpgo.KeyTool, "explode"))
+	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"))
 }
 
 func TestGuardKeepsServingAfterPanic(t *testing.T) {
@@ -267,7 +269,7 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
 		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
 	}
-	logs.AssertCount(t, 3, logcapture.Message(mcpgo.MsgToolPanic))
+	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
 }
 
 func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
@@ -287,6 +289,6 @@ func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	wg.Wait()
 	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
 	for i := range n {
-		logs.AssertCount(t, 1, logcapture.Message(mcpgo.MsgToolPanic), logcapture.Attr(mcpgo.KeyPanic, fmt.Sprintf("kaboom %d", i)))
+		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyPanic, fmt.Sprintf("kaboom %d", i)))
 	}
 }

@@ -14,9 +14,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/guard/gosdk"
 	"github.com/mcptestkit/mcptestkit/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	adapter "github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 // The handlers below are named functions, not closures, so that the tests
@@ -99,7 +101,7 @@ func guarded(logs *logcapture.Recorder, opts ...gosdk.GuardOption) *mcp.Server {
 func guardedSession(t *testing.T, version string, opts ...gosdk.GuardOption) (*mcp.ClientSession, *logcapture.Recorder, *sdktest.Served) {
 	t.Helper()
 	logs := logcapture.New(t)
-	sv := sdktest.Serve(t, gosdk.Server(guarded(logs, opts...)))
+	sv := sdktest.Serve(t, adapter.Server(guarded(logs, opts...)))
 	t.Cleanup(func() { sv.AssertNoPanic(t) })
 	return sv.Connect(t, version, nil), logs, sv
 }
@@ -117,38 +119,38 @@ func TestGuardPanics(t *testing.T) {
 		Name: "typed tool", Send: sdktest.CallTool("explode", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
 		Method: "tools/call",
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgToolPanic), logcapture.Attr(gosdk.KeyTool, "explode"), logcapture.Attr(gosdk.KeyPanic, "kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"), logcapture.Attr(guard.KeyPanic, "kaboom")},
 		Func:   "gosdk_test.explode(",
 	}, {
 		Name: "raw tool", Send: sdktest.CallTool("explode_raw", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode_raw"},
 		Method: "tools/call",
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgToolPanic), logcapture.Attr(gosdk.KeyTool, "explode_raw"), logcapture.Attr(gosdk.KeyPanic, "kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode_raw"), logcapture.Attr(guard.KeyPanic, "kaboom")},
 		Func:   "gosdk_test.explodeRaw(",
 	}, {
 		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
 		Want:   sdktest.Answer{Err: crashed("file:///crash")},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgResourcePanic), logcapture.Attr(gosdk.KeyURI, "file:///crash"), logcapture.HasAttr(gosdk.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
 		Func:   "gosdk_test.readCrash(",
 	}, {
 		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
 		Want:   sdktest.Answer{Err: crashed("books://Dune")},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgResourcePanic), logcapture.Attr(gosdk.KeyURI, "books://Dune"), logcapture.HasAttr(gosdk.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
 		Func:   "gosdk_test.readBook(",
 	}, {
 		Name: "prompt", Send: sdktest.GetPrompt("greet"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
 		Method: "prompts/get",
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgPromptPanic), logcapture.Attr(gosdk.KeyPrompt, "greet"), logcapture.Attr(gosdk.KeyPanic, "prompt kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
 		Func:   "gosdk_test.renderGreet(",
 	}, {
 		Name: "other method", Send: sdktest.Complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
 		Method: "completion/complete",
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgPanic), logcapture.Attr(gosdk.KeyPanic, "completion kaboom"),
-			logcapture.Not(logcapture.Any(logcapture.HasAttr(gosdk.KeyTool), logcapture.HasAttr(gosdk.KeyURI), logcapture.HasAttr(gosdk.KeyPrompt)))},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
 		Func: "gosdk_test.completeArg(",
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
@@ -167,9 +169,9 @@ func TestGuardResourcePanicValueIsKept(t *testing.T) {
 	cs, logs, _ := guardedSession(t, "")
 	_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
 	require.Error(t, err)
-	rec := logs.RequireLogged(t, logcapture.Message(gosdk.MsgResourcePanic))
-	perr, ok := rec.Value(gosdk.KeyPanic).(error)
-	require.True(t, ok, "panic value %T, want the error given to panic", rec.Value(gosdk.KeyPanic))
+	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgResourcePanic))
+	perr, ok := rec.Value(guard.KeyPanic).(error)
+	require.True(t, ok, "panic value %T, want the error given to panic", rec.Value(guard.KeyPanic))
 	assert.EqualError(t, perr, "resource kaboom")
 }
 
@@ -182,31 +184,31 @@ func TestGuardFailures(t *testing.T) {
 	cases := []sdktest.Failure{{
 		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
 		Want: sdktest.Answer{IsError: true, Text: notFound},
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgToolError), logcapture.Attr(gosdk.KeyMethod, "tools/call"),
-			logcapture.Attr(gosdk.KeyTool, "get_author"), logcapture.Attr(gosdk.KeyError, notFound)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, notFound)},
 	}, {
 		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
 		Name: "handler's JSON-RPC error", Send: sdktest.CallTool("protocol", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}},
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyMethod, "tools/call"),
-			logcapture.Attr(gosdk.KeyTool, "protocol"), logcapture.Attr(gosdk.KeyCode, -32001), logcapture.Attr(gosdk.KeyError, "custom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "protocol"), logcapture.Attr(guard.KeyCode, -32001), logcapture.Attr(guard.KeyError, "custom")},
 	}, {
 		Name: "SDK's unknown tool", Send: sdktest.CallTool("nope", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: `unknown tool "nope"`}},
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyTool, "nope"),
-			logcapture.Attr(gosdk.KeyCode, -32602)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyTool, "nope"),
+			logcapture.Attr(guard.KeyCode, -32602)},
 	}, {
 		Name: "SDK's resource not found", Send: sdktest.ReadResource("file:///missing"),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "Resource not found", Data: json.RawMessage(`{"uri":"file:///missing"}`)}},
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyMethod, "resources/read"),
-			logcapture.Attr(gosdk.KeyURI, "file:///missing"), logcapture.Attr(gosdk.KeyCode, -32602)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
+			logcapture.Attr(guard.KeyURI, "file:///missing"), logcapture.Attr(guard.KeyCode, -32602)},
 	}, {
 		Name: "raw handler's plain error", Send: sdktest.CallTool("raw_fail", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: 0, Message: "raw boom"}},
-		Record: []logcapture.Matcher{logcapture.Message(gosdk.MsgRequestFailed), logcapture.Attr(gosdk.KeyTool, "raw_fail"),
-			logcapture.Attr(gosdk.KeyCode, 0), logcapture.Attr(gosdk.KeyError, "raw boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyTool, "raw_fail"),
+			logcapture.Attr(guard.KeyCode, 0), logcapture.Attr(guard.KeyError, "raw boom")},
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		for _, f := range cases {
@@ -226,13 +228,13 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 	res := sdktest.Call(t, cs, "raw_fail", nil)
 	assert.True(t, res.IsError)
 	assert.Equal(t, "raw boom", sdktest.Text(t, res))
-	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(gosdk.MsgToolError),
-		logcapture.Attr(gosdk.KeyTool, "raw_fail"), logcapture.Attr(gosdk.KeyError, "raw boom"))
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
+		logcapture.Attr(guard.KeyTool, "raw_fail"), logcapture.Attr(guard.KeyError, "raw boom"))
 
 	// A JSON-RPC error is still a protocol error.
 	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol", Arguments: map[string]any{}})
 	assert.Equal(t, int64(-32001), sdktest.WireError(t, err).Code)
-	logs.AssertCount(t, 1, logcapture.Message(gosdk.MsgToolError))
+	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolError))
 	logs.AssertNoWarnings(t)
 }
 
@@ -243,7 +245,7 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
 		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
 	}
-	logs.AssertCount(t, 3, logcapture.Message(gosdk.MsgToolPanic))
+	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
 }
 
 func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
@@ -262,6 +264,6 @@ func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	wg.Wait()
 	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
 	for i := range n {
-		logs.AssertCount(t, 1, logcapture.Message(gosdk.MsgToolPanic), logcapture.Attr(gosdk.KeyPanic, fmt.Sprintf("kaboom %d", i)))
+		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyPanic, fmt.Sprintf("kaboom %d", i)))
 	}
 }

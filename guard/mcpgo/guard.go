@@ -10,28 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcptestkit/mcptestkit/internal/guard"
-)
-
-// The log messages of [Guard]'s records, and their attribute keys. They are
-// API, the same in mcptest/gosdk: the package documentation tables each
-// message's level and attributes, and each key's value.
-const (
-	MsgToolPanic     = guard.MsgToolPanic     // ERROR: a tool handler panicked
-	MsgResourcePanic = guard.MsgResourcePanic // ERROR: reading a resource panicked
-	MsgPromptPanic   = guard.MsgPromptPanic   // ERROR: a prompt handler panicked
-	MsgPanic         = guard.MsgPanic         // ERROR: another handler panicked
-	MsgToolError     = guard.MsgToolError     // INFO: a tool returned an error result
-	MsgRequestFailed = guard.MsgRequestFailed // INFO: a request ended in a JSON-RPC error
-
-	KeyMethod = guard.KeyMethod // the JSON-RPC method, on every record
-	KeyTool   = guard.KeyTool   // the tool name
-	KeyURI    = guard.KeyURI    // the resource URI
-	KeyPrompt = guard.KeyPrompt // the prompt name
-	KeyPanic  = guard.KeyPanic  // the value given to panic
-	KeyStack  = guard.KeyStack  // the panicking goroutine's stack
-	KeyError  = guard.KeyError  // the error text
-	KeyCode   = guard.KeyCode   // the JSON-RPC error code
+	"github.com/mcptestkit/mcptestkit/guard/internal/contract"
 )
 
 // GuardOption configures [Guard].
@@ -83,21 +62,21 @@ func (c guardConfig) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			if v := recover(); v != nil {
 				// debug.Stack here, while the panicking frames are still on
 				// the stack, so it names the function that panicked.
-				guard.LogPanic(ctx, c.logger, guard.MethodCallTool, name, v, debug.Stack())
-				res, err = mcp.NewToolResultError(guard.ToolCrashText(name)), nil
+				contract.LogPanic(ctx, c.logger, contract.MethodCallTool, name, v, debug.Stack())
+				res, err = mcp.NewToolResultError(contract.ToolCrashText(name)), nil
 			}
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
 			if _, elicit := asURLElicitationRequired(err); c.toolErrorsAsResults && !elicit {
-				guard.LogToolError(ctx, c.logger, name, err.Error())
+				contract.LogToolError(ctx, c.logger, name, err.Error())
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			guard.LogRequestFailed(ctx, c.logger, guard.MethodCallTool, name, handlerCode(ctx, err), err)
+			contract.LogRequestFailed(ctx, c.logger, contract.MethodCallTool, name, handlerCode(ctx, err), err)
 			return res, err
 		}
 		if res != nil && res.IsError {
-			guard.LogToolError(ctx, c.logger, name, toolErrorText(res))
+			contract.LogToolError(ctx, c.logger, name, toolErrorText(res))
 		}
 		return res, nil
 	}
@@ -106,7 +85,7 @@ func (c guardConfig) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 func (c guardConfig) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		return guardCall(ctx, call{c.logger, guard.MethodReadResource, uri, guard.ResourceCrashMessage(uri), handlerCode},
+		return guardCall(ctx, call{c.logger, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode},
 			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
 	}
 }
@@ -114,7 +93,7 @@ func (c guardConfig) resources(next server.ResourceHandlerFunc) server.ResourceH
 func (c guardConfig) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		return guardCall(ctx, call{c.logger, guard.MethodGetPrompt, name, guard.PromptCrashMessage(name), handlerCode},
+		return guardCall(ctx, call{c.logger, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode},
 			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
 	}
 }
@@ -137,14 +116,14 @@ func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res 
 		if v := recover(); v != nil {
 			// debug.Stack here, while the panicking frames are still on
 			// the stack, so it names the function that panicked.
-			guard.LogPanic(ctx, c.logger, c.method, c.name, v, debug.Stack())
+			contract.LogPanic(ctx, c.logger, c.method, c.name, v, debug.Stack())
 			var zero R
 			res, err = zero, errors.New(c.crash)
 		}
 	}()
 	res, err = next()
 	if err != nil {
-		guard.LogRequestFailed(ctx, c.logger, c.method, c.name, c.code(ctx, err), err)
+		contract.LogRequestFailed(ctx, c.logger, c.method, c.name, c.code(ctx, err), err)
 	}
 	return res, err
 }
@@ -154,8 +133,8 @@ const methodComplete = string(mcp.MethodCompletionComplete)
 
 // GuardPromptCompletions wraps a prompt completion provider so that a panic
 // in it is answered with -32603 "Internal server error" and logged at ERROR
-// ([MsgPanic], with method, panic and stack), and a returned error is logged
-// at INFO ([MsgRequestFailed]). Install it with
+// ([guard.MsgPanic], with method, panic and stack), and a returned error is logged
+// at INFO ([guard.MsgRequestFailed]). Install it with
 //
 //	server.WithPromptCompletionProvider(mcpgo.GuardPromptCompletions(logger, p))
 //
@@ -197,8 +176,8 @@ func (g resourceCompletions) CompleteResourceArgument(ctx context.Context, uri s
 // completion describes a guarded completion: mcp-go sends every error a
 // provider returns as -32603.
 func completion(logger *slog.Logger) call {
-	return call{logger: logger, method: methodComplete, crash: guard.InternalMessage,
-		code: func(context.Context, error) int64 { return guard.CodeInternalError }}
+	return call{logger: logger, method: methodComplete, crash: contract.InternalMessage,
+		code: func(context.Context, error) int64 { return contract.CodeInternalError }}
 }
 
 // handlerCode returns the code mcp-go sends for an error a handler returned:
@@ -207,7 +186,7 @@ func handlerCode(ctx context.Context, err error) int64 {
 	if required, ok := asURLElicitationRequired(err); ok && !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
 		return int64(required.JSONRPCError().Error.Code)
 	}
-	return guard.CodeInternalError
+	return contract.CodeInternalError
 }
 
 // asURLElicitationRequired finds a URL elicitation error in err's chain, as

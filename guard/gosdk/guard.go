@@ -11,28 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcptestkit/mcptestkit/internal/guard"
-)
-
-// The log messages of [Guard]'s records, and their attribute keys. They are
-// API, the same in mcptest/mcpgo: the package documentation tables each
-// message's level and attributes, and each key's value.
-const (
-	MsgToolPanic     = guard.MsgToolPanic     // ERROR: a tool handler panicked
-	MsgResourcePanic = guard.MsgResourcePanic // ERROR: reading a resource panicked
-	MsgPromptPanic   = guard.MsgPromptPanic   // ERROR: a prompt handler panicked
-	MsgPanic         = guard.MsgPanic         // ERROR: another handler panicked
-	MsgToolError     = guard.MsgToolError     // INFO: a tool returned an error result
-	MsgRequestFailed = guard.MsgRequestFailed // INFO: a request ended in a JSON-RPC error
-
-	KeyMethod = guard.KeyMethod // the JSON-RPC method, on every record
-	KeyTool   = guard.KeyTool   // the tool name
-	KeyURI    = guard.KeyURI    // the resource URI
-	KeyPrompt = guard.KeyPrompt // the prompt name
-	KeyPanic  = guard.KeyPanic  // the value given to panic
-	KeyStack  = guard.KeyStack  // the panicking goroutine's stack
-	KeyError  = guard.KeyError  // the error text
-	KeyCode   = guard.KeyCode   // the JSON-RPC error code
+	"github.com/mcptestkit/mcptestkit/guard/internal/contract"
 )
 
 // GuardOption configures [Guard].
@@ -77,7 +56,7 @@ func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
 					// on the stack, so it names the function that panicked.
 					stack := debug.Stack()
 					name := subject(req)
-					guard.LogPanic(ctx, cfg.logger, method, name, v, stack)
+					contract.LogPanic(ctx, cfg.logger, method, name, v, stack)
 					res, err = crashResponse(method, name)
 				}
 			}()
@@ -92,19 +71,19 @@ func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
 func (c guardConfig) observe(ctx context.Context, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
 	if err == nil {
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-			guard.LogToolError(ctx, c.logger, subject(req), toolErrorText(r))
+			contract.LogToolError(ctx, c.logger, subject(req), toolErrorText(r))
 		}
 		return res, nil
 	}
 	var wire *jsonrpc.Error
 	if !errors.As(err, &wire) {
-		if method == guard.MethodCallTool && c.toolErrorsAsResults {
-			guard.LogToolError(ctx, c.logger, subject(req), err.Error())
+		if method == contract.MethodCallTool && c.toolErrorsAsResults {
+			contract.LogToolError(ctx, c.logger, subject(req), err.Error())
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		}
 		wire = &jsonrpc.Error{} // the SDK sends an error that carries no code with code 0
 	}
-	guard.LogRequestFailed(ctx, c.logger, method, subject(req), wire.Code, err)
+	contract.LogRequestFailed(ctx, c.logger, method, subject(req), wire.Code, err)
 	return res, err
 }
 
@@ -112,18 +91,18 @@ func (c guardConfig) observe(ctx context.Context, method string, req mcp.Request
 // itself, which may describe the server's internals.
 func crashResponse(method, name string) (mcp.Result, error) {
 	switch method {
-	case guard.MethodCallTool:
+	case contract.MethodCallTool:
 		return &mcp.CallToolResult{
 			IsError: true,
-			Content: []mcp.Content{&mcp.TextContent{Text: guard.ToolCrashText(name)}},
+			Content: []mcp.Content{&mcp.TextContent{Text: contract.ToolCrashText(name)}},
 		}, nil
-	case guard.MethodReadResource:
+	case contract.MethodReadResource:
 		data, _ := json.Marshal(map[string]string{"uri": name}) // a map of strings always marshals
-		return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.ResourceCrashMessage(name), Data: data}
-	case guard.MethodGetPrompt:
-		return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.PromptCrashMessage(name)}
+		return nil, &jsonrpc.Error{Code: contract.CodeInternalError, Message: contract.ResourceCrashMessage(name), Data: data}
+	case contract.MethodGetPrompt:
+		return nil, &jsonrpc.Error{Code: contract.CodeInternalError, Message: contract.PromptCrashMessage(name)}
 	}
-	return nil, &jsonrpc.Error{Code: guard.CodeInternalError, Message: guard.InternalMessage}
+	return nil, &jsonrpc.Error{Code: contract.CodeInternalError, Message: contract.InternalMessage}
 }
 
 // toolErrorText returns the error a tool reported: the Go error the SDK kept

@@ -1,0 +1,49 @@
+// Package gosdk is the crash guard for a server built with the official Go
+// SDK (github.com/modelcontextprotocol/go-sdk/mcp). It is production code:
+// the server imports it, and it imports neither testing nor the test kit.
+//
+// [Guard] gives the server the error contract of the MCP Python SDK: a
+// panicking handler becomes an error that tells the client nothing of its
+// cause plus one ERROR log record with the stack, instead of a dead process
+// (go-sdk does not recover handler panics); an expected failure passes
+// through unchanged and is logged at INFO. The records' messages and keys
+// are in package guard.
+//
+// go-sdk runs the middleware added last outermost. Add Guard after your
+// other middleware so that it also recovers panics in them and sees the
+// errors they return:
+//
+//	srv := mcp.NewServer(impl, &mcp.ServerOptions{Logger: logger})
+//	srv.AddReceivingMiddleware(authMiddleware, metricsMiddleware)
+//	srv.AddReceivingMiddleware(gosdk.Guard(logger))
+//
+// A nil logger means [slog.Default]. [ToolErrorsAsResults] makes a plain Go
+// error from a raw tool handler (added with [mcp.Server.AddTool]) an error
+// result, as it already is for tools added with [mcp.AddTool].
+//
+// # What the client sees, and what is logged
+//
+//	the handler ...                  the client gets                               logged
+//	panics in a tool                 a result, isError: true, exactly the text     ERROR MsgToolPanic
+//	                                 "Error executing tool <name>"
+//	panics reading a resource        JSON-RPC -32603 "Error reading resource       ERROR MsgResourcePanic
+//	(static or template)             <uri>", data {"uri": "<uri>"}
+//	panics in a prompt               -32603 "Error rendering prompt <name>"        ERROR MsgPromptPanic
+//	panics in any other method       -32603 "Internal server error"                ERROR MsgPanic
+//	(completion, subscribe, ...)
+//	returns a tool error result      the result, unchanged                         INFO  MsgToolError
+//	(for mcp.AddTool: any Go error)
+//	ends in a JSON-RPC error         the error, unchanged: code, message, data     INFO  MsgRequestFailed
+//	(a *jsonrpc.Error, the SDK's
+//	unknown tool, a raw handler's
+//	plain error, sent with code 0)
+//	succeeds                         the result                                    nothing
+//
+// # Limits
+//
+// Besides those of package guard:
+//
+//   - A raw tool handler's plain Go error goes out as a JSON-RPC error with
+//     code 0, which the model never reads, unless [ToolErrorsAsResults] is
+//     given.
+package gosdk

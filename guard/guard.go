@@ -1,0 +1,25 @@
+package guard
+
+// The messages of the guard's log records. A panic is one ERROR record, a
+// failure the handler reported itself one INFO record. They are API: change
+// them only with a note in the release notes.
+const (
+	MsgToolPanic     = "tool handler panicked"     // ERROR: a tool handler panicked
+	MsgResourcePanic = "resource handler panicked" // ERROR: reading a resource panicked
+	MsgPromptPanic   = "prompt handler panicked"   // ERROR: a prompt handler panicked
+	MsgPanic         = "handler panicked"          // ERROR: another handler panicked
+	MsgToolError     = "tool returned an error"    // INFO: a tool returned an error result
+	MsgRequestFailed = "request failed"            // INFO: a request ended in a JSON-RPC error
+)
+
+// The attribute keys of the guard's log records.
+const (
+	KeyMethod = "method" // the JSON-RPC method, on every record
+	KeyTool   = "tool"   // tools/call: the tool name
+	KeyURI    = "uri"    // resources/read: the resource URI
+	KeyPrompt = "prompt" // prompts/get: the prompt name
+	KeyPanic  = "panic"  // the value passed to panic, as it was
+	KeyStack  = "stack"  // the panicking goroutine's stack, a string
+	KeyError  = "error"  // the error text
+	KeyCode   = "code"   // the JSON-RPC error code the client gets, an int64
+)
