@@ -2,9 +2,12 @@ package logcapture
 
 import (
 	"context"
+	"fmt"
 	"log"
 	"log/slog"
+	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,10 +61,11 @@ func New(t testing.TB, opts ...Option) *Recorder {
 	r.logger = slog.New(r)
 	if !cfg.noDump {
 		t.Cleanup(func() {
+			t.Helper() // the dump is labelled with the line that called New
 			if !t.Failed() {
 				return
 			}
-			if d := r.dump(); d != "" {
+			if d := r.dump(mainModule(), testing.Verbose()); d != "" {
 				t.Log(d)
 			}
 		})
@@ -173,14 +177,61 @@ func (r *Recorder) String() string {
 	return formatRecords(r.Records(), nil)
 }
 
-// dump returns the failure dump, or "" if nothing was captured.
-func (r *Recorder) dump() string {
+// dump returns the failure dump, or "" if nothing was captured. Unless all
+// is set (go test -v), the routine records of dependencies, below WARN and
+// logged from outside module (the module under test), are summed up in one
+// line: a library's "server connecting" is rarely why a test failed.
+func (r *Recorder) dump(module string, all bool) string {
 	recs := r.Records()
 	if len(recs) == 0 {
 		return ""
 	}
-	return "------------------------------ Captured log ------------------------------\n" +
-		strings.TrimSuffix(formatRecords(recs, nil), "\n")
+	var shown []Record
+	left := map[string][]string{} // module → quoted messages
+	var mods []string
+	for _, rec := range recs {
+		pkg := recordPackage(rec)
+		if all || module == "" || rec.Level >= slog.LevelWarn || !strings.Contains(strings.Split(pkg, "/")[0], ".") ||
+			pkg == module || strings.HasPrefix(pkg, module+"/") {
+			shown = append(shown, rec) // an error, the test's own module, the standard library, unknown
+			continue
+		}
+		mod := strings.Join(strings.SplitN(pkg, "/", 4)[:min(3, strings.Count(pkg, "/")+1)], "/") // github.com/owner/repo
+		if _, ok := left[mod]; !ok {
+			mods = append(mods, mod)
+		}
+		left[mod] = append(left[mod], strconv.Quote(rec.Message))
+	}
+	var b strings.Builder
+	b.WriteString("------------------------------ Captured log ------------------------------\n")
+	b.WriteString(formatRecords(shown, nil))
+	for _, mod := range mods {
+		fmt.Fprintf(&b, "(%d %s below WARN from %s left out: %s; go test -v prints them)\n", len(left[mod]), plural(len(left[mod]), "record"), mod, strings.Join(left[mod], ", "))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// mainModule is the module whose tests are running, "" if unknown.
+func mainModule() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Path
+	}
+	return ""
+}
+
+// recordPackage returns the package path of the function that logged rec,
+// "" when the record has no source.
+func recordPackage(rec Record) string {
+	src := rec.Source()
+	if src == nil {
+		return ""
+	}
+	fn := src.Function
+	slash := max(strings.LastIndex(fn, "/"), 0)
+	if dot := strings.Index(fn[slash:], "."); dot >= 0 {
+		return fn[:slash+dot]
+	}
+	return fn
 }
 
 func (r *Recorder) add(rec Record) {

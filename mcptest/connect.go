@@ -248,6 +248,7 @@ Stack of the panicking goroutine:`
 // transcript if the test failed.
 func (h *harness) cleanup() {
 	t := h.t
+	t.Helper() // what it prints is labelled with the test's line that called Connect
 	if h.client != nil {
 		h.endErr = h.client.Err()
 		if err := h.client.Close(); err != nil && !errors.Is(err, memtransport.ErrClosed) && (h.closeErrOK == nil || !h.closeErrOK(err)) {

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // UpdateEnv is the environment variable that makes [Golden] rewrite its files
@@ -320,7 +318,7 @@ func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {
 	}
 	want, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		t.Errorf("mcptest.Golden(%q): %s does not exist yet.\n%s\nThe value is:\n%s", name, file, howToUpdate, got)
+		t.Errorf("mcptest.Golden(%q): %s does not exist yet. Run the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review it.\n%s", name, file, head(string(got), verbose()))
 		return false
 	}
 	if err != nil {
@@ -331,12 +329,23 @@ func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {
 	if bytes.Equal(want, got) {
 		return true
 	}
-	diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n"))
-	t.Errorf("mcptest.Golden(%q): the value differs from %s (-golden +actual):\n%s\n%s", name, file, diff, howToUpdate)
+	diff := unifiedDiff(file, "actual", string(want), string(got))
+	t.Errorf("mcptest.Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
 	return false
 }
 
 const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change."
+
+// head returns the first lines of a value a test has no golden file for
+// yet, saying how many more there are; all of it when all is set.
+func head(value string, all bool) string {
+	const n = 10
+	lines := splitLines(value)
+	if all || len(lines) <= n+2 {
+		return "The value is:\n" + value
+	}
+	return fmt.Sprintf("The value begins (%d of %d lines; go test -v prints all):\n%s\n", n, len(lines), strings.Join(lines[:n], "\n"))
+}
 
 func goldenPath(name string) (string, error) {
 	switch {

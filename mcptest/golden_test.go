@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +146,42 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 	f = runFake(t, func(tb testing.TB) {
 		assert.False(t, Golden(tb, "sub/tools", changed))
 	})
-	f.expectFailure(t, "differs from", "-golden +actual", `"b"`, `"c"`, "MCPTEST_UPDATE=1")
+	f.expectFailure(t, "differs from", "--- testdata/sub/tools.json\n+++ actual\n", `-    "b"`, `+    "c"`, "MCPTEST_UPDATE=1")
+}
+
+// Issue 13.6: a mismatch in a long file prints a unified diff whose hunk
+// headers give the golden file's line numbers, as diff -u does, and long
+// lines whole.
+func TestGoldenMismatchIsAUnifiedDiff(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(UpdateEnv, "")
+	long := strings.Repeat("a long description that goes on and on ", 5)
+	value := make([]string, 40)
+	for i := range value {
+		value[i] = fmt.Sprintf("tool %d: %s", i, long)
+	}
+	golden, err := Normalize(value)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll("testdata", 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "tools.json"), golden, 0o644))
+
+	value[30] = "tool 30: renamed"
+	f := runFake(t, func(tb testing.TB) { Golden(tb, "tools", value) })
+	f.expectFailure(t)
+	want := `mcptest.Golden("tools"): the value differs from testdata/tools.json:
+--- testdata/tools.json
++++ actual
+@@ -29,7 +29,7 @@
+   "tool 27: ` + long + `",
+   "tool 28: ` + long + `",
+   "tool 29: ` + long + `",
+-  "tool 30: ` + long + `",
++  "tool 30: renamed",
+   "tool 31: ` + long + `",
+   "tool 32: ` + long + `",
+   "tool 33: ` + long + `",
+If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change.`
+	assert.Equal(t, want, f.output())
 }
 
 func TestGoldenMissingFile(t *testing.T) {
@@ -153,6 +189,15 @@ func TestGoldenMissingFile(t *testing.T) {
 	t.Setenv(UpdateEnv, "")
 	f := runFake(t, func(tb testing.TB) { Golden(tb, "absent", []int{1}) })
 	f.expectFailure(t, "does not exist yet", "MCPTEST_UPDATE=1", "[\n  1\n]")
+
+	// A long value: its first lines only (go test -v prints it all).
+	f = runFake(t, func(tb testing.TB) { Golden(tb, "absent", make([]int, 100)) })
+	if testing.Verbose() {
+		f.expectFailure(t, "The value is:\n[\n  0,\n")
+		return
+	}
+	f.expectFailure(t, "The value begins (10 of 102 lines; go test -v prints all):\n[\n  0,\n")
+	assert.Equal(t, 12, strings.Count(f.output(), "\n"), f.output())
 }
 
 func TestGoldenBadNamesAndEnv(t *testing.T) {
