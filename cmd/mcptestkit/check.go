@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+func checkCommand() *command {
+	return &command{
+		name: "check",
+		args: "[SERVER]",
+		about: `Check runs the checks of mcptest.CheckServer against SERVER (see the documentation
+of package mcptest/servercheck for the list): the handshake at every protocol
+version, capabilities, lists and schemas, every tool called with arguments
+generated from its input schema and with invalid ones, resources, prompts.
+It prints a line per check as it finishes, each failure's detail and the
+messages around it, and a summary. Check names are paths such as
+tools/calls/get_author; --run and --skip select them as go test's -run and
+-skip select subtests.`,
+		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			var f checkFlags
+			fs.StringVar(&f.format, "format", "text", "the report on stdout: text or json")
+			fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`, for CI")
+			fs.Var(&f.skip, "skip", "leave out the checks matching `pattern` (go test -skip syntax; repeatable)")
+			fs.StringVar(&f.run, "run", "", "run only the checks matching `pattern` (go test -run syntax)")
+			fs.IntVar(&f.calls, "fuzz-calls", servercheck.DefaultCalls, "calls with generated arguments per tool (0: none)")
+			fs.BoolVar(&f.verbose, "v", false, "also print the notes of passing checks (text format)")
+			return f.check
+		},
+	}
+}
+
+type checkFlags struct {
+	format  string
+	junit   string
+	skip    stringList
+	run     string
+	calls   int
+	verbose bool
+}
+
+// bundledSkips are the checks the bundled Bookshop leaves out, and why:
+// examples/bookshop/check_test.go leaves out the same.
+var bundledSkips = map[string]string{
+	"malformed-frame": "go-sdk v1.8.0, which the Bookshop runs on, ends the session on a frame it cannot decode instead of answering -32700; examples/bookshop/check_test.go skips it too",
+}
+
+func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
+	cmd := lookup("check")
+	if len(args) > 0 {
+		return exitUsage, usagef(cmd, "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
+	}
+	if f.format != "text" && f.format != "json" {
+		return exitUsage, usagef(cmd, "--format %q: use text or json", f.format)
+	}
+	if f.calls < 0 {
+		return exitUsage, usagef(cmd, "--fuzz-calls %d: give 0 or more", f.calls)
+	}
+	for _, p := range append([]string{f.run}, f.skip...) {
+		if err := checkPattern(p); err != nil {
+			return exitUsage, usagef(cmd, "pattern %q: %v", p, err)
+		}
+	}
+	var junit *os.File
+	if f.junit != "" {
+		var err error
+		if junit, err = os.Create(f.junit); err != nil {
+			return exitUsage, usagef(cmd, "--junit: %v", err)
+		}
+		defer junit.Close()
+	}
+
+	rep := &report{Server: srv.String(), started: time.Now()}
+	out := newTextReport(term, f.verbose)
+	if f.format == "text" {
+		out.header(rep.Server)
+	}
+	logs := &logRecorder{}
+	opts := &servercheck.Options{
+		Version: srv.version,
+		Run:     f.run,
+		Skip:    f.skip,
+		Calls:   f.calls,
+		Timeout: srv.timeout,
+		Runner: func(name string, check func() servercheck.Result) {
+			out.progress(name, len(rep.Checks))
+			check()
+		},
+		OnResult: func(r servercheck.Result) {
+			if reason, ok := bundledSkips[r.Name]; ok && srv.bundled() && r.Status == servercheck.Skip {
+				r.Detail = reason
+			} else if r.Status == servercheck.Skip && r.Detail == "left out by Options.Skip" {
+				r.Detail = "left out by --skip"
+			}
+			c := rep.add(r)
+			if f.format == "text" {
+				out.check(c)
+			}
+		},
+	}
+	if f.calls == 0 {
+		opts.Calls = -1
+	}
+	if srv.bundled() {
+		opts.Logs = logs.records
+		for name := range bundledSkips {
+			opts.Skip = append(opts.Skip, "^"+regexp.QuoteMeta(name)+"$")
+		}
+	}
+	err := servercheck.Run(ctx, srv.dialer(logs), opts)
+	out.clearProgress()
+	rep.Duration = time.Since(rep.started)
+	code := exitOK
+	switch {
+	case errors.Is(err, servercheck.ErrConnect):
+		cause := strings.TrimPrefix(err.Error(), servercheck.ErrConnect.Error()+": ")
+		rep.Error = srv.connectError(errors.New(cause)).Error()
+		code = exitUsage
+	case ctx.Err() != nil:
+		rep.Error = "interrupted: " + context.Cause(ctx).Error()
+		code = exitUsage
+	case rep.Failed > 0:
+		code = exitFail
+	case err != nil: // Run failed without a failing check: a bug to show, not hide
+		rep.Error = err.Error()
+		code = exitUsage
+	}
+	if junit != nil {
+		if werr := writeJUnit(junit, rep); werr != nil {
+			return exitUsage, fmt.Errorf("--junit %s: %v", f.junit, werr)
+		}
+		if werr := junit.Close(); werr != nil {
+			return exitUsage, fmt.Errorf("--junit %s: %v", f.junit, werr)
+		}
+	}
+	if f.format == "json" {
+		if werr := writeJSON(term.stdout, rep); werr != nil {
+			return exitUsage, werr
+		}
+	} else if rep.Error == "" {
+		out.summary(rep)
+	}
+	if rep.Error != "" {
+		return code, errors.New(rep.Error)
+	}
+	return code, nil
+}
+
+// checkPattern reports whether p compiles as --run and --skip patterns do:
+// each "/"-separated element is a regular expression.
+func checkPattern(p string) error {
+	if p == "" {
+		return nil
+	}
+	for _, e := range strings.Split(p, "/") {
+		if _, err := regexp.Compile(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// report is the outcome of a check run, what every format renders.
+type report struct {
+	Server   string        `json:"server"`
+	Checks   []checkResult `json:"checks"`
+	Passed   int           `json:"passed"`
+	Failed   int           `json:"failed"`
+	Skipped  int           `json:"skipped"`
+	Duration time.Duration `json:"-"`
+	Seconds  float64       `json:"seconds"`
+	// Error says why the run did not happen: the server could not be
+	// reached, or the run was interrupted.
+	Error string `json:"error,omitempty"`
+
+	started time.Time
+}
+
+// checkResult is one check's outcome, mapped from servercheck.Result.
+type checkResult struct {
+	Name       string        `json:"name"`
+	Status     string        `json:"status"` // pass, fail or skip
+	Detail     string        `json:"detail,omitempty"`
+	Transcript []string      `json:"transcript,omitempty"`
+	Duration   time.Duration `json:"-"`
+	Seconds    float64       `json:"seconds"`
+}
+
+func (r *report) add(res servercheck.Result) checkResult {
+	c := checkResult{
+		Name:       res.Name,
+		Status:     res.Status.String(),
+		Detail:     res.Detail,
+		Transcript: res.Transcript,
+		Duration:   res.Duration,
+		Seconds:    res.Duration.Seconds(),
+	}
+	switch res.Status {
+	case servercheck.Pass:
+		r.Passed++
+	case servercheck.Fail:
+		r.Failed++
+	default:
+		r.Skipped++
+	}
+	r.Checks = append(r.Checks, c)
+	return c
+}
+
+// logRecorder is the bundled Bookshop's slog handler: the crash checks ask
+// for its records (one ERROR with a stack per crash).
+type logRecorder struct {
+	mu   sync.Mutex
+	recs []servercheck.LogRecord
+}
+
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	rec := servercheck.LogRecord{Level: r.Level, Message: r.Message}
+	find := func(a slog.Attr) bool {
+		if a.Key == "stack" {
+			rec.Stack = a.Value.String()
+		}
+		return true
+	}
+	r.Attrs(find)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recs = append(l.recs, rec)
+	return nil
+}
+
+func (l *logRecorder) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &derivedHandler{l, attrs}
+}
+
+// WithGroup keeps the records in the same list; a "stack" inside a group
+// still counts, as logcapture's Record.Stack finds one.
+func (l *logRecorder) WithGroup(string) slog.Handler { return l }
+
+func (l *logRecorder) records() []servercheck.LogRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]servercheck.LogRecord(nil), l.recs...)
+}
+
+// derivedHandler is logRecorder with attributes added by With.
+type derivedHandler struct {
+	root  *logRecorder
+	attrs []slog.Attr
+}
+
+func (d *derivedHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (d *derivedHandler) Handle(ctx context.Context, r slog.Record) error {
+	r = r.Clone()
+	r.AddAttrs(d.attrs...)
+	return d.root.Handle(ctx, r)
+}
+
+func (d *derivedHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &derivedHandler{d.root, append(append([]slog.Attr(nil), d.attrs...), attrs...)}
+}
+
+func (d *derivedHandler) WithGroup(string) slog.Handler { return d }

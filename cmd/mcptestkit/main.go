@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses, the contract with CI.
+const (
+	exitOK    = 0 // every check passed, the call succeeded, the session matched
+	exitFail  = 1 // a check failed, the tool failed, the session differs
+	exitUsage = 2 // bad usage, or the server could not be reached
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], newTerminal(os.Stdout, os.Stderr))
+	stop()
+	os.Exit(code)
+}
+
+// terminal is where a command writes: its output, its diagnostics, and
+// whether each is a terminal (colour on stdout, a progress line on stderr).
+type terminal struct {
+	stdout, stderr io.Writer
+	color          bool // stdout is a terminal that takes colour
+	progress       bool // stderr is a terminal: show a progress line
+}
+
+func newTerminal(stdout, stderr *os.File) terminal {
+	noColor := os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb"
+	return terminal{
+		stdout:   stdout,
+		stderr:   stderr,
+		color:    isTerminal(stdout) && !noColor,
+		progress: isTerminal(stderr) && os.Getenv("TERM") != "dumb",
+	}
+}
+
+// isTerminal reports whether f is a character device, which is how a
+// terminal looks without a terminal library (a pipe or a file is not one).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// usageError is bad usage: the message names what was wrong; the command's
+// usage follows it.
+type usageError struct {
+	cmd *command
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(cmd *command, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+// run is the program: args without the program name; it returns the exit
+// status.
+func run(ctx context.Context, args []string, term terminal) int {
+	if len(args) == 0 {
+		fmt.Fprint(term.stderr, mainUsage)
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 {
+			if cmd := lookup(rest[0]); cmd != nil {
+				fmt.Fprint(term.stdout, cmd.usage())
+				return exitOK
+			}
+			fmt.Fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], mainUsage)
+			return exitUsage
+		}
+		fmt.Fprint(term.stdout, mainUsage)
+		return exitOK
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		fmt.Fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, mainUsage)
+		return exitUsage
+	}
+	code, err := cmd.run(ctx, rest, term)
+	var ue *usageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(term.stdout, cmd.usage())
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name, ue.msg, cmd.usage())
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(term.stderr, "mcptestkit %s: %v\n", cmd.name, err)
+		if code == exitOK {
+			code = exitUsage
+		}
+	}
+	return code
+}
+
+const mainUsage = `mcptestkit checks, calls and records MCP servers.
+
+Usage:
+  mcptestkit check  [flags] [SERVER]                   run the checks of mcptest.CheckServer
+  mcptestkit list   [flags] [SERVER]                   list tools, resources, templates and prompts
+  mcptestkit call   [flags] TOOL [key=value...] [SERVER]   call one tool
+  mcptestkit record [flags] [-o FILE] [SERVER]         record a session as a golden file
+  mcptestkit replay [flags] FILE [SERVER]              run a recorded session again and diff it
+
+SERVER is one of:
+  (nothing)          the bundled Bookshop example (examples/bookshop), served in process
+  URL                a streamable HTTP endpoint, http://... or https://...
+  -- CMD [ARGS...]   a program speaking MCP on stdin/stdout; everything after -- is its command line
+
+Exit status: 0 all passed; 1 a check failed, the tool failed or the session differs;
+2 bad usage or the server could not be reached.
+
+Run 'mcptestkit help COMMAND' for a command's flags.
+`

@@ -1,0 +1,371 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest"
+)
+
+func listCommand() *command {
+	return &command{
+		name: "list",
+		args: "[SERVER]",
+		about: `List prints what SERVER offers: its tools, resources, resource templates and
+prompts, every page of each list its capabilities declare.`,
+		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			format := fs.String("format", "text", "text, or json (the lists as the server sent them)")
+			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
+				if len(args) > 0 {
+					return exitUsage, usagef(lookup("list"), "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
+				}
+				if *format != "text" && *format != "json" {
+					return exitUsage, usagef(lookup("list"), "--format %q: use text or json", *format)
+				}
+				c, err := srv.connect(ctx)
+				if err != nil {
+					return exitUsage, err
+				}
+				defer c.Close()
+				s, err := capture(ctx, c)
+				if err != nil {
+					return exitFail, err
+				}
+				if *format == "json" {
+					return exitOK, writeIndented(term.stdout, s)
+				}
+				printList(term.stdout, c, s)
+				return exitOK, nil
+			}
+		},
+	}
+}
+
+func printList(w io.Writer, c *client.Client, s *session) {
+	info := c.ServerInfo()
+	fmt.Fprintf(w, "%s %s, protocol %s\n", info.Name, info.Version, s.ProtocolVersion)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	section := func(title string, n int) {
+		fmt.Fprintf(tw, "\n%s (%d):\n", title, n)
+	}
+	section("Tools", len(s.Tools))
+	for _, t := range s.Tools {
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, firstLine(t.Description))
+	}
+	section("Resources", len(s.Resources))
+	for _, r := range s.Resources {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URI, r.Name, r.MIMEType)
+	}
+	section("Resource templates", len(s.ResourceTemplates))
+	for _, r := range s.ResourceTemplates {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URITemplate, r.Name, r.MIMEType)
+	}
+	section("Prompts", len(s.Prompts))
+	for _, p := range s.Prompts {
+		var args []string
+		for _, a := range p.Arguments {
+			name := a.Name
+			if a.Required {
+				name += "*"
+			}
+			args = append(args, name)
+		}
+		fmt.Fprintf(tw, "  %s(%s)\t%s\n", p.Name, strings.Join(args, ", "), firstLine(p.Description))
+	}
+	tw.Flush()
+}
+
+func callCommand() *command {
+	return &command{
+		name: "call",
+		args: "TOOL [key=value | key:=JSON ...] [SERVER]",
+		about: `Call calls one tool and prints its result as JSON. key=value sets an argument,
+a string unless the tool's input schema gives the property another type
+(then value is read as JSON: n=3, ok=true); key:=JSON sets it to any JSON
+value; --json gives all the arguments as one object instead. The exit status
+is 1 when the tool fails (isError) or the server answers with a JSON-RPC
+error, which is printed on stderr.`,
+		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			raw := fs.String("json", "", "the arguments as one JSON `object`")
+			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
+				cmd := lookup("call")
+				if len(args) == 0 {
+					return exitUsage, usagef(cmd, "name the tool to call (mcptestkit list shows them)")
+				}
+				tool, pairs := args[0], args[1:]
+				if *raw != "" && len(pairs) > 0 {
+					return exitUsage, usagef(cmd, "give the arguments either as key=value or with --json, not both")
+				}
+				var obj map[string]any
+				if *raw != "" {
+					if err := json.Unmarshal([]byte(*raw), &obj); err != nil || obj == nil {
+						return exitUsage, usagef(cmd, "--json %s: not a JSON object", *raw)
+					}
+				}
+				for _, p := range pairs {
+					if !strings.Contains(p, "=") {
+						return exitUsage, usagef(cmd, "argument %q: write it as key=value or key:=JSON", p)
+					}
+				}
+				c, err := srv.connect(ctx)
+				if err != nil {
+					return exitUsage, err
+				}
+				defer c.Close()
+				if len(pairs) > 0 {
+					if obj, err = toolArguments(ctx, c, tool, pairs); err != nil {
+						return exitUsage, usagef(cmd, "%v", err)
+					}
+				}
+				if obj == nil {
+					obj = map[string]any{}
+				}
+				res, err := c.CallTool(ctx, tool, obj)
+				if err != nil {
+					return exitFail, err
+				}
+				if err := writeIndented(term.stdout, res); err != nil {
+					return exitUsage, err
+				}
+				if res.IsError {
+					return exitFail, nil
+				}
+				return exitOK, nil
+			}
+		},
+	}
+}
+
+// toolArguments builds a call's arguments from key=value and key:=JSON
+// pairs, typing each value by the tool's input schema.
+func toolArguments(ctx context.Context, c *client.Client, name string, pairs []string) (map[string]any, error) {
+	props := map[string]any{}
+	for t, err := range c.Tools(ctx) {
+		if err != nil {
+			return nil, fmt.Errorf("reading tools/list to type the arguments: %v", err)
+		}
+		if t.Name == name {
+			var schema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			_ = json.Unmarshal(t.InputSchema, &schema)
+			for k, v := range schema.Properties {
+				var p struct {
+					Type any `json:"type"`
+				}
+				_ = json.Unmarshal(v, &p)
+				props[k] = p.Type
+			}
+			break
+		}
+	}
+	out := map[string]any{}
+	for _, p := range pairs {
+		if k, v, ok := strings.Cut(p, ":="); ok && !strings.Contains(k, "=") {
+			var val any
+			if err := json.Unmarshal([]byte(v), &val); err != nil {
+				return nil, fmt.Errorf("argument %q: %s is not JSON: %v", p, v, err)
+			}
+			out[k] = val
+			continue
+		}
+		k, v, _ := strings.Cut(p, "=")
+		if k == "" {
+			return nil, fmt.Errorf("argument %q has no key", p)
+		}
+		if isStringType(props[k]) {
+			out[k] = v
+			continue
+		}
+		var val any
+		if err := json.Unmarshal([]byte(v), &val); err != nil {
+			if props[k] != nil {
+				return nil, fmt.Errorf("argument %q: the schema says %v, and %s is not JSON: %v", p, props[k], v, err)
+			}
+			val = v // no type known: a string
+		}
+		out[k] = val
+	}
+	return out, nil
+}
+
+// isStringType reports whether a schema's "type" is string or allows only
+// string and null; an absent type is not.
+func isStringType(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "string"
+	case []any:
+		str := false
+		for _, e := range t {
+			switch e {
+			case "string":
+				str = true
+			case "null":
+			default:
+				return false
+			}
+		}
+		return str
+	}
+	return false
+}
+
+func recordCommand() *command {
+	return &command{
+		name: "record",
+		args: "[-o FILE] [--script FILE] [SERVER]",
+		about: `Record writes a session with SERVER as a golden file: the protocol version,
+the server's name, capabilities and instructions, every page of its lists
+(tools, resources, resource templates, prompts), and the outcome of each step
+of --script. The file is normalised as mcptest.Golden normalises (request ids,
+the protocol's stamps and cache hints removed, numbers by value), so that
+'mcptestkit replay FILE SERVER' can compare a later run with it.
+
+A script is a JSON array of steps, each a tool call, a resource read or a
+prompt:
+  [{"tool": "get_author", "arguments": {"title": "Dune"}},
+   {"resource": "book://Dune"},
+   {"prompt": "recommend", "arguments": {"title": "Dune"}}]
+Steps run in order on one connection. Record only steps that are safe to
+repeat: replay calls them again.`,
+		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			out := fs.String("o", "", "write the session to `file` (default: stdout)")
+			script := fs.String("script", "", "run the steps of this JSON `file` and record their outcomes")
+			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
+				cmd := lookup("record")
+				if len(args) > 0 {
+					return exitUsage, usagef(cmd, "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
+				}
+				var steps []*step
+				if *script != "" {
+					data, err := os.ReadFile(*script)
+					if err != nil {
+						return exitUsage, usagef(cmd, "--script: %v", err)
+					}
+					if steps, err = readScript(data); err != nil {
+						return exitUsage, usagef(cmd, "--script %s: %v", *script, err)
+					}
+				}
+				s, err := runSession(ctx, srv, steps)
+				if err != nil {
+					return exitUsage, err
+				}
+				data, err := mcptest.Normalize(s)
+				if err != nil {
+					return exitUsage, err
+				}
+				if *out == "" {
+					_, err = term.stdout.Write(data)
+					return exitOK, err
+				}
+				if err := os.WriteFile(*out, data, 0o644); err != nil {
+					return exitUsage, err
+				}
+				fmt.Fprintf(term.stderr, "recorded %s: %d tool(s), %d resource(s), %d template(s), %d prompt(s), %d step(s)\n",
+					*out, len(s.Tools), len(s.Resources), len(s.ResourceTemplates), len(s.Prompts), len(s.Steps))
+				return exitOK, nil
+			}
+		},
+	}
+}
+
+// errSession is a session that could not be completed.
+var errSession = errors.New("the session broke off")
+
+// runSession connects, captures the lists and plays the steps.
+func runSession(ctx context.Context, srv *server, steps []*step) (*session, error) {
+	c, err := srv.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	s, err := capture(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errSession, err)
+	}
+	for _, st := range steps {
+		if err := play(ctx, c, st); err != nil {
+			return nil, fmt.Errorf("%w: %v", errSession, err)
+		}
+	}
+	s.Steps = steps
+	return s, nil
+}
+
+func replayCommand() *command {
+	return &command{
+		name: "replay",
+		args: "FILE [SERVER]",
+		about: `Replay runs the session recorded in FILE (by mcptestkit record) against
+SERVER again, at the recorded protocol version unless --version says
+otherwise, and compares the two after normalising both. It prints the
+differences (-recorded +now) and exits with 1 when there are any; 0 when the
+server still answers as recorded. Re-record to accept a change.`,
+		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
+				cmd := lookup("replay")
+				if len(args) != 1 {
+					return exitUsage, usagef(cmd, "give the recorded session's file (and the server), got %d argument(s)", len(args))
+				}
+				file := args[0]
+				data, err := os.ReadFile(file)
+				if err != nil {
+					return exitUsage, usagef(cmd, "%v", err)
+				}
+				var rec session
+				if err := json.Unmarshal(data, &rec); err != nil || rec.ProtocolVersion == "" {
+					return exitUsage, usagef(cmd, "%s is not a session recorded by mcptestkit record (%v)", file, err)
+				}
+				for i, s := range rec.Steps {
+					if err := s.validate(); err != nil {
+						return exitUsage, usagef(cmd, "%s: step %d: %v", file, i+1, err)
+					}
+				}
+				want, err := mcptest.Normalize(json.RawMessage(data))
+				if err != nil {
+					return exitUsage, usagef(cmd, "%s: %v", file, err)
+				}
+				if srv.version == "" {
+					srv.version = rec.ProtocolVersion
+				}
+				s, err := runSession(ctx, srv, rec.Steps)
+				if errors.Is(err, errSession) {
+					return exitFail, err // the server broke: a regression
+				}
+				if err != nil {
+					return exitUsage, err
+				}
+				got, err := mcptest.Normalize(s)
+				if err != nil {
+					return exitUsage, err
+				}
+				if bytes.Equal(want, got) {
+					fmt.Fprintf(term.stdout, "%s: the server answers as recorded (%d step(s))\n", file, len(rec.Steps))
+					return exitOK, nil
+				}
+				diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n"))
+				fmt.Fprintf(term.stdout, "%s: the server's answers differ from the recording (-recorded +now):\n%s", file, diff)
+				return exitFail, nil
+			}
+		},
+	}
+}
+
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ANSI colours, written only when stdout is a terminal.
+const (
+	ansiReset  = "\033[0m"
+	ansiBold   = "\033[1m"
+	ansiDim    = "\033[2m"
+	ansiRed    = "\033[31m"
+	ansiGreen  = "\033[32m"
+	ansiYellow = "\033[33m"
+	clearLine  = "\r\033[K"
+)
+
+// maxLine bounds a transcript line in the terminal report; the JSON and
+// JUnit reports keep the lines whole.
+const maxLine = 240
+
+// textReport writes the terminal report as the checks finish, and a
+// progress line on stderr while one runs, when stderr is a terminal.
+type textReport struct {
+	term      terminal
+	verbose   bool
+	showing   bool // a progress line is on the screen
+	nameWidth int
+}
+
+func newTextReport(term terminal, verbose bool) *textReport {
+	return &textReport{term: term, verbose: verbose, nameWidth: 36}
+}
+
+func (t *textReport) paint(color, s string) string {
+	if !t.term.color {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+func (t *textReport) header(server string) {
+	fmt.Fprintf(t.term.stdout, "Checking %s\n\n", server)
+}
+
+// progress shows which check runs now.
+func (t *textReport) progress(name string, done int) {
+	if !t.term.progress {
+		return
+	}
+	fmt.Fprintf(t.term.stderr, "%s  [%d done] running %s ...", clearLine, done, name)
+	t.showing = true
+}
+
+func (t *textReport) clearProgress() {
+	if t.showing {
+		fmt.Fprint(t.term.stderr, clearLine)
+		t.showing = false
+	}
+}
+
+// check prints one finished check: a line, and for a failure its detail
+// and transcript excerpt.
+func (t *textReport) check(c checkResult) {
+	t.clearProgress()
+	var b strings.Builder
+	switch c.Status {
+	case "pass":
+		fmt.Fprintf(&b, "%s  %s", t.paint(ansiGreen, "PASS"), c.Name)
+		if c.Detail != "" && t.verbose {
+			b.WriteString("\n" + t.paint(ansiDim, indentLines(c.Detail, "      ")))
+		}
+	case "skip":
+		fmt.Fprintf(&b, "%s  %s", t.paint(ansiYellow, "SKIP"), c.Name)
+		if c.Detail != "" {
+			b.WriteString(t.paint(ansiDim, " ("+firstLine(c.Detail)+")"))
+		}
+	default:
+		fmt.Fprintf(&b, "%s  %s", t.paint(ansiRed+ansiBold, "FAIL"), t.paint(ansiBold, c.Name))
+		if c.Detail != "" {
+			b.WriteString("\n" + indentLines(c.Detail, "      "))
+		}
+		if len(c.Transcript) > 0 {
+			b.WriteString("\n      messages (→ to the server, ← from it):")
+			for _, l := range c.Transcript {
+				b.WriteString("\n" + t.paint(ansiDim, "        "+cut(l, maxLine)))
+			}
+		}
+	}
+	if c.Status != "skip" && c.Duration >= 100*time.Millisecond {
+		b.WriteString(t.paint(ansiDim, fmt.Sprintf(" (%.1fs)", c.Duration.Seconds())))
+	}
+	fmt.Fprintln(t.term.stdout, b.String())
+}
+
+// summary prints the line CI logs and people look for.
+func (t *textReport) summary(r *report) {
+	passed := fmt.Sprintf("%d passed", r.Passed)
+	failed := fmt.Sprintf("%d failed", r.Failed)
+	if r.Failed > 0 {
+		failed = t.paint(ansiRed+ansiBold, failed)
+	} else {
+		passed = t.paint(ansiGreen, passed)
+	}
+	line := passed + ", " + failed
+	if r.Skipped > 0 {
+		line += fmt.Sprintf(", %d skipped", r.Skipped)
+	}
+	fmt.Fprintf(t.term.stdout, "\n%s in %.1fs\n", line, r.Duration.Seconds())
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// cut shortens s to about n bytes, on a rune boundary, saying how much is
+// left out.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return fmt.Sprintf("%s … (%d bytes more)", s[:i], len(s)-i)
+}
+
+
+func writeJSON(w io.Writer, rep *report) error {
+	rep.Seconds = rep.Duration.Seconds()
+	if rep.Checks == nil {
+		rep.Checks = []checkResult{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// The JUnit XML report, in the shape of the JUnit XSD that CI systems read
+// (testsuites > testsuite > testcase > failure | error | skipped), with the
+// attributes it requires.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr"`
+	Hostname  string      `xml:"hostname,attr"`
+	ID        int         `xml:"id,attr"`
+	Package   string      `xml:"package,attr"`
+	Cases     []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
+}
+
+const junitClass = "mcptestkit.check"
+
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
+
+func writeJUnit(w io.Writer, rep *report) error {
+	host, _ := os.Hostname()
+	if host == "" {
+		host = "localhost"
+	}
+	suite := junitSuite{
+		Name:      "mcptestkit check " + rep.Server,
+		Tests:     len(rep.Checks),
+		Failures:  rep.Failed,
+		Skipped:   rep.Skipped,
+		Time:      seconds(rep.Duration),
+		Timestamp: rep.started.UTC().Format("2006-01-02T15:04:05"),
+		Hostname:  host,
+		Package:   junitClass,
+		Cases:     []junitCase{},
+	}
+	for _, c := range rep.Checks {
+		jc := junitCase{Name: c.Name, Classname: junitClass, Time: seconds(c.Duration)}
+		switch c.Status {
+		case "fail":
+			text := c.Detail
+			if len(c.Transcript) > 0 {
+				text += "\n\nmessages (→ to the server, ← from it):\n" + strings.Join(c.Transcript, "\n")
+			}
+			jc.Failure = &junitProblem{Message: firstLine(c.Detail), Type: "check", Text: text}
+		case "skip":
+			jc.Skipped = &junitSkipped{Message: firstLine(c.Detail)}
+		}
+		suite.Cases = append(suite.Cases, jc)
+	}
+	if rep.Error != "" {
+		// No check ran: one test case in error, so CI shows why.
+		suite.Tests++
+		suite.Errors = 1
+		suite.Cases = append(suite.Cases, junitCase{Name: "connect", Classname: junitClass, Time: "0.000",
+			Error: &junitProblem{Message: rep.Error, Type: "connect", Text: rep.Error}})
+	}
+	all := junitSuites{
+		Name: "mcptestkit", Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
+		Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite},
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
