@@ -12,8 +12,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
@@ -355,8 +353,8 @@ server still answers as recorded. Re-record to accept a change.`,
 					fmt.Fprintf(term.stdout, "%s: the server answers as recorded (%d step(s))\n", file, len(rec.Steps))
 					return exitOK, nil
 				}
-				diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n"))
-				fmt.Fprintf(term.stdout, "%s: the server's answers differ from the recording (-recorded +now):\n%s", file, diff)
+				fmt.Fprintf(term.stdout, "%s: the server's answers differ from the recording:\n%s", file,
+					unifiedDiff(file+" (recorded)", srv.String()+" (now)", string(want), string(got)))
 				return exitFail, nil
 			}
 		},

@@ -71,34 +71,34 @@ func (t *textReport) clearProgress() {
 // and transcript excerpt.
 func (t *textReport) check(c checkResult) {
 	t.clearProgress()
-	var b strings.Builder
+	var head, body strings.Builder
 	switch c.Status {
 	case "pass":
-		fmt.Fprintf(&b, "%s  %s", t.paint(ansiGreen, "PASS"), c.Name)
+		fmt.Fprintf(&head, "%s  %s", t.paint(ansiGreen, "PASS"), c.Name)
 		if c.Detail != "" && t.verbose {
-			b.WriteString("\n" + t.paint(ansiDim, indentLines(c.Detail, "      ")))
+			body.WriteString("\n" + t.paint(ansiDim, indentLines(c.Detail, "      ")))
 		}
 	case "skip":
-		fmt.Fprintf(&b, "%s  %s", t.paint(ansiYellow, "SKIP"), c.Name)
+		fmt.Fprintf(&head, "%s  %s", t.paint(ansiYellow, "SKIP"), c.Name)
 		if c.Detail != "" {
-			b.WriteString(t.paint(ansiDim, " ("+firstLine(c.Detail)+")"))
+			head.WriteString(t.paint(ansiDim, " ("+firstLine(c.Detail)+")"))
 		}
 	default:
-		fmt.Fprintf(&b, "%s  %s", t.paint(ansiRed+ansiBold, "FAIL"), t.paint(ansiBold, c.Name))
+		fmt.Fprintf(&head, "%s  %s", t.paint(ansiRed+ansiBold, "FAIL"), t.paint(ansiBold, c.Name))
 		if c.Detail != "" {
-			b.WriteString("\n" + indentLines(c.Detail, "      "))
+			body.WriteString("\n" + indentLines(c.Detail, "      "))
 		}
 		if len(c.Transcript) > 0 {
-			b.WriteString("\n      messages (→ to the server, ← from it):")
+			body.WriteString("\n      messages (→ to the server, ← from it):")
 			for _, l := range c.Transcript {
-				b.WriteString("\n" + t.paint(ansiDim, "        "+cut(l, maxLine)))
+				body.WriteString("\n" + t.paint(ansiDim, "        "+cut(l, maxLine)))
 			}
 		}
 	}
 	if c.Status != "skip" && c.Duration >= 100*time.Millisecond {
-		b.WriteString(t.paint(ansiDim, fmt.Sprintf(" (%.1fs)", c.Duration.Seconds())))
+		head.WriteString(t.paint(ansiDim, fmt.Sprintf(" (%.1fs)", c.Duration.Seconds())))
 	}
-	fmt.Fprintln(t.term.stdout, b.String())
+	fmt.Fprintln(t.term.stdout, head.String()+body.String())
 }
 
 // summary prints the line CI logs and people look for.
@@ -138,7 +138,6 @@ func cut(s string, n int) string {
 	}
 	return fmt.Sprintf("%s … (%d bytes more)", s[:i], len(s)-i)
 }
-
 
 func writeJSON(w io.Writer, rep *report) error {
 	rep.Seconds = rep.Duration.Seconds()

@@ -1,0 +1,62 @@
+// Command mcptestkit checks, calls and records MCP servers from the command
+// line, in any language, for people and for CI:
+//
+//	go install github.com/mcptestkit/mcptestkit/cmd/mcptestkit@latest
+//
+//	mcptestkit check                                  # the bundled Bookshop example, in process
+//	mcptestkit check -- python server.py              # a server speaking stdio
+//	mcptestkit check https://example.com/mcp --header "Authorization: Bearer $TOKEN"
+//	mcptestkit list -- ./myserver
+//	mcptestkit call get_author title=Dune -- ./myserver
+//	mcptestkit record --script steps.json -o session.golden -- ./myserver
+//	mcptestkit replay session.golden -- ./myserver
+//
+// A server is a streamable HTTP URL, or -- followed by the command line of a
+// program that speaks MCP on stdin/stdout (everything after -- is the
+// server's, flags included); with neither, the command talks to the
+// Bookshop of examples/bookshop, served in the process.
+//
+// # check
+//
+// check runs the battery of mcptest.CheckServer (package mcptest/servercheck
+// lists the checks) and prints a line per check as it finishes (PASS, FAIL
+// or SKIP), each failure's detail (what was sent, what came back, what the
+// protocol or the error contract expects) with the messages around it, and
+// a summary line "N passed, M failed". Colour and a progress line appear
+// only on a terminal (NO_COLOR turns colour off). --format json prints the
+// report as one JSON document; --junit FILE writes a JUnit XML report for CI.
+// --run and --skip select checks by name as go test's -run and -skip do;
+// --fuzz-calls sets how many calls with generated arguments each tool gets;
+// --timeout bounds each request; --version picks the protocol version.
+//
+// # list and call
+//
+// list prints the tools, resources, resource templates and prompts (all
+// pages); call calls one tool with key=value arguments (typed by the tool's
+// input schema), key:=JSON arguments or --json, and prints the result.
+//
+// # record and replay
+//
+// record writes a session as a golden file: the protocol version, the
+// server's name (not its version), capabilities and instructions, every
+// page of its lists, and the outcome (result or JSON-RPC error) of each step
+// of a script, a JSON array such as
+//
+//	[{"tool": "get_author", "arguments": {"title": "Dune"}},
+//	 {"resource": "books://Dune"},
+//	 {"prompt": "recommend", "arguments": {"title": "Dune"}}]
+//
+// The file is normalised as mcptest.Golden normalises (see mcptest.Normalize:
+// request ids, the protocol's stamps and cache hints removed, numbers by
+// value), so it diffs well in review. replay connects again at the recorded
+// protocol version, runs the same steps, and prints a unified diff
+// (-recorded +now) when anything changed: a recorded session is a
+// regression test for CI.
+//
+// # Exit status
+//
+// 0: every check passed, the call succeeded, the replay matched. 1: a check
+// failed, the tool failed (isError or a JSON-RPC error), the replay differs
+// or the server broke during it. 2: bad usage, or the server could not be
+// started or reached.
+package main
