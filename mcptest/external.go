@@ -253,11 +253,19 @@ func WithoutExitCheck() Option { return func(c *config) { c.exitCheck = false } 
 // itself once its stdin closed. The transport has reaped it by now.
 func (h *harness) checkExit(cmd *exec.Cmd) {
 	ps := cmd.ProcessState
-	if !h.cfg.exitCheck || h.handshakeFailed || ps == nil || ps.Success() {
+	if !h.cfg.exitCheck || h.handshakeFailed || ps == nil {
 		return
 	}
 	name := commandName(cmd)
 	var pe *transport.ProcessError
+	if errors.As(h.endErr, &pe) && (errors.Is(pe, transport.ErrLineTooLong) || errors.Is(pe, transport.ErrInvalidOutput)) {
+		// The stream broke first; how the process ended after that is no news.
+		h.t.Errorf("mcptest: the connection to the server process %s broke: %v", name, pe)
+		return
+	}
+	if ps.Success() {
+		return
+	}
 	switch {
 	case errors.As(h.endErr, &pe) && errors.Is(pe, transport.ErrProcessExited):
 		h.t.Errorf("mcptest: the server process %s exited during the test (%s).%s", name, ps, exitCheckHint)

@@ -173,6 +173,21 @@ func TestConnectCommandExitAtStart(t *testing.T) {
 	assert.NotContains(t, f.output(), "exited during the test", "the handshake failure already said it")
 }
 
+// A line over the limit breaks the stream. The harness reports that alone,
+// not the exit status the server ends with afterwards (fail-on-exit exits 1),
+// and the server is not left blocked writing the rest of its line.
+func TestConnectCommandLineTooLongIsReportedAlone(t *testing.T) {
+	t.Parallel()
+	f := runFake(t, func(tb testing.TB) {
+		c := ConnectCommand(tb, cmdServer(tb, "fail-on-exit"), WithCommandOptions(transport.WithMaxLineSize(64<<10)))
+		_, err := c.CallTool(tb.Context(), "big", nil)
+		assert.ErrorIs(tb, err, transport.ErrLineTooLong)
+	})
+	f.expectFailure(t, "mcptest: the connection to the server process cmdserver broke:", "longer than the limit", "more than 65536 bytes")
+	assert.NotContains(t, f.output(), "after its stdin closed")
+	assert.NotContains(t, f.output(), "stopped with a signal")
+}
+
 func TestConnectCommandNonZeroExit(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {

@@ -34,6 +34,10 @@ const (
 	// stderrSettle is how long an error about the server's stdout waits for
 	// stderr written at the same time to arrive.
 	stderrSettle = 100 * time.Millisecond
+	// stdoutSettle is how long the server's stdout may stay empty after the
+	// process exited before it counts as ended: a process it started may
+	// still hold the pipe open, and then EOF never comes.
+	stdoutSettle = 100 * time.Millisecond
 	// queueSize bounds the messages read ahead of Receive.
 	queueSize = 64
 )
@@ -76,7 +80,8 @@ type ProcessError struct {
 // Error implements the error interface.
 func (e *ProcessError) Error() string {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "transport: stdio server %q: %v", e.Command, e.Err)
+	// No "transport:" prefix: the client already says where the error came from.
+	fmt.Fprintf(&b, "stdio server %q: %v", e.Command, e.Err)
 	if e.Detail != "" {
 		fmt.Fprintf(&b, ": %s", e.Detail)
 	}
@@ -347,15 +352,47 @@ func (s *Stdio) Send(ctx context.Context, msg []byte) error {
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
 		if n > 0 {
-			s.fail(fmt.Errorf("transport: stdio server %q: send interrupted after %d of %d bytes; the stream cannot be framed any more: %w", s.name, n, len(line), ctx.Err()))
+			s.fail(s.processError(fmt.Errorf("send interrupted after %d of %d bytes; the stream cannot be framed any more: %w", n, len(line), ctx.Err()), ""))
 			return s.err
 		}
 		return ctx.Err()
 	}
-	// The server stopped reading its stdin: it has most likely exited, and
-	// the reader will say so with its exit status and stderr.
-	s.awaitExit()
-	return s.processError(fmt.Errorf("writing to its stdin: %w", err), "")
+	return s.stdinBroken(ctx, err)
+}
+
+// stdinBroken explains a failed write to the server's stdin. A broken pipe
+// means nobody holds the read end any more, which almost always means the
+// process ended: wait (bounded by ctx and the grace period) for the exit and
+// for the reader's verdict, so that Send reports what Receive does, the
+// exit status and stderr included, instead of a bare EPIPE.
+func (s *Stdio) stdinBroken(ctx context.Context, werr error) error {
+	t := time.NewTimer(s.cfg.grace)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+	case <-s.failed:
+		return s.err
+	case <-s.closing:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return s.processError(fmt.Errorf("writing to its stdin: %w", werr), "the process stopped reading its stdin but is still running")
+	}
+	// The reader reports within stdoutSettle of the exit, unless the queue
+	// ahead of Receive is full; then say it here.
+	settle := time.NewTimer(stdoutSettle + stderrSettle)
+	defer settle.Stop()
+	select {
+	case <-s.failed:
+		return s.err
+	case <-s.closing:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-settle.C:
+		return s.processError(ErrProcessExited, "")
+	}
 }
 
 // Receive returns the next message the server wrote on stdout.
@@ -430,6 +467,31 @@ func (s *Stdio) wait() {
 	defer s.wg.Done()
 	_ = s.cmd.Wait() // the exit state stays in cmd.ProcessState
 	close(s.exited)
+	// Wake readers blocked on pipes that a process the server started may
+	// keep open (see exitReader). Where pipes have no deadlines this
+	// fails, and EOF (or Close) ends the readers as before.
+	deadline := time.Now().Add(stdoutSettle)
+	_ = s.stdout.SetReadDeadline(deadline)
+	_ = s.stderr.SetReadDeadline(deadline)
+}
+
+// exitReader reads one of the server's output pipes. Once the process has
+// exited, what is in the pipe is still read, but a pipe that stays empty
+// for stdoutSettle ends (os.ErrDeadlineExceeded): a grandchild that
+// inherited it would otherwise keep pending calls waiting until their own
+// deadlines.
+type exitReader struct {
+	f      *os.File
+	exited <-chan struct{}
+}
+
+func (r exitReader) Read(p []byte) (int, error) {
+	select {
+	case <-r.exited:
+		_ = r.f.SetReadDeadline(time.Now().Add(stdoutSettle))
+	default:
+	}
+	return r.f.Read(p)
 }
 
 // fail records why the stdout stream ended; the first reason wins.
@@ -442,29 +504,46 @@ func (s *Stdio) fail(err error) {
 
 func (s *Stdio) readStdout() {
 	defer s.wg.Done()
-	br := bufio.NewReaderSize(s.stdout, 64<<10)
+	br := bufio.NewReaderSize(exitReader{s.stdout, s.exited}, 64<<10)
+	err := s.readMessages(br)
+	s.stdoutEnded(err)
+	var tooLong errLineTooLong
+	var invalid errInvalidLine
+	if errors.As(err, &tooLong) || errors.As(err, &invalid) {
+		// The stream can no longer be framed, but keep reading it: a server
+		// blocked writing the rest of a long line would otherwise never see
+		// its stdin close, and Close would have to signal it.
+		_, _ = io.Copy(io.Discard, br)
+	}
+}
+
+// readMessages queues each line of stdout for Receive until the stream
+// ends or breaks its framing.
+func (s *Stdio) readMessages(br *bufio.Reader) error {
 	for {
 		line, err := readLine(br, s.cfg.maxLine)
 		if err != nil {
-			s.stdoutEnded(err)
-			return
+			return err
 		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue // tolerate blank lines (and CRLF endings, trimmed above)
 		}
 		if !json.Valid(line) {
-			s.settleStderr()
-			s.fail(s.processError(ErrInvalidOutput, excerpt(line, 200)))
-			return
+			return errInvalidLine{line}
 		}
 		select {
 		case s.incoming <- line:
 		case <-s.closing:
-			return
+			return ErrClosed
 		}
 	}
 }
+
+// errInvalidLine carries a line of stdout that is not JSON.
+type errInvalidLine struct{ line []byte }
+
+func (e errInvalidLine) Error() string { return "not JSON: " + excerpt(e.line, 200) }
 
 // errLineTooLong is readLine's report; the byte count is in the message.
 type errLineTooLong struct{ limit int }
@@ -506,10 +585,18 @@ func (s *Stdio) stdoutEnded(err error) {
 	default:
 	}
 	var tooLong errLineTooLong
+	var invalid errInvalidLine
 	switch {
 	case errors.As(err, &tooLong):
 		s.settleStderr()
 		s.fail(s.processError(ErrLineTooLong, fmt.Sprintf("%s (limit set with WithMaxLineSize)", tooLong)))
+	case errors.As(err, &invalid):
+		s.settleStderr()
+		s.fail(s.processError(ErrInvalidOutput, excerpt(invalid.line, 200)))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// Only set once the process exited (see exitReader).
+		s.awaitExit()
+		s.fail(s.processError(ErrProcessExited, "its stdout is still held open by another process, probably one it started"))
 	case errors.Is(err, io.EOF):
 		if s.awaitExit() {
 			s.fail(s.processError(ErrProcessExited, ""))
@@ -586,8 +673,9 @@ func (s *Stdio) readStderr() {
 	defer close(s.stderrOK)
 	buf := make([]byte, 32<<10)
 	var partial []byte // an unfinished line, for the line callback
+	r := exitReader{s.stderr, s.exited}
 	for {
-		n, err := s.stderr.Read(buf)
+		n, err := r.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
 			s.keepTail(chunk)

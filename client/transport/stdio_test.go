@@ -315,7 +315,7 @@ func TestCommandRefusesBadCommands(t *testing.T) {
 
 func TestProcessErrorWithoutStderr(t *testing.T) {
 	err := &transport.ProcessError{Command: "srv", Err: transport.ErrOutputClosed, Detail: "the process is still running"}
-	assert.Equal(t, `transport: stdio server "srv": server closed its stdout: the process is still running; stderr was empty`, err.Error())
+	assert.Equal(t, `stdio server "srv": server closed its stdout: the process is still running; stderr was empty`, err.Error())
 	assert.True(t, errors.Is(err, transport.ErrOutputClosed))
 }
 

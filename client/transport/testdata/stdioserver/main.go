@@ -9,6 +9,11 @@
 //	spawn       start a grandchild that keeps stdout open, then serve
 //	echo        copy each stdin line to stdout (framing tests)
 //	chatty      write STDIOSERVER_LINES lines on stderr, then serve
+//	orphan      start a grandchild that keeps stdout open, read one line,
+//	            exit with status 4
+//	nostdin     close stdin, say so on stderr, exit with status 3 soon after
+//	flood       answer the first line with a 100 MB line on stdout, then
+//	            exit with status 0 when stdin closes
 package main
 
 import (
@@ -22,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -71,6 +77,34 @@ func main() {
 			fmt.Fprintf(os.Stderr, "stdioserver: log line %d\n", i)
 		}
 		serve()
+	case "orphan":
+		child := exec.Command(os.Args[0])
+		child.Env = append(os.Environ(), "STDIOSERVER_MODE=stubborn")
+		child.Stdout, child.Stderr = os.Stdout, nil
+		if err := child.Start(); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "stdioserver: grandchild pid %d holds stdout\n", child.Process.Pid)
+		readLine()
+		fmt.Fprintln(os.Stderr, "stdioserver: panic: out of cheese")
+		os.Exit(4)
+	case "nostdin":
+		os.Stdin.Close()
+		fmt.Fprintln(os.Stderr, "stdioserver: closed stdin")
+		time.Sleep(200 * time.Millisecond) // a write to stdin now fails before the exit is seen
+		os.Exit(3)
+	case "flood":
+		readLine()
+		fmt.Fprintln(os.Stderr, "stdioserver: writing a 100 MB line")
+		w := bufio.NewWriterSize(os.Stdout, 1<<20)
+		w.WriteString(`{"jsonrpc":"2.0","method":"x","params":{"pad":"`)
+		chunk := strings.Repeat("a", 1<<20)
+		for range 100 {
+			w.WriteString(chunk)
+		}
+		w.WriteString("\"}}\n")
+		w.Flush()
+		block()
 	default:
 		log.Fatalf("stdioserver: unknown STDIOSERVER_MODE %q", mode)
 	}
