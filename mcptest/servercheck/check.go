@@ -65,15 +65,29 @@ type served struct {
 func (s *served) Close() error {
 	err := s.Conn.Close()
 	_ = s.end.Close()
+	timer := time.NewTimer(serveGrace)
+	defer timer.Stop()
 	select {
 	case <-s.done:
-	case <-time.After(5 * time.Second):
 		s.cancel()
-		<-s.done
+		return err
+	case <-timer.C:
 	}
 	s.cancel()
-	return err
+	timer.Reset(serveGrace)
+	select {
+	case <-s.done:
+		return errors.New("servercheck: Serve returned only when its context was cancelled, not when its connection closed")
+	case <-timer.C:
+		return fmt.Errorf("servercheck: Serve did not return within %v of its connection closing and its context being cancelled; its goroutine is left running", 2*serveGrace)
+	}
 }
+
+// serveGrace is how long closing an in-process connection waits for Serve.
+const serveGrace = 5 * time.Second
+
+// MarshalText makes a Status "pass", "fail" or "skip" in JSON.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Status is the outcome of one check.
 type Status uint8
