@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 )
 
 // UpdateEnv is the environment variable that makes [Golden] rewrite its files
@@ -329,7 +331,7 @@ func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {
 	if bytes.Equal(want, got) {
 		return true
 	}
-	diff := unifiedDiff(file, "actual", string(want), string(got))
+	diff := textdiff.Unified(file, "actual", string(want), string(got))
 	t.Errorf("mcptest.Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
 	return false
 }
@@ -340,7 +342,7 @@ const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDA
 // yet, saying how many more there are; all of it when all is set.
 func head(value string, all bool) string {
 	const n = 10
-	lines := splitLines(value)
+	lines := textdiff.Lines(value)
 	if all || len(lines) <= n+2 {
 		return "The value is:\n" + value
 	}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
@@ -354,7 +355,7 @@ server still answers as recorded. Re-record to accept a change.`,
 					return exitOK, nil
 				}
 				fmt.Fprintf(term.stdout, "%s: the server's answers differ from the recording:\n%s", file,
-					unifiedDiff(file+" (recorded)", srv.String()+" (now)", string(want), string(got)))
+					textdiff.Unified(file+" (recorded)", srv.String()+" (now)", string(want), string(got)))
 				return exitFail, nil
 			}
 		},

@@ -1,4 +1,4 @@
-package mcptest
+package textdiff
 
 import (
 	"math/rand/v2"
@@ -84,7 +84,7 @@ func TestUnifiedDiff(t *testing.T) {
 		if tc.name == "from nothing" {
 			from = ""
 		}
-		assert.Equal(t, tc.want, unifiedDiff("old", "new", from, tc.new), tc.name)
+		assert.Equal(t, tc.want, Unified("old", "new", from, tc.new), tc.name)
 	}
 }
 

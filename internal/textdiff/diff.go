@@ -1,17 +1,17 @@
-package mcptest
+package textdiff
 
 import (
 	"fmt"
 	"strings"
 )
 
-// unifiedDiff returns the difference between two texts as diff -u prints
+// Unified returns the difference between two texts as diff -u prints
 // it: "---" and "+++" naming them, then hunks of changed lines with three
 // lines of context, each under an "@@ -line,count +line,count @@" header
 // whose numbers are the lines in the files. It returns "" when the texts
 // are equal.
-func unifiedDiff(oldName, newName, oldText, newText string) string {
-	a, b := splitLines(oldText), splitLines(newText)
+func Unified(oldName, newName, oldText, newText string) string {
+	a, b := Lines(oldText), Lines(newText)
 	ops := diffLines(a, b)
 	const context = 3
 	var out strings.Builder
@@ -78,9 +78,9 @@ func hunkRange(start, count int) string {
 	return fmt.Sprintf("%d,%d", start, count)
 }
 
-// splitLines splits text into lines without their newlines; a final
+// Lines splits text into lines without their newlines; a final
 // newline does not start another line.
-func splitLines(text string) []string {
+func Lines(text string) []string {
 	if text == "" {
 		return nil
 	}
