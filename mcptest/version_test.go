@@ -47,6 +47,11 @@ func TestSelectVersions(t *testing.T) {
 // elicitServer has a tool that asks the user for a name the 2026-07-28 way
 // (an input request), which go-sdk turns into elicitation/create for a
 // legacy client, and that refuses to ask a client that cannot answer.
+// versionsServer is a go-sdk server that speaks only the given versions.
+func versionsServer(versions ...string) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ServerOptions{SupportedProtocolVersions: versions})
+}
+
 func elicitServer() *mcp.Server {
 	return probeServer(func(s *mcp.Server) {
 		mcp.AddTool(s, &mcp.Tool{Name: "greet"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -117,7 +122,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 		assert.Empty(t, f.output(), version)
 	}
 	f := runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(elicitServer(), gosdk.WithProtocolVersions(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
+		Connect(tb, gosdk.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
 	})
 	f.expectPass(t)
 	assert.True(t, strings.HasPrefix(f.output(), "mcptest: client.Options.Elicit is set, but protocol version 2025-03-26 has no elicitation"), f.output())
@@ -157,7 +162,7 @@ func TestEachVersionServerWithoutTheVersion(t *testing.T) {
 	var mu sync.Mutex
 	EachVersion(t, func(t *testing.T, version string) {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(probeServer(nil), gosdk.WithProtocolVersions(client.Version20250326, client.Version20241105)))
+			Connect(tb, gosdk.Server(versionsServer(client.Version20250326, client.Version20241105)))
 		})
 		mu.Lock()
 		defer mu.Unlock()
@@ -186,7 +191,7 @@ To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn,
 
 	// Outside EachVersion, an explicit pin gets the other advice.
 	f = runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(probeServer(nil), gosdk.WithProtocolVersions(client.Version20250326)), WithProtocolVersion(client.Version20260728))
+		Connect(tb, gosdk.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20260728))
 	})
 	f.expectFailure(t, "To test it, pin a legacy version with mcptest.WithProtocolVersion(client.LatestLegacyVersion), or leave the version unpinned.")
 }

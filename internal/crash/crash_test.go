@@ -58,3 +58,17 @@ func TestReportString(t *testing.T) {
 		assert.Equal(t, tc.want, tc.r.String())
 	}
 }
+
+func TestSubject(t *testing.T) {
+	t.Parallel()
+	for params, want := range map[string]string{
+		`{"name":"divide","arguments":{"uri":"x"}}`: "divide",
+		`{"uri":"file:///x"}`:                       "file:///x",
+		`{"ref":{"type":"ref/prompt"}}`:             "",
+		`null`:                                      "",
+		``:                                          "",
+		`[1]`:                                       "",
+	} {
+		assert.Equal(t, want, crash.Subject([]byte(params)), params)
+	}
+}

@@ -13,9 +13,10 @@ import (
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 
-// The crash guards of both adapters give a server the same contract (see
-// their package docs). Each adapter's tests list the cases for its SDK, as
-// Crash and Failure values; the checks below say once what each case means.
+// The crash guards of both SDKs give a server the same contract (see the
+// docs of guard/gosdk and guard/mcpgo). Each guard's tests list the cases
+// for its SDK, as Crash and Failure values; the checks below say once what
+// each case means.
 
 // Answer is what the client should get for a request: a tool result with
 // exactly one text content, Text, or the JSON-RPC error Err.

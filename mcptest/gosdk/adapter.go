@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,32 +11,17 @@ import (
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// Adapter serves one go-sdk server on memtransport connection ends. One
-// Adapter may serve many connections, one after another or at once; each
-// Serve call gets its own server session.
+// An Adapter is a go-sdk server as the mcptest harness serves it: its Serve
+// method, which the harness calls once per connection, makes it an
+// mcptest.Server. One Adapter may serve many connections, one after another
+// or at once; each gets its own server session.
 type Adapter struct {
-	server   *mcp.Server
-	versions []string // nil: every version the SDK knows
-	extra    func(*jsonrpc.Request) *mcp.RequestExtra
-
-	addLastResort sync.Once
+	server *mcp.Server
+	extra  func(*jsonrpc.Request) *mcp.RequestExtra
 }
 
 // Option configures an [Adapter].
 type Option func(*Adapter)
-
-// WithProtocolVersions makes the server support only the listed protocol
-// versions on connections served by this adapter, as if it had been built
-// with them in mcp.ServerOptions.SupportedProtocolVersions: server/discover
-// advertises only these (the transport says so through
-// mcp.ProtocolVersionSupporter), a legacy initialize asking for another
-// version is answered with the newest listed one it can negotiate, and a
-// per-request (2026-07-28) request at an unlisted version is refused with
-// mcp.CodeUnsupportedProtocolVersion. Use it to test a server against a
-// client stuck on an older version, or to pin one era.
-func WithProtocolVersions(versions ...string) Option {
-	return func(a *Adapter) { a.versions = slices.Clone(versions) }
-}
 
 // WithRequestExtra sets, on every incoming request, the transport metadata
 // that an HTTP transport would provide (mcp.RequestExtra: HTTP headers, OAuth
@@ -49,9 +32,12 @@ func WithRequestExtra(extra func(*jsonrpc.Request) *mcp.RequestExtra) Option {
 	return func(a *Adapter) { a.extra = extra }
 }
 
-// Server returns an Adapter that serves s. Serving changes s in one way: on
-// the first Serve, the adapter adds its panic-recovering receiving middleware
-// to s (see the package documentation).
+// Server adapts s for the mcptest harness: mcptest.Connect(t,
+// gosdk.Server(s)). The Adapter serves s as it is, with the options it was
+// built with (to restrict the protocol versions s offers, build it with
+// mcp.ServerOptions.SupportedProtocolVersions). Serving adds one receiving
+// middleware to s, once however often s is served, that acts only on the
+// Adapter's own sessions (see the package documentation).
 func Server(s *mcp.Server, opts ...Option) *Adapter {
 	if s == nil {
 		panic("gosdk.Server: nil *mcp.Server")
@@ -78,12 +64,10 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	if conn == nil {
 		return errors.New("gosdk: Serve: nil connection")
 	}
-	a.addLastResort.Do(func() { a.server.AddReceivingMiddleware(lastResort) })
-	if a.versions != nil {
-		ctx = context.WithValue(ctx, versionsKey{}, a.versions)
-	}
+	addLastResort(a.server)
+	ctx = context.WithValue(ctx, servingKey{}, true)
 
-	t := &transport{conn: conn, versions: a.versions, extra: a.extra, ready: make(chan struct{})}
+	t := &transport{conn: conn, extra: a.extra, ready: make(chan struct{})}
 	ss, err := a.server.Connect(ctx, t, nil)
 	// The SDK starts reading inside Connect but finishes setting the
 	// session up after; messages the client already sent must wait for it.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,25 +14,18 @@ import (
 
 // transport is the mcp.Transport for one Serve call.
 type transport struct {
-	conn     *memtransport.Conn
-	versions []string
-	extra    func(*jsonrpc.Request) *mcp.RequestExtra
-	ready    chan struct{} // closed once Server.Connect has returned
+	conn  *memtransport.Conn
+	extra func(*jsonrpc.Request) *mcp.RequestExtra
+	ready chan struct{} // closed once Server.Connect has returned
 }
 
 var (
-	_ mcp.Transport                = (*transport)(nil)
-	_ mcp.ProtocolVersionSupporter = (*transport)(nil)
-	_ mcp.Connection               = (*connection)(nil)
+	_ mcp.Transport  = (*transport)(nil)
+	_ mcp.Connection = (*connection)(nil)
 )
 
 func (t *transport) Connect(context.Context) (mcp.Connection, error) {
 	return &connection{t: t}, nil
-}
-
-// SupportsProtocolVersion implements mcp.ProtocolVersionSupporter.
-func (t *transport) SupportsProtocolVersion(version string) bool {
-	return t.versions == nil || slices.Contains(t.versions, version)
 }
 
 // errWriteClosed is what Write returns on an ended connection. It matches

@@ -19,9 +19,10 @@ import (
 // OnError hooks).
 const DefaultNotificationBuffer = 1024
 
-// Adapter serves one mcp-go server on memtransport connection ends. One
-// Adapter may serve many connections, one after another or at once; each
-// Serve call gets its own session.
+// An Adapter is an mcp-go server as the mcptest harness serves it: its Serve
+// method, which the harness calls once per connection, makes it an
+// mcptest.Server. One Adapter may serve many connections, one after another
+// or at once; each gets its own session.
 type Adapter struct {
 	server      *server.MCPServer
 	versions    []string // nil: every version
@@ -39,7 +40,11 @@ type Option func(*Adapter)
 // listed one it can negotiate, and a per-request (2026-07-28) request at an
 // unlisted version is refused with mcp.UNSUPPORTED_PROTOCOL_VERSION. Use it
 // to test a server against a client stuck on an older version, or to pin one
-// era.
+// era. mcp-go has no server option for this (go-sdk has, and its adapter
+// leaves it to mcp.ServerOptions.SupportedProtocolVersions), so the adapter
+// does it on its side of the connection: it answers the refusals itself and
+// changes the version an initialize request asks for; the server is not
+// changed.
 func WithProtocolVersions(versions ...string) Option {
 	return func(a *Adapter) { a.versions = slices.Clone(versions) }
 }
@@ -63,7 +68,10 @@ func WithContextFunc(f func(context.Context) context.Context) Option {
 	return func(a *Adapter) { a.contextFunc = f }
 }
 
-// Server returns an Adapter that serves s.
+// Server adapts s for the mcptest harness: mcptest.Connect(t,
+// mcpgo.Server(s)). Serving does not change s: each connection registers a
+// session with s for its length (as mcp-go's own transports do), and the
+// last-resort recovery runs on the adapter's goroutines.
 func Server(s *server.MCPServer, opts ...Option) *Adapter {
 	if s == nil {
 		panic("mcpgo.Server: nil *server.MCPServer")
