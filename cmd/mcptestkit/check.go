@@ -122,17 +122,20 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	rep.Duration = time.Since(rep.started)
 	code := exitOK
 	switch {
+	case ctx.Err() != nil:
+		rep.Error = fmt.Sprintf("interrupted after %d check(s): %v", len(rep.Checks), context.Cause(ctx))
+		rep.stage = "interrupted"
+		code = exitUsage
 	case errors.Is(err, servercheck.ErrConnect):
 		cause := strings.TrimPrefix(err.Error(), servercheck.ErrConnect.Error()+": ")
 		rep.Error = srv.connectError(errors.New(cause)).Error()
-		code = exitUsage
-	case ctx.Err() != nil:
-		rep.Error = "interrupted: " + context.Cause(ctx).Error()
+		rep.stage = "connect"
 		code = exitUsage
 	case rep.Failed > 0:
 		code = exitFail
 	case err != nil: // Run failed without a failing check: a bug to show, not hide
 		rep.Error = err.Error()
+		rep.stage = "run"
 		code = exitUsage
 	}
 	if junit != nil {
@@ -184,6 +187,7 @@ type report struct {
 	Error string `json:"error,omitempty"`
 
 	started time.Time
+	stage   string // where Error happened: connect, interrupted, run
 }
 
 // checkResult is one check's outcome, mapped from servercheck.Result.

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -208,4 +211,33 @@ func status(rep report, name string) string {
 func assertLine(t *testing.T, out, status, name string) {
 	t.Helper()
 	assert.Regexp(t, `(?m)^`+status+`  `+regexp.QuoteMeta(name)+`( \([0-9.]+s\))?$`, out)
+}
+
+// Ctrl-C stops a run at once, the server with it: exit status 2, and the
+// reports say it was interrupted.
+func TestCheckInterrupted(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	// A server that reads and never answers: the handshake waits.
+	cmd := exec.CommandContext(t.Context(), bin, "check", "--junit", junit, "--", "sh", "-c", "cat >/dev/null")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(stdout).ReadString('\n') // the run has begun
+	require.NoError(t, err)
+	require.Equal(t, "Checking sh -c 'cat >/dev/null'\n", line)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	_, _ = io.Copy(io.Discard, stdout)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
+	assert.Equal(t, exitUsage, ee.ExitCode())
+	assert.Contains(t, stderr.String(), "mcptestkit check: interrupted after 0 check(s): interrupt signal received")
+	data, err := os.ReadFile(junit)
+	require.NoError(t, err)
+	cases := validateJUnit(t, string(data))
+	assert.Contains(t, cases["interrupted"].children[0].attrs["message"], "interrupted after 0 check(s)")
 }

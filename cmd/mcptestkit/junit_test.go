@@ -175,7 +175,7 @@ func TestJUnitReport(t *testing.T) {
 }
 
 func TestJUnitReportConnectError(t *testing.T) {
-	rep := &report{Server: "http://127.0.0.1:1/mcp", started: time.Now(), Error: "could not connect to http://127.0.0.1:1/mcp: refused"}
+	rep := &report{Server: "http://127.0.0.1:1/mcp", started: time.Now(), Error: "could not connect to http://127.0.0.1:1/mcp: refused", stage: "connect"}
 	var b strings.Builder
 	require.NoError(t, writeJUnit(&b, rep))
 	cases := validateJUnit(t, b.String())

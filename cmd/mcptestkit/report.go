@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -232,11 +233,13 @@ func writeJUnit(w io.Writer, rep *report) error {
 		suite.Cases = append(suite.Cases, jc)
 	}
 	if rep.Error != "" {
-		// No check ran: one test case in error, so CI shows why.
+		// The run did not happen or did not finish: a test case in error,
+		// so that CI shows why.
+		stage := cmp.Or(rep.stage, "run")
 		suite.Tests++
 		suite.Errors = 1
-		suite.Cases = append(suite.Cases, junitCase{Name: "connect", Classname: junitClass, Time: "0.000",
-			Error: &junitProblem{Message: rep.Error, Type: "connect", Text: rep.Error}})
+		suite.Cases = append(suite.Cases, junitCase{Name: stage, Classname: junitClass, Time: "0.000",
+			Error: &junitProblem{Message: rep.Error, Type: stage, Text: rep.Error}})
 	}
 	all := junitSuites{
 		Name: "mcptestkit", Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
