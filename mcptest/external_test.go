@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -216,13 +217,11 @@ func TestConnectCommandBadCommand(t *testing.T) {
 }
 
 // TestConnectCommandServerEverything runs the reference TypeScript server
-// through npx. The test is skipped only where npx is not on PATH.
+// through npx. It is skipped where npx is not on PATH or the npm registry
+// is out of reach, unless MCPTEST_NPM=1 (see internal/npx).
 func TestConnectCommandServerEverything(t *testing.T) {
 	t.Parallel()
-	npx, err := exec.LookPath("npx")
-	if err != nil {
-		t.Skip("npx is not on PATH (install Node.js to run @modelcontextprotocol/server-everything)")
-	}
+	npx := npx.Path(t, "@modelcontextprotocol/server-everything@2026.8.31")
 	// The first run may download the package; later ones start in a second
 	// or two.
 	c := ConnectCommand(t, exec.Command(npx, "-y", "@modelcontextprotocol/server-everything@2026.8.31"),

@@ -4,6 +4,7 @@ package transport_test
 
 import (
 	"context"
+	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"os/exec"
 	"strings"
 	"testing"
@@ -51,13 +52,10 @@ func TestClientOverStdioServerDies(t *testing.T) {
 }
 
 // TestClientOverServerEverything runs the reference TypeScript server as a
-// subprocess through npx. CI has Node; the test is skipped only where npx
-// is not on PATH.
+// subprocess through npx. It is skipped where npx is not on PATH or the
+// npm registry is out of reach, unless MCPTEST_NPM=1 (see internal/npx).
 func TestClientOverServerEverything(t *testing.T) {
-	npx, err := exec.LookPath("npx")
-	if err != nil {
-		t.Skip("npx is not on PATH (install Node.js to run @modelcontextprotocol/server-everything)")
-	}
+	npx := npx.Path(t, "@modelcontextprotocol/server-everything@2026.8.31")
 	cmd := exec.Command(npx, "-y", "@modelcontextprotocol/server-everything@2026.8.31")
 	var stderr syncBuffer
 	tr, err := transport.Command(cmd, transport.WithStderr(&stderr), transport.WithGracePeriod(2*time.Second))

@@ -2,7 +2,7 @@ package servercheck_test
 
 import (
 	"context"
-	"os/exec"
+	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -15,18 +15,16 @@ import (
 )
 
 // runNPM runs the checks over stdio against an npm server started with npx
-// and returns the names of the checks that failed. The test is skipped only
-// where npx is not on PATH.
+// and returns the names of the checks that failed. It is skipped where npx
+// is not on PATH or the npm registry is out of reach, unless MCPTEST_NPM=1
+// (see internal/npx).
 func runNPM(t *testing.T, pkg string) []string {
-	npx, err := exec.LookPath("npx")
-	if err != nil {
-		t.Skip("npx is not on PATH (install Node.js to run " + pkg + ")")
-	}
+	npx := npx.Path(t, pkg)
 	var failed []string
 	// The first run may download the package.
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	err = servercheck.Run(ctx, servercheck.Command(npx, []string{"-y", pkg}, transport.WithGracePeriod(2*time.Second)), &servercheck.Options{
+	err := servercheck.Run(ctx, servercheck.Command(npx, []string{"-y", pkg}, transport.WithGracePeriod(2*time.Second)), &servercheck.Options{
 		OnResult: func(r servercheck.Result) {
 			if r.Status == servercheck.Fail {
 				failed = append(failed, r.Name)
