@@ -19,6 +19,9 @@ const (
 	// DefaultProbeTimeout bounds the server/discover probe of an era-neutral
 	// start; a server that has not answered by then is taken as legacy.
 	DefaultProbeTimeout = 5 * time.Second
+	// DefaultMaxServerRequests bounds the server-to-client requests answered
+	// at once.
+	DefaultMaxServerRequests = 64
 )
 
 // Options configure a [Client]. The zero value (or nil) is a working client
@@ -99,8 +102,19 @@ type Options struct {
 	// typed handler, including ones this client does not know.
 	OnNotification func(method string, params json.RawMessage)
 
+	// MaxServerRequests bounds the legacy server-to-client requests
+	// (sampling, elicitation, roots) answered at once; each runs its callback
+	// on a goroutine of its own. Beyond it, the client answers at once with
+	// an error (code -32000) that says so. Default [DefaultMaxServerRequests].
+	MaxServerRequests int
+
+	// OnPanic, when set, sees every panic recovered from a callback above or
+	// a [WithProgress] handler, after the Logger. See [PanicError].
+	OnPanic func(*PanicError)
+
 	// Logger receives the client's own diagnostics (responses to unknown
-	// requests, undecodable messages, dropped notifications). Default: discard.
+	// requests, undecodable messages, dropped notifications, recovered
+	// callback panics). Default: discard.
 	Logger *slog.Logger
 }
 
@@ -133,9 +147,11 @@ type Client struct {
 	closing  bool  // Close was called
 	cause    error // why the connection ended, nil after Close
 	pending  map[int64]*pendingCall
-	progress map[int64]func(Progress)
+	progress map[int64]*progressSink
 	subs     map[int64]*Subscription
 	inflight map[string]*inflightRequest
+	refused  int      // server requests refused for want of room
+	junk     unusable // what the server sent that the client could not use
 
 	closeOnce sync.Once
 	closeErr  error
@@ -169,6 +185,9 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 	if o.ProbeTimeout <= 0 {
 		o.ProbeTimeout = DefaultProbeTimeout
 	}
+	if o.MaxServerRequests <= 0 {
+		o.MaxServerRequests = DefaultMaxServerRequests
+	}
 	if o.LogLevel != "" && !validLevel(o.LogLevel) {
 		_ = t.Close()
 		return nil, fmt.Errorf("client: Connect: unknown log level %q", o.LogLevel)
@@ -183,7 +202,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		logger:   logger,
 		done:     make(chan struct{}),
 		pending:  make(map[int64]*pendingCall),
-		progress: make(map[int64]func(Progress)),
+		progress: make(map[int64]*progressSink),
 		subs:     make(map[int64]*Subscription),
 		inflight: make(map[string]*inflightRequest),
 	}
@@ -196,6 +215,9 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 	go c.readLoop()
 	if err := c.start(ctx); err != nil {
 		_ = c.Close()
+		if note := c.unusableNote(); note != "" {
+			err = fmt.Errorf("%w; %s", err, note)
+		}
 		return nil, fmt.Errorf("client: Connect: %w", err)
 	}
 	return c, nil

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
@@ -48,11 +51,22 @@ const (
 )
 
 // pendingCall is a request waiting for its response. Exactly one of ch and
-// sub is set.
+// sub is set. Whoever removes it from Client.pending (the reader with the
+// response, the sender with a failure, the caller giving up, or the end of
+// the connection) is the one that answers it, so every call ends exactly once.
 type pendingCall struct {
-	ch  chan reply
-	sub *Subscription
+	ch     chan reply
+	sub    *Subscription
+	method string       // to recognise the request echoed back
+	state  atomic.Int32 // sending, sent or abandoned
 }
+
+// States of a request's send; see [Client.sendRequest].
+const (
+	sending   int32 = iota
+	sent            // the transport took it
+	abandoned       // the caller stopped waiting before the transport took it
+)
 
 type reply struct {
 	msg *jsonrpc.Message
@@ -65,7 +79,8 @@ type inflightRequest struct {
 	cancelled bool // the server cancelled it: send no response
 }
 
-// register adds a pending call, unless the connection has ended.
+// register adds a pending call, unless the connection has ended, and counts
+// the goroutine that sends it (Close waits for it).
 func (c *Client) register(id int64, p *pendingCall) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -73,6 +88,7 @@ func (c *Client) register(id int64, p *pendingCall) error {
 		return &closedError{cause: c.cause}
 	}
 	c.pending[id] = p
+	c.wg.Add(1)
 	return nil
 }
 
@@ -128,22 +144,21 @@ func (c *Client) withTimeout(ctx context.Context, co *callOptions) (context.Cont
 }
 
 // roundTrip sends one request and waits for its response, returning the raw
-// result or the error. ctx bounds the wait; when it ends first, the server is
-// told with notifications/cancelled and the error wraps ctx's cause.
+// result or the error. ctx bounds the call: when it ends first, the call
+// returns at once with ctx's cause, and the server is told with
+// notifications/cancelled, without the caller waiting for that (see
+// [Client.sendRequest] and [Client.cancelRequest]).
 func (c *Client) roundTrip(ctx context.Context, o op, params []byte) (json.RawMessage, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: %w", o, context.Cause(ctx))
 	}
 	id := c.nextID.Add(1)
-	p := &pendingCall{ch: make(chan reply, 1)}
+	p := &pendingCall{ch: make(chan reply, 1), method: o.method}
 	if err := c.register(id, p); err != nil {
 		return nil, fmt.Errorf("%s: %w", o, err)
 	}
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 48+len(o.method)+len(params)), jsonrpc.Int64ID(id), o.method, params)
-	if err := c.t.Send(ctx, msg); err != nil {
-		c.unregister(id)
-		return nil, c.sendFailed(ctx, o, err)
-	}
+	go c.sendRequest(ctx, id, p, msg)
 	select {
 	case r := <-p.ch:
 		return r.result(o)
@@ -153,9 +168,45 @@ func (c *Client) roundTrip(ctx context.Context, o op, params []byte) (json.RawMe
 			return (<-p.ch).result(o)
 		}
 		cause := context.Cause(ctx)
-		c.cancelRequest(id, cause)
+		c.abandon(id, p, cause)
 		return nil, fmt.Errorf("%s: %w", o, cause)
 	}
+}
+
+// sendRequest sends a request on its own goroutine, so that a transport
+// whose Send does not return when ctx ends cannot hold the caller past its
+// deadline. A failure goes to the call, if it still waits; a request the
+// transport took after its caller had given up is cancelled from here, so
+// that the server never sees the cancellation before the request.
+func (c *Client) sendRequest(ctx context.Context, id int64, p *pendingCall, msg []byte) {
+	defer c.wg.Done()
+	err := c.t.Send(ctx, msg)
+	if err == nil {
+		if !p.state.CompareAndSwap(sending, sent) {
+			c.sendCancel(id, cancelNotice(id, context.Cause(ctx)))
+		}
+		return
+	}
+	if !c.unregister(id) {
+		return
+	}
+	err = c.sendError(ctx, err)
+	if p.sub != nil {
+		c.forget(id)
+		p.sub.finish(err)
+		return
+	}
+	p.ch <- reply{err: err}
+}
+
+// abandon tells the server that the caller stopped waiting for request id,
+// which the caller has just unregistered: now, when the request is out, or
+// else once the transport takes it (see [Client.sendRequest]).
+func (c *Client) abandon(id int64, p *pendingCall, why error) {
+	if p.state.CompareAndSwap(sending, abandoned) {
+		return
+	}
+	c.cancelRequest(id, why)
 }
 
 func (r reply) result(o op) (json.RawMessage, error) {
@@ -168,23 +219,33 @@ func (r reply) result(o op) (json.RawMessage, error) {
 	return r.msg.Result, nil
 }
 
-// sendFailed explains a failed Send: the connection ended, the caller gave
+// sendError explains a failed Send: the connection ended, the caller gave
 // up, or the transport refused the message.
-func (c *Client) sendFailed(ctx context.Context, o op, err error) error {
+func (c *Client) sendError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", o, context.Cause(ctx))
+		return context.Cause(ctx)
 	}
 	c.mu.Lock()
 	closed, cause := c.closed, c.cause
 	c.mu.Unlock()
 	if closed || c.ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", o, &closedError{cause: cause})
+		return &closedError{cause: cause}
 	}
-	return fmt.Errorf("%s: sending: %w", o, err)
+	return fmt.Errorf("sending: %w", err)
 }
 
-// cancelRequest tells the server the client no longer waits for request id.
-func (c *Client) cancelRequest(id int64, why error) {
+// Bounds of the notifications/cancelled a call sends when it gives up. The
+// caller waits at most cancelWait for it (long enough, on any machine, for a
+// transport with room to take it, so that what the caller sends next comes
+// after it); the send itself goes on in the background for at most
+// cancelGrace, after which it is dropped and logged.
+const (
+	cancelWait  = 100 * time.Millisecond
+	cancelGrace = 5 * time.Second
+)
+
+// cancelNotice is the notifications/cancelled for request id.
+func cancelNotice(id int64, why error) []byte {
 	b := make([]byte, 0, 96)
 	b = append(b, `{"requestId":`...)
 	b = strconv.AppendInt(b, id, 10)
@@ -193,25 +254,86 @@ func (c *Client) cancelRequest(id int64, why error) {
 		b = jsonrpc.AppendString(b, cancelReason+why.Error())
 	}
 	b = append(b, '}')
-	msg := jsonrpc.AppendRequest(make([]byte, 0, 64+len(b)), jsonrpc.ID{}, notifyCancelled, b)
-	// Bounded by the connection's life, not the caller's (already done) ctx.
-	if err := c.t.Send(c.ctx, msg); err != nil && c.ctx.Err() == nil {
-		c.logger.Debug("mcp client: sending notifications/cancelled failed", "request", id, "error", err)
+	return jsonrpc.AppendRequest(make([]byte, 0, 64+len(b)), jsonrpc.ID{}, notifyCancelled, b)
+}
+
+// cancelRequest tells the server the client no longer waits for request id.
+// It is best-effort and never holds the caller for more than cancelWait.
+func (c *Client) cancelRequest(id int64, why error) {
+	msg := cancelNotice(id, why)
+	done := make(chan struct{})
+	if !c.spawn(func() {
+		defer close(done)
+		c.sendCancel(id, msg)
+	}) {
+		return
+	}
+	t := time.NewTimer(cancelWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// sendCancel sends a notifications/cancelled within cancelGrace.
+func (c *Client) sendCancel(id int64, msg []byte) {
+	ctx, cancel := context.WithTimeout(c.ctx, cancelGrace)
+	defer cancel()
+	if err := c.t.Send(ctx, msg); err != nil && c.ctx.Err() == nil {
+		c.logger.Warn("mcp client: could not tell the server that the client stopped waiting (notifications/cancelled not sent)", "request", id, "error", err)
+	}
+}
+
+// spawn runs f on a goroutine that Close waits for, unless the connection
+// has ended (then it reports false and f does not run).
+func (c *Client) spawn(f func()) bool {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return false
+	}
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// sendWithin sends msg and waits for the transport until ctx ends, but no
+// longer: a Send that does not honour ctx carries on in the background
+// until the transport gives up or closes.
+func (c *Client) sendWithin(ctx context.Context, msg []byte) error {
+	errc := make(chan error, 1)
+	if !c.spawn(func() { errc <- c.t.Send(ctx, msg) }) {
+		return c.sendError(ctx, ErrClosed)
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			return c.sendError(ctx, err)
+		}
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
 	}
 }
 
 // notify sends a notification with params (a JSON object or nil).
 func (c *Client) notify(ctx context.Context, method string, params []byte) error {
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 48+len(method)+len(params)), jsonrpc.ID{}, method, params)
-	if err := c.t.Send(ctx, msg); err != nil {
-		return c.sendFailed(ctx, op{method: method}, err)
+	if err := c.sendWithin(ctx, msg); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
 	}
 	return nil
 }
 
 // readLoop is the client's one permanent goroutine: it receives every
 // message, hands responses to their callers, runs notification handlers in
-// order, and starts a goroutine per server request (callbacks may block).
+// order, and starts a goroutine per server request (callbacks may block), up
+// to Options.MaxServerRequests at once.
 func (c *Client) readLoop() {
 	defer close(c.done)
 	for {
@@ -222,6 +344,7 @@ func (c *Client) readLoop() {
 		}
 		msg, err := jsonrpc.Decode(data)
 		if err != nil {
+			c.noteUnusable(data, err)
 			c.logger.Warn("mcp client: ignoring a message that is not JSON-RPC", "error", err, "message", truncate(data))
 			continue
 		}
@@ -229,7 +352,8 @@ func (c *Client) readLoop() {
 		case msg.IsResponse():
 			c.deliver(msg)
 		case msg.IsNotification():
-			c.handleNotification(msg)
+			c.notified(msg)
+		case c.echoed(msg):
 		default:
 			c.serveRequest(msg)
 		}
@@ -280,12 +404,43 @@ func (c *Client) deliver(msg *jsonrpc.Message) {
 		// Normal after a cancellation or timeout: the server answered anyway.
 		c.logger.Debug("mcp client: response for a request no longer waiting", "id", msg.ID.String())
 	case p == nil:
+		c.noteStray(msg)
 		c.logger.Warn("mcp client: ignoring a response to an unknown request", "id", msg.ID.String(), "message", describeResponse(msg))
 	case p.sub != nil:
 		p.sub.ended(msg)
 	default:
 		p.ch <- reply{msg: msg}
 	}
+}
+
+// errEchoed is the error of a request that came back as it was sent.
+var errEchoed = errors.New("the server echoed the request back instead of answering it " +
+	"(is it an MCP server? a program that copies its input to its output, such as cat, repeats every request)")
+
+// echoed recognises a request that is one of the client's own requests
+// coming back (same id, same method): a peer that echoes its input. Taken
+// for a server request, it would be answered "method not found", and that
+// answer, echoed in turn, would look like the server's. It fails the call.
+func (c *Client) echoed(msg *jsonrpc.Message) bool {
+	id, err := strconv.ParseInt(msg.ID.String(), 10, 64)
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	p := c.pending[id]
+	if p == nil || p.method != msg.Method {
+		c.mu.Unlock()
+		return false
+	}
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if p.sub != nil {
+		c.forget(id)
+		p.sub.finish(errEchoed)
+	} else {
+		p.ch <- reply{err: errEchoed}
+	}
+	return true
 }
 
 func describeResponse(msg *jsonrpc.Message) string {
@@ -315,15 +470,34 @@ type notificationParams struct {
 	} `json:"_meta"`
 }
 
-// handleNotification runs on the reader goroutine.
-func (c *Client) handleNotification(msg *jsonrpc.Message) {
+// notified runs the handlers of a notification on the reader goroutine; a
+// handler's panic is recovered and reported (see [PanicError]) and the
+// reader goes on.
+func (c *Client) notified(msg *jsonrpc.Message) {
+	callback := ""
+	defer func() {
+		if r := recover(); r != nil {
+			if callback == "" {
+				callback = "handling " + msg.Method
+			}
+			c.panicked(callback, r)
+		}
+	}()
+	c.handleNotification(msg, &callback)
+}
+
+// handleNotification runs on the reader goroutine. Before it calls a user's
+// handler it sets *callback to the handler's name, for a panic's report.
+func (c *Client) handleNotification(msg *jsonrpc.Message, callback *string) {
 	o := &c.opts
 	if o.OnNotification != nil {
+		*callback = "OnNotification"
 		o.OnNotification(msg.Method, msg.Params)
+		*callback = ""
 	}
 	switch msg.Method {
 	case notifyProgress:
-		c.progressed(msg)
+		c.progressed(msg, callback)
 		return
 	case notifyMessage:
 		if o.OnLog == nil {
@@ -334,6 +508,7 @@ func (c *Client) handleNotification(msg *jsonrpc.Message) {
 			c.dropped(msg, err)
 			return
 		}
+		*callback = "OnLog"
 		o.OnLog(&m)
 		return
 	}
@@ -362,18 +537,22 @@ func (c *Client) handleNotification(msg *jsonrpc.Message) {
 	switch msg.Method {
 	case notifyToolsChanged:
 		if o.OnToolListChanged != nil {
+			*callback = "OnToolListChanged"
 			o.OnToolListChanged()
 		}
 	case notifyPromptsChanged:
 		if o.OnPromptListChanged != nil {
+			*callback = "OnPromptListChanged"
 			o.OnPromptListChanged()
 		}
 	case notifyResourcesChanged:
 		if o.OnResourceListChanged != nil {
+			*callback = "OnResourceListChanged"
 			o.OnResourceListChanged()
 		}
 	case notifyResourceUpdated:
 		if o.OnResourceUpdated != nil {
+			*callback = "OnResourceUpdated"
 			o.OnResourceUpdated(p.URI)
 		}
 	case notifyAcknowledged:
@@ -384,6 +563,7 @@ func (c *Client) handleNotification(msg *jsonrpc.Message) {
 		sub.acknowledge(*p.Notifications)
 	case notifyElicitationDone:
 		if o.OnElicitationComplete != nil {
+			*callback = "OnElicitationComplete"
 			o.OnElicitationComplete(p.ElicitationID)
 		}
 	case notifyCancelled:
@@ -391,25 +571,49 @@ func (c *Client) handleNotification(msg *jsonrpc.Message) {
 	}
 }
 
+// progressSink is the progress handler of one call. Once the call is over
+// (done), the handler never runs again: the reader runs it under mu, and
+// the call sets done under mu before it returns.
+type progressSink struct {
+	mu   sync.Mutex
+	f    func(Progress)
+	done bool
+}
+
+func (s *progressSink) run(p Progress) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.done {
+		s.f(p)
+	}
+}
+
+func (s *progressSink) stop() {
+	s.mu.Lock()
+	s.done = true
+	s.mu.Unlock()
+}
+
 // progressed hands a notifications/progress to the call that asked for it.
-func (c *Client) progressed(msg *jsonrpc.Message) {
+func (c *Client) progressed(msg *jsonrpc.Message, callback *string) {
 	var p Progress
 	if err := json.Unmarshal(msg.Params, &p); err != nil {
 		c.dropped(msg, err)
 		return
 	}
 	token, err := strconv.ParseInt(string(p.Token), 10, 64)
-	var f func(Progress)
+	var s *progressSink
 	if err == nil {
 		c.mu.Lock()
-		f = c.progress[token]
+		s = c.progress[token]
 		c.mu.Unlock()
 	}
-	if f == nil {
+	if s == nil {
 		c.logger.Debug("mcp client: progress for no current request", "token", string(p.Token))
 		return
 	}
-	f(p)
+	*callback = "WithProgress"
+	s.run(p)
 }
 
 func (c *Client) dropped(msg *jsonrpc.Message, err error) {
@@ -418,10 +622,13 @@ func (c *Client) dropped(msg *jsonrpc.Message, err error) {
 
 // serverCancelled handles notifications/cancelled from the server: it
 // cancels a server request being answered, or ends a subscription (the
-// server's way of ending a listen stream on stdio).
+// server's way of ending a listen stream on stdio). A server cannot cancel
+// the client's other requests (only the sender of a request may), so those
+// go on: dropping one here would leave its caller waiting for nothing.
 func (c *Client) serverCancelled(requestID json.RawMessage, reason string) {
 	var id jsonrpc.ID
 	if err := id.UnmarshalJSON(requestID); err != nil || !id.IsValid() {
+		c.logger.Warn("mcp client: ignoring a notifications/cancelled without a usable requestId", "requestId", string(truncate(requestID)))
 		return
 	}
 	c.mu.Lock()
@@ -433,38 +640,67 @@ func (c *Client) serverCancelled(requestID json.RawMessage, reason string) {
 	}
 	var sub *Subscription
 	if n, err := strconv.ParseInt(id.String(), 10, 64); err == nil {
-		sub = c.subs[n]
-		delete(c.subs, n)
-		delete(c.pending, n)
+		if p := c.pending[n]; p != nil && p.sub != nil {
+			sub = p.sub
+			delete(c.subs, n)
+			delete(c.pending, n)
+		}
 	}
 	c.mu.Unlock()
 	if sub != nil {
 		sub.finish(&SubscriptionEndedError{Reason: reason})
+		return
 	}
+	c.logger.Warn("mcp client: ignoring a notifications/cancelled for a request the server did not send or no longer runs", "requestId", id.String(), "reason", reason)
 }
 
+// codeBusy answers a server request refused because too many are being
+// answered already (a JSON-RPC implementation-defined server error).
+const codeBusy int64 = -32000
+
 // serveRequest answers a server-to-client request. ping is answered at once;
-// everything else runs in its own goroutine because callbacks may block.
+// everything else runs in its own goroutine because callbacks may block. A
+// request reusing the id of one still being answered, or beyond
+// Options.MaxServerRequests in flight, is refused with an error.
 func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	if msg.Method == methodPing {
 		c.respond(msg.ID, []byte("{}"), nil)
 		return
 	}
-	ctx, cancel := context.WithCancel(c.ctx)
-	r := &inflightRequest{cancel: cancel}
 	key := msg.ID.String()
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		cancel()
 		return
 	}
+	if c.inflight[key] != nil {
+		c.mu.Unlock()
+		c.logger.Warn("mcp client: refusing a server request whose id is still in use", "id", key, "method", msg.Method)
+		c.respond(msg.ID, nil, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
+			"duplicate request id %s: the client is still answering an earlier request with this id", key)})
+		return
+	}
+	if n := len(c.inflight); n >= c.opts.MaxServerRequests {
+		c.refused++
+		first := c.refused == 1
+		c.mu.Unlock()
+		lvl := slog.LevelDebug
+		if first {
+			lvl = slog.LevelWarn
+		}
+		c.logger.Log(context.Background(), lvl, "mcp client: refusing a server request: too many in flight", "id", key, "method", msg.Method, "limit", n)
+		c.respond(msg.ID, nil, &Error{Code: codeBusy, Message: fmt.Sprintf(
+			"too many requests: the client is already answering %d requests from the server (its limit, Options.MaxServerRequests); %s refused", n, msg.Method)})
+		return
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	r := &inflightRequest{cancel: cancel}
 	c.inflight[key] = r
 	c.wg.Add(1)
 	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
-		result, err := c.serveInput(ctx, msg.Method, msg.Params)
+		result, err := c.answerInput(ctx, msg.Method, msg.Params)
 		c.mu.Lock()
 		delete(c.inflight, key)
 		skip := r.cancelled || c.closed

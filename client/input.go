@@ -277,7 +277,7 @@ func (c *Client) fulfil(ctx context.Context, reqs map[string]inputRequest) ([]by
 		default:
 			return nil, fmt.Errorf("input request %q: method %q may not be used as an input request", key, r.Method)
 		}
-		res, err := c.serveInput(ctx, r.Method, r.Params)
+		res, err := c.answerInput(ctx, r.Method, r.Params)
 		if err != nil {
 			return nil, fmt.Errorf("input request %q (%s): %w", key, r.Method, err)
 		}

@@ -88,14 +88,13 @@ func (c *Client) Listen(ctx context.Context, filter ListenFilter) (*Subscription
 		c.mu.Unlock()
 		return nil, fmt.Errorf("%s: %w", methodListen, &closedError{cause: c.cause})
 	}
-	c.pending[id] = &pendingCall{sub: s}
+	p := &pendingCall{sub: s, method: methodListen}
+	c.pending[id] = p
 	c.subs[id] = s
+	c.wg.Add(1)
 	c.mu.Unlock()
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 64+len(params)), jsonrpc.Int64ID(id), methodListen, params)
-	if err := c.t.Send(ctx, msg); err != nil {
-		c.forget(id)
-		return nil, c.sendFailed(ctx, op{method: methodListen}, err)
-	}
+	go c.sendRequest(ctx, id, p, msg)
 	select {
 	case s.accepted = <-s.ack:
 		return s, nil
@@ -108,7 +107,7 @@ func (c *Client) Listen(ctx context.Context, filter ListenFilter) (*Subscription
 		return nil, fmt.Errorf("%s: %w", methodListen, s.err)
 	case <-ctx.Done():
 		if c.forget(id) {
-			c.cancelRequest(id, context.Cause(ctx))
+			c.abandon(id, p, context.Cause(ctx))
 		}
 		s.finish(context.Cause(ctx))
 		return nil, fmt.Errorf("%s: %w", methodListen, context.Cause(ctx))

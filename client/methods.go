@@ -16,13 +16,15 @@ func (c *Client) trackProgress(co *callOptions) (int64, func()) {
 		return 0, func() {}
 	}
 	token := c.nextID.Add(1)
+	s := &progressSink{f: co.progress}
 	c.mu.Lock()
-	c.progress[token] = co.progress
+	c.progress[token] = s
 	c.mu.Unlock()
 	return token, func() {
 		c.mu.Lock()
 		delete(c.progress, token)
 		c.mu.Unlock()
+		s.stop() // waits for a handler the reader is running
 	}
 }
 

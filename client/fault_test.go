@@ -1,0 +1,183 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// hangGuard bounds every wait in the fault tests: far beyond any deadline
+// they set, so that only a hang reaches it, even on a loaded machine.
+const hangGuard = 10 * time.Second
+
+// returns runs f and fails the test if it has not returned within
+// hangGuard: a call that hangs fails the test instead of blocking it.
+func returns[T any](t *testing.T, what string, f func() T) T {
+	t.Helper()
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v
+	case <-time.After(hangGuard):
+		t.Fatalf("%s did not return within %v: it hangs", what, hangGuard)
+		panic("unreachable")
+	}
+}
+
+// deafSend is a Transport whose Send ignores its context: it returns only
+// once the peer takes the message or the connection closes, as a stdio pipe
+// or an HTTP request without a deadline would. The client must not rely on
+// Send honouring ctx.
+type deafSend struct{ *memtransport.Conn }
+
+func (d deafSend) Send(_ context.Context, msg []byte) error {
+	return d.Conn.Send(context.Background(), msg)
+}
+
+// faultFake connects a client (opts; a legacy version unless they pin one)
+// to a fake server over a pair made with popts, the client's end wrapped by
+// wrap when it is not nil.
+func faultFake(t *testing.T, opts *Options, wrap func(*memtransport.Conn) Transport, popts ...memtransport.Option) (*Client, *fake) {
+	t.Helper()
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.ProtocolVersion == "" {
+		o.ProtocolVersion = Version20251125
+	}
+	ce, se := memtransport.Pair(popts...)
+	var tr Transport = ce
+	if wrap != nil {
+		tr = wrap(ce)
+	}
+	f := &fake{t: t, conn: se}
+	type result struct {
+		c   *Client
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := Connect(t.Context(), tr, &o)
+		done <- result{c, err}
+	}()
+	if IsLegacy(o.ProtocolVersion) {
+		f.acceptInitialize(o.ProtocolVersion)
+	} else {
+		f.acceptDiscover()
+	}
+	r := returns(t, "Connect", func() result { return <-done })
+	require.NoError(t, r.err)
+	t.Cleanup(func() {
+		r.c.Close()
+		se.Close()
+	})
+	return r.c, f
+}
+
+func deaf(c *memtransport.Conn) Transport { return deafSend{c} }
+
+// callAsync starts a tools/call "t" and returns its outcome's channel.
+func callAsync(ctx context.Context, c *Client, opts ...CallOption) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, "t", nil, opts...)
+		errc <- err
+	}()
+	return errc
+}
+
+// A call returns by its deadline when the peer has stopped reading, even
+// though the transport's Send ignores its context: the request, or the
+// notifications/cancelled after it, is left to the background, and Close
+// ends it.
+func TestCallReturnsByDeadlineWhenPeerStopsReading(t *testing.T) {
+	t.Run("cancel not taken", func(t *testing.T) {
+		c, f := faultFake(t, nil, deaf, memtransport.WithBufferSize(0))
+		errc := callAsync(t.Context(), c, WithTimeout(100*time.Millisecond))
+		f.expect("tools/call") // ...and the server reads nothing more
+		err := returns(t, "CallTool", func() error { return <-errc })
+		require.EqualError(t, err, `tools/call "t": no response within 100ms`)
+		require.NoError(t, returns(t, "Close", c.Close))
+	})
+	t.Run("request not taken", func(t *testing.T) {
+		c, _ := faultFake(t, nil, deaf, memtransport.WithBufferSize(0))
+		err := returns(t, "CallTool", func() error { return <-callAsync(t.Context(), c, WithTimeout(100*time.Millisecond)) })
+		require.EqualError(t, err, `tools/call "t": no response within 100ms`)
+		err = returns(t, "Ping", func() error {
+			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			defer cancel()
+			return c.Ping(ctx)
+		})
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.NoError(t, returns(t, "Close", c.Close))
+	})
+}
+
+// Connect returns by its ctx's deadline against a peer that never reads, or
+// that reads and never answers, whatever the transport's Send does.
+func TestConnectReturnsByDeadlineWhenPeerIsSilent(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		version string
+		buffer  int
+	}{
+		{"legacy, peer never reads", Version20251125, 0},
+		{"era-neutral, peer never reads", "", 0},
+		{"legacy, buffer fills", Version20250618, 1},
+		{"modern, buffer fills", Version20260728, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ce, se := memtransport.Pair(memtransport.WithBufferSize(tc.buffer))
+			defer se.Close()
+			err := returns(t, "Connect", func() error {
+				ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+				defer cancel()
+				_, err := Connect(ctx, deafSend{ce}, &Options{ProtocolVersion: tc.version})
+				return err
+			})
+			require.ErrorIs(t, err, context.DeadlineExceeded)
+			require.ErrorContains(t, err, "client: Connect: ")
+		})
+	}
+}
+
+// A server's notifications/cancelled naming one of the client's own
+// requests (only the sender of a request may cancel it) leaves the call
+// waiting for its answer, its deadline, or the end of the connection.
+func TestServerCancellingClientRequestLeavesCallWaiting(t *testing.T) {
+	var logs logBuffer
+	c, f := faultFake(t, &Options{Logger: logs.logger()}, nil)
+	cancelOwn := func() {
+		m := f.expect("tools/call")
+		f.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + m.ID.String() + `,"reason":"hostile"}}`)
+		f.reply(m.ID, `{"content":[{"type":"text","text":"still here"}]}`)
+	}
+	errc := callAsync(t.Context(), c)
+	cancelOwn()
+	require.NoError(t, returns(t, "CallTool", func() error { return <-errc }), "answered after the stray cancel")
+	assert.Contains(t, logs.String(), "ignoring a notifications/cancelled")
+
+	errc = callAsync(t.Context(), c, WithTimeout(100*time.Millisecond))
+	m := f.expect("tools/call")
+	f.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + m.ID.String() + `}}`)
+	require.EqualError(t, returns(t, "CallTool", func() error { return <-errc }), `tools/call "t": no response within 100ms`)
+	f.expect("notifications/cancelled")
+
+	errc = callAsync(t.Context(), c)
+	m = f.expect("tools/call")
+	f.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + m.ID.String() + `}}`)
+	f.send(`{"jsonrpc":"2.0","id":"sync","method":"ping"}`)
+	f.recv() // the client has read the cancel
+	require.NoError(t, c.Close())
+	err := returns(t, "CallTool", func() error { return <-errc })
+	require.ErrorIs(t, err, ErrClosed)
+	require.False(t, errors.Is(err, context.DeadlineExceeded))
+}
