@@ -262,9 +262,7 @@ func (h *harness) cleanup() {
 	}
 
 	if h.cfg.leakCheck {
-		if report := waitForLeaks(context.Background(), h.label, h.cfg.leakIgnores, h.cfg.leakWait); report != "" {
-			t.Errorf("mcptest: goroutine leak: %s\nA goroutine the server (or a handler) started must end when the connection closes. If it is meant to outlive the connection, ignore it with mcptest.IgnoreLeaks(\"<function>\") or turn the check off with mcptest.WithoutLeakCheck().", report)
-		}
+		h.checkLeaks()
 	}
 
 	h.mu.Lock()
@@ -281,6 +279,32 @@ func (h *harness) cleanup() {
 		if s := note(); s != "" {
 			t.Logf("mcptest: %s", s)
 		}
+	}
+}
+
+// leakHint ends every leak report.
+const leakHint = "A goroutine the server (or a handler) started must end when the connection closes. If it is meant to outlive the connection, ignore it with mcptest.IgnoreLeaks(\"<function>\") or turn the check off with mcptest.WithoutLeakCheck()."
+
+// checkLeaks hands the closed connection to the census (see leak.go) and
+// fails the test with what it found: this connection's leak, now or never
+// (a census made later reports it), and the leaks of connections of tests
+// that have already ended.
+func (h *harness) checkLeaks() {
+	c := h.cfg.census
+	if c == nil {
+		c = theCensus
+	}
+	own, others := c.check(context.Background(), leakCheck{
+		label:  h.label,
+		test:   h.t.Name(),
+		ignore: h.cfg.leakIgnores,
+		wait:   h.cfg.leakWait,
+	}, h.cfg.leakNow)
+	if own != "" {
+		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own, leakHint)
+	}
+	for _, o := range others {
+		h.t.Errorf("mcptest: goroutine leak in a connection of %s, a test that has ended: %s\nIt was found by this test's cleanup, %v after that connection closed: with many goroutines in the process (tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s", o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint)
 	}
 }
 

@@ -101,7 +101,19 @@
 // goroutine does. When the test ends, the harness closes the connection,
 // waits for Serve to return, then reads the goroutine profile (which prints
 // labels) and fails the test if labelled goroutines are still running after
-// a few seconds, listing their stacks. SDK-owned goroutines that may
+// a few seconds, listing their stacks.
+//
+// Reading the profile costs time in proportion to every goroutine in the
+// process, and a suite of thousands of parallel tests has thousands (each
+// test waiting in t.Parallel is one), so one read per connection would make
+// the suite's time grow with the square of its size. The connections of a
+// test binary therefore share their reads: with few goroutines in the
+// process each connection is checked at once, as above; with many, closed
+// connections wait for a read that checks all of them, made once enough
+// connections have closed to pay for it, or after a second. A leak found
+// that way, after its test has ended, fails the test whose cleanup made the
+// read, and the report names the test that leaked; run that test on its own
+// to see it fail by itself. SDK-owned goroutines that may
 // outlive a connection by design (mcp-go's task expiry) are ignored. The other
 // Connect functions make their transport inside the label too, and send
 // every message from a labelled goroutine, so that what a transport starts

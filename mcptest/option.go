@@ -32,6 +32,8 @@ type config struct {
 	leakCheck     bool
 	leakIgnores   []string
 	leakWait      time.Duration
+	leakNow       bool    // check at once, never as part of a later census; a knob for the harness's own tests
+	census        *census // nil: theCensus; another is a knob for the harness's own tests
 	head, tail    int
 	lineMax       int
 	pairOptions   []memtransport.Option

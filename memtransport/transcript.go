@@ -116,7 +116,10 @@ type transcript struct {
 	omitted int
 }
 
-const chunkSize = 256
+const (
+	firstChunk = 8
+	chunkSize  = 256
+)
 
 func (t *transcript) record(p *pipe, d Direction, data []byte, raw bool, note string) int {
 	at := time.Since(p.start)
@@ -128,8 +131,14 @@ func (t *transcript) record(p *pipe, d Direction, data []byte, raw bool, note st
 		return t.seq
 	}
 	last := len(t.chunks) - 1
-	if last < 0 || len(t.chunks[last]) == chunkSize {
-		t.chunks = append(t.chunks, make([]Entry, 0, chunkSize))
+	if last < 0 || len(t.chunks[last]) == cap(t.chunks[last]) {
+		// Chunks start small, since most connections carry a handful of
+		// messages, and double up to chunkSize.
+		size := firstChunk
+		if last >= 0 {
+			size = min(2*cap(t.chunks[last]), chunkSize)
+		}
+		t.chunks = append(t.chunks, make([]Entry, 0, size))
 		last++
 	}
 	t.chunks[last] = append(t.chunks[last], Entry{Seq: t.seq, Dir: d, At: at, Data: data, Raw: raw, Note: note})

@@ -1,0 +1,73 @@
+package mcptest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+)
+
+// deferredCensus never reads unless a check asks for it: what the test
+// binary's census does when the process has many goroutines.
+func deferredCensus() *census {
+	c := newCensus()
+	c.cheap, c.creditPerCheck, c.maxDelay = 0, 0, time.Hour
+	return c
+}
+
+// In a large suite a connection's leak check waits for a census; the leak is
+// then reported by the test whose cleanup made the census, naming the test
+// that leaked and the leaked goroutine's stack.
+func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			go blockForever(release)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
+		})
+	})
+	cs := deferredCensus()
+	withCensus := func(c *config) { c.census = cs }
+
+	leaky := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), withCensus, func(c *config) { c.leakWait = leakedWait })
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+	})
+	leaky.expectPass(t) // its check is still to come
+	cs.mu.Lock()
+	assert.Len(t, cs.pending, 1)
+	cs.mu.Unlock()
+
+	later := runFake(t, func(tb testing.TB) {
+		Connect(tb, gosdk.Server(probeServer(nil)), withCensus, withLeakWait(leakedWait))
+	})
+	later.expectFailure(t,
+		"goroutine leak in a connection of "+leaky.Name()+", a test that has ended",
+		"1 goroutine(s) started by the connection", "mcptest.blockForever",
+		"Run "+leaky.Name()+" on its own", "mcptest.IgnoreLeaks")
+	cs.mu.Lock()
+	assert.Empty(t, cs.pending, "every connection waiting was checked")
+	cs.mu.Unlock()
+}
+
+// Clean connections leave nothing behind in the census, read or not.
+func TestCensusForgetsCleanConnections(t *testing.T) {
+	t.Parallel()
+	cs := deferredCensus()
+	withCensus := func(c *config) { c.census = cs }
+	for range 3 {
+		runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
+	}
+	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus, withLeakWait(defaultLeakWait)) }).expectPass(t)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	assert.Empty(t, cs.pending)
+}
