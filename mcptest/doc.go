@@ -75,7 +75,9 @@
 //   - A handler panic that the server does not recover itself fails the test
 //     with the panic value, the method, the tool name and the stack, and
 //     tells you how to install the crash guard (guard/gosdk, guard/mcpgo).
-//     The panic never kills the test binary.
+//     The panic never kills the test binary. A panic in a goroutine the
+//     handler started does, before the harness can print anything: only
+//     that goroutine can recover it.
 //   - Goroutines the connection started must be gone after it closes. The
 //     check only counts this connection's goroutines (they carry a runtime
 //     label), so it is right under t.Parallel; [IgnoreLeaks] and
