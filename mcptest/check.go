@@ -53,7 +53,7 @@ func CheckWith(opts ...Option) CheckOption {
 	}
 }
 
-// CheckServer runs the battery of package [check] against srv, served in
+// CheckServer runs the battery of package [servercheck] against srv, served in
 // memory: every check is a subtest (so -run and -skip select them, and
 // [SkipChecks] does too), and a failing check says what was sent, what came
 // back, what the protocol or the error contract expects, and the messages
@@ -66,7 +66,7 @@ func CheckWith(opts ...Option) CheckOption {
 //
 // The checks need no fixture: they read what the server declares and lists,
 // and call every tool with arguments generated from its input schema. The
-// package documentation of [check] lists them.
+// package documentation of [servercheck] lists them.
 //
 // Given a t that is not a *testing.T, the checks run in t itself, each
 // failure prefixed with the check's name.

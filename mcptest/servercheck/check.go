@@ -244,7 +244,8 @@ type suite struct {
 	mu      sync.Mutex
 	crashes []crash.Report // reported by in-process adapters, not yet claimed
 
-	main   *conn // the connection most checks use; reopened when it breaks
+	main   *conn                     // the connection most checks use; reopened when it breaks
+	caps   client.ServerCapabilities // what the server declared on the first connection
 	inv    inventory
 	failed []string
 }
@@ -297,6 +298,9 @@ func (s *suite) start() error {
 		return fmt.Errorf("%w: %v", ErrConnect, err)
 	}
 	s.main = c
+	if caps := c.cl.ServerCapabilities(); caps != nil {
+		s.caps = *caps
+	}
 	return nil
 }
 
@@ -332,7 +336,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 	}
 	for _, p := range s.skip {
 		if matchPrefix(p, elems, false) {
-			fn = func(c *state) { c.skipf("left out by Options.Skip") }
+			fn = func(c *state) { c.skipf("left out by a skip pattern (Options.Skip, mcptest.SkipChecks)") }
 			break
 		}
 	}

@@ -32,10 +32,7 @@ func (s *suite) all() {
 	s.check("unknown-method", (*state).unknownMethod)
 	s.check("malformed-frame", (*state).malformedFrame)
 
-	caps := s.main.cl.ServerCapabilities()
-	if caps == nil {
-		caps = &client.ServerCapabilities{}
-	}
+	caps := &s.caps
 	s.check("tools/list", func(c *state) {
 		c.needs(caps.Tools != nil, "tools")
 		s.inv.tools = listAll(c, "tools/list", c.main().cl.ListTools, func(r *client.ListToolsResult) ([]*client.Tool, string, bool) {

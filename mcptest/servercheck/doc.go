@@ -44,6 +44,10 @@
 //	prompts/missing-argument/<prompt> a required argument left out gets -32602
 //	prompts/unknown-prompt        -32602
 //
+// The checks call every tool, many times, with odd arguments: run them
+// against a test instance of a server, never against one whose tools act on
+// the world (files, accounts, deployments).
+//
 // A check whose capability the server does not declare is skipped. Options
 // select checks by name as go test's -run and -skip do. In-process servers
 // (package mcptest's Server, served by [Serve]) also report a handler panic
