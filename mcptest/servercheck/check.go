@@ -221,6 +221,9 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	if dial == nil {
+		return errors.New("servercheck: Run: the Dialer is nil")
+	}
 	defer s.close()
 	if err := s.start(); err != nil {
 		return err
