@@ -33,8 +33,8 @@ type state struct {
 }
 
 type connMark struct {
-	c    *conn
-	mark int
+	c         *conn
+	mark, end int // end < 0: up to now
 }
 
 // use notes that the check talks over c, so its excerpt goes in the
@@ -45,8 +45,22 @@ func (c *state) use(cn *conn) *conn {
 			return cn
 		}
 	}
-	c.marks = append(c.marks, connMark{cn, cn.tap.mark()})
+	c.marks = append(c.marks, connMark{cn, cn.tap.mark(), -1})
 	return cn
+}
+
+// useSpan puts the messages of an earlier span of cn in the check's
+// excerpt: a check on what a list returned shows the listing.
+func (c *state) useSpan(sp span) {
+	if sp.c != nil {
+		c.marks = append(c.marks, connMark{sp.c, sp.from, sp.to})
+	}
+}
+
+// span is a stretch of a connection's messages.
+type span struct {
+	c        *conn
+	from, to int
 }
 
 // main returns the main connection, stopping the check if it cannot be
@@ -108,7 +122,7 @@ func (c *state) result() Result {
 	case Fail:
 		r.Detail = strings.Join(c.fails, "\n\n")
 		for _, m := range c.marks {
-			r.Transcript = append(r.Transcript, m.c.tap.excerpt(m.mark, excerptFrames, excerptLine)...)
+			r.Transcript = append(r.Transcript, m.c.tap.excerpt(m.mark, m.end, excerptFrames, excerptLine)...)
 		}
 	case Skip:
 		r.Detail = c.skip

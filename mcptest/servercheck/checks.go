@@ -16,10 +16,11 @@ import (
 // inventory is what the server lists, gathered once for the checks that
 // need it.
 type inventory struct {
-	tools     []*client.Tool
-	resources []*client.Resource
-	templates []*client.ResourceTemplate
-	prompts   []*client.Prompt
+	toolsListed span // the messages of the listing, for the checks on it
+	tools       []*client.Tool
+	resources   []*client.Resource
+	templates   []*client.ResourceTemplate
+	prompts     []*client.Prompt
 }
 
 // all runs every check, in order.
@@ -35,17 +36,28 @@ func (s *suite) all() {
 	caps := &s.caps
 	s.check("tools/list", func(c *state) {
 		c.needs(caps.Tools != nil, "tools")
-		s.inv.tools = listAll(c, "tools/list", c.main().cl.ListTools, func(r *client.ListToolsResult) ([]*client.Tool, string, bool) {
+		cn := c.main()
+		from := cn.tap.mark()
+		defer func() { s.inv.toolsListed = span{cn, from, cn.tap.mark()} }()
+		s.inv.tools = listAll(c, "tools/list", cn.cl.ListTools, func(r *client.ListToolsResult) ([]*client.Tool, string, bool) {
 			return r.Tools, r.NextCursor, r.HasNextPage()
 		}, func(t *client.Tool) string { return t.Name })
 	})
 	if caps.Tools != nil && s.inv.tools == nil {
 		s.inv.tools = quietList(s, (*client.Client).Tools)
 	}
-	s.check("tools/names", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.toolNames(s.inv.tools) })
-	s.check("tools/descriptions", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.toolDescriptions(s.inv.tools) })
+	s.check("tools/names", func(c *state) {
+		c.needs(caps.Tools != nil, "tools")
+		c.useSpan(s.inv.toolsListed)
+		c.toolNames(s.inv.tools)
+	})
+	s.check("tools/descriptions", func(c *state) {
+		c.needs(caps.Tools != nil, "tools")
+		c.useSpan(s.inv.toolsListed)
+		c.toolDescriptions(s.inv.tools)
+	})
 	for _, t := range s.inv.tools {
-		s.check("tools/schemas/"+elem(t.Name), func(c *state) { c.toolSchemas(t) })
+		s.check("tools/schemas/"+elem(t.Name), func(c *state) { c.useSpan(s.inv.toolsListed); c.toolSchemas(t) })
 	}
 	for _, t := range s.inv.tools {
 		s.check("tools/calls/"+elem(t.Name), func(c *state) { c.toolCalls(t) })

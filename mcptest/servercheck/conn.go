@@ -216,20 +216,24 @@ func (t *tap) mark() int {
 	return t.dropped + len(t.frames)
 }
 
-// excerpt returns the frames since mark, at most max of them (the last),
-// one line each, cut to lineMax bytes.
-func (t *tap) excerpt(mark, max, lineMax int) []string {
+// excerpt returns the frames from mark to end (end < 0: to now), at most
+// limit of them (the last), one line each, cut to lineMax bytes.
+func (t *tap) excerpt(mark, end, limit, lineMax int) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	from := mark - t.dropped
 	if from < 0 {
 		from = 0
 	}
-	fs := t.frames[min(from, len(t.frames)):]
+	to := len(t.frames)
+	if end >= 0 {
+		to = min(max(end-t.dropped, 0), to)
+	}
+	fs := t.frames[min(from, to):to]
 	var out []string
-	if len(fs) > max {
-		out = append(out, fmt.Sprintf("(%d earlier message(s) left out)", len(fs)-max))
-		fs = fs[len(fs)-max:]
+	if len(fs) > limit {
+		out = append(out, fmt.Sprintf("(%d earlier message(s) left out)", len(fs)-limit))
+		fs = fs[len(fs)-limit:]
 	}
 	for _, f := range fs {
 		arrow := "← "

@@ -137,7 +137,7 @@ func (f *Fuzzer) Input(data []byte) error {
 func excerptText(c *state) string {
 	var lines []string
 	for _, m := range c.marks {
-		lines = append(lines, m.c.tap.excerpt(m.mark, excerptFrames, excerptLine)...)
+		lines = append(lines, m.c.tap.excerpt(m.mark, m.end, excerptFrames, excerptLine)...)
 	}
 	if len(lines) == 0 {
 		return ""

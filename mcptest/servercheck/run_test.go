@@ -30,18 +30,20 @@ func TestRunReportsAFailure(t *testing.T) {
 	})
 	var results []servercheck.Result
 	err := servercheck.Run(t.Context(), servercheck.Serve(gosdk.Server(s)), &servercheck.Options{
-		Run:      "tools/(descriptions|calls)",
+		Run:      "tools/(list|descriptions|calls)",
 		OnResult: func(r servercheck.Result) { results = append(results, r) },
 	})
 	require.EqualError(t, err, "1 check(s) failed: tools/descriptions")
-	require.Len(t, results, 2)
-	r := results[0]
+	require.Len(t, results, 3)
+	r := results[1]
 	assert.Equal(t, "tools/descriptions", r.Name)
 	assert.Equal(t, servercheck.Fail, r.Status)
 	assert.Contains(t, r.Detail, `tools without a description: ["note"]`)
-	assert.Empty(t, r.Transcript, "no message was sent for this check")
-	assert.Equal(t, servercheck.Pass, results[1].Status)
-	assert.Contains(t, results[1].Detail, "call(s):")
+	require.NotEmpty(t, r.Transcript, "the excerpt shows the listing")
+	assert.True(t, strings.HasPrefix(r.Transcript[0], "→ {"), r.Transcript[0])
+	assert.Contains(t, r.Transcript[0], `"method":"tools/list"`)
+	assert.Equal(t, servercheck.Pass, results[2].Status)
+	assert.Contains(t, results[2].Detail, "call(s):")
 	assert.Contains(t, r.String(), "FAIL tools/descriptions")
 }
 
