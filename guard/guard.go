@@ -23,3 +23,16 @@ const (
 	KeyError  = "error"  // the error text
 	KeyCode   = "code"   // the JSON-RPC error code the client gets, an int64
 )
+
+// An Option changes what a guard does; pass it to gosdk.Guard or
+// mcpgo.Guard.
+type Option int
+
+// ToolErrorsAsResults makes a Go error that a tool handler returns an error
+// result (isError: true, the error's text as content), which the model
+// reads, instead of a JSON-RPC error, which it never sees; it is logged as
+// [MsgToolError]. With go-sdk only raw handlers (added with Server.AddTool)
+// need it: a typed tool's error already is a result. With mcp-go every tool
+// handler does (mcp-go#157). An error that says it is a protocol error (a
+// go-sdk *jsonrpc.Error, an mcp-go URL elicitation) stays one.
+const ToolErrorsAsResults Option = 1

@@ -56,7 +56,7 @@ func TestGoErrorFromAToolIsAProtocolError(t *testing.T) {
 func TestToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	srv := server.NewMCPServer("lookup", "v1", guardmcpgo.Guard(logs.Logger(), guardmcpgo.ToolErrorsAsResults()))
+	srv := server.NewMCPServer("lookup", "v1", guardmcpgo.Guard(logs.Logger(), guard.ToolErrorsAsResults))
 	srv.AddTool(mcp.NewTool("get_author", mcp.WithString("title", mcp.Required())), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("No book titled %q in the catalog.", req.GetString("title", ""))
 	})

@@ -17,7 +17,7 @@
 //	srv.AddReceivingMiddleware(authMiddleware, metricsMiddleware)
 //	srv.AddReceivingMiddleware(gosdk.Guard(logger))
 //
-// A nil logger means [slog.Default]. [ToolErrorsAsResults] makes a plain Go
+// A nil logger means [slog.Default]. [guard.ToolErrorsAsResults] makes a plain Go
 // error from a raw tool handler (added with [mcp.Server.AddTool]) an error
 // result, as it already is for tools added with [mcp.AddTool].
 //
@@ -44,6 +44,6 @@
 // Besides those of package guard:
 //
 //   - A raw tool handler's plain Go error goes out as a JSON-RPC error with
-//     code 0, which the model never reads, unless [ToolErrorsAsResults] is
+//     code 0, which the model never reads, unless [guard.ToolErrorsAsResults] is
 //     given.
 package gosdk

@@ -5,32 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"runtime/debug"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/guard/internal/contract"
 )
-
-// GuardOption configures [Guard].
-type GuardOption func(*guardConfig)
-
-type guardConfig struct {
-	logger              *slog.Logger
-	toolErrorsAsResults bool
-}
-
-// ToolErrorsAsResults makes a plain Go error from a tool handler an error
-// result (isError: true, the error's text as content) that the model can
-// read, instead of a JSON-RPC error with code 0. Tools added with
-// [mcp.AddTool] already behave this way; this option gives the same contract
-// to handlers added with [mcp.Server.AddTool]. An error that is or wraps a
-// [*jsonrpc.Error] is still a protocol error.
-func ToolErrorsAsResults() GuardOption {
-	return func(c *guardConfig) { c.toolErrorsAsResults = true }
-}
 
 // Guard returns a receiving middleware that gives a go-sdk server the error
 // contract of the MCP Python SDK: a panicking handler becomes an error that
@@ -42,48 +24,43 @@ func ToolErrorsAsResults() GuardOption {
 //
 //	srv.AddReceivingMiddleware(gosdk.Guard(logger))
 //
-// A nil logger means [slog.Default].
-func Guard(logger *slog.Logger, opts ...GuardOption) mcp.Middleware {
-	cfg := guardConfig{logger: logger}
-	for _, o := range opts {
-		o(&cfg)
-	}
+// A nil logger means [slog.Default]; [guard.ToolErrorsAsResults] is its one
+// option.
+func Guard(logger *slog.Logger, opts ...guard.Option) mcp.Middleware {
+	rec := contract.New(logger, opts)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
 				if v := recover(); v != nil {
-					// debug.Stack here, while the panicking frames are still
-					// on the stack, so it names the function that panicked.
-					stack := debug.Stack()
 					name := subject(req)
-					contract.LogPanic(ctx, cfg.logger, method, name, v, stack)
+					rec.Panic(ctx, method, name, v)
 					res, err = crashResponse(method, name)
 				}
 			}()
 			res, err = next(ctx, method, req)
-			return cfg.observe(ctx, method, req, res, err)
+			return observe(ctx, rec, method, req, res, err)
 		}
 	}
 }
 
 // observe logs a handler's failure and returns its response, turned into a
 // tool result if the configuration asks for it.
-func (c guardConfig) observe(ctx context.Context, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
+func observe(ctx context.Context, rec contract.Recorder, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
 	if err == nil {
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-			contract.LogToolError(ctx, c.logger, subject(req), toolErrorText(r))
+			rec.ToolError(ctx, subject(req), toolErrorText(r))
 		}
 		return res, nil
 	}
 	var wire *jsonrpc.Error
 	if !errors.As(err, &wire) {
-		if method == contract.MethodCallTool && c.toolErrorsAsResults {
-			contract.LogToolError(ctx, c.logger, subject(req), err.Error())
+		if method == contract.MethodCallTool && rec.ToolErrorsAsResults {
+			rec.ToolError(ctx, subject(req), err.Error())
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		}
 		wire = &jsonrpc.Error{} // the SDK sends an error that carries no code with code 0
 	}
-	contract.LogRequestFailed(ctx, c.logger, method, subject(req), wire.Code, err)
+	rec.RequestFailed(ctx, method, subject(req), wire.Code, err)
 	return res, err
 }
 

@@ -79,7 +79,7 @@ func completeArg(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, er
 
 // guarded builds a server that logs into logs, SDK records included, as a
 // real server would, with Guard installed.
-func guarded(logs *logcapture.Recorder, opts ...gosdk.GuardOption) *mcp.Server {
+func guarded(logs *logcapture.Recorder, opts ...guard.Option) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "v0"},
 		&mcp.ServerOptions{Logger: logs.Logger(), CompletionHandler: completeArg})
 	object := json.RawMessage(`{"type":"object"}`)
@@ -98,7 +98,7 @@ func guarded(logs *logcapture.Recorder, opts ...gosdk.GuardOption) *mcp.Server {
 
 // guardedSession serves a guarded server and connects the go-sdk client.
 // When the test ends it checks that every panic stopped at the guard.
-func guardedSession(t *testing.T, version string, opts ...gosdk.GuardOption) (*mcp.ClientSession, *logcapture.Recorder, *sdktest.Served) {
+func guardedSession(t *testing.T, version string, opts ...guard.Option) (*mcp.ClientSession, *logcapture.Recorder, *sdktest.Served) {
 	t.Helper()
 	logs := logcapture.New(t)
 	sv := sdktest.Serve(t, adapter.Server(guarded(logs, opts...)))
@@ -223,7 +223,7 @@ func TestGuardFailures(t *testing.T) {
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
-	cs, logs, _ := guardedSession(t, "", gosdk.ToolErrorsAsResults())
+	cs, logs, _ := guardedSession(t, "", guard.ToolErrorsAsResults)
 
 	res := sdktest.Call(t, cs, "raw_fail", nil)
 	assert.True(t, res.IsError)

@@ -23,7 +23,7 @@
 //
 //	server.WithPromptCompletionProvider(mcpgo.GuardPromptCompletions(logger, p))
 //
-// A nil logger means [slog.Default]. [ToolErrorsAsResults] makes a Go error
+// A nil logger means [slog.Default]. [guard.ToolErrorsAsResults] makes a Go error
 // returned by a tool handler an error result the model can read.
 //
 // # What the client sees, and what is logged
@@ -59,7 +59,7 @@
 //     data): add one resource per item rather than a template when "not
 //     found" matters (examples/bookshop-mcpgo does).
 //   - A Go error from a tool handler is a JSON-RPC -32603 error, which the
-//     model never reads (mcp-go#157), unless [ToolErrorsAsResults] is given;
+//     model never reads (mcp-go#157), unless [guard.ToolErrorsAsResults] is given;
 //     return mcp.NewToolResultError(msg), nil for failures the model should
 //     see.
 //   - Tool filters, notification handlers, hooks and task tools run outside

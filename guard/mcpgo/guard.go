@@ -4,31 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"runtime/debug"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/guard/internal/contract"
 )
-
-// GuardOption configures [Guard].
-type GuardOption func(*guardConfig)
-
-type guardConfig struct {
-	logger              *slog.Logger
-	toolErrorsAsResults bool
-}
-
-// ToolErrorsAsResults makes a Go error returned by a tool handler an error
-// result (isError: true, the error's text as content) that the model can
-// read. Without it, mcp-go sends the error as a JSON-RPC -32603 error that
-// the model never sees, which is rarely what a tool means (mcp-go#157). An
-// [mcp.URLElicitationRequiredError] is still sent as a protocol error.
-func ToolErrorsAsResults() GuardOption {
-	return func(c *guardConfig) { c.toolErrorsAsResults = true }
-}
 
 // Guard returns a server option that gives an mcp-go server the error
 // contract of the MCP Python SDK: a panicking tool, resource or prompt
@@ -42,58 +25,57 @@ func ToolErrorsAsResults() GuardOption {
 //	srv := server.NewMCPServer("bookshop", "1.0", mcpgo.Guard(logger))
 //	mcpgo.Guard(logger)(srv)
 //
-// A nil logger means [slog.Default].
-func Guard(logger *slog.Logger, opts ...GuardOption) server.ServerOption {
-	cfg := guardConfig{logger: logger}
-	for _, o := range opts {
-		o(&cfg)
-	}
+// A nil logger means [slog.Default]; [guard.ToolErrorsAsResults] is its one
+// option.
+func Guard(logger *slog.Logger, opts ...guard.Option) server.ServerOption {
+	g := guarded{contract.New(logger, opts)}
 	return func(s *server.MCPServer) {
-		server.WithToolHandlerMiddleware(cfg.tools)(s)
-		server.WithResourceHandlerMiddleware(cfg.resources)(s)
-		server.WithPromptHandlerMiddleware(cfg.prompts)(s)
+		server.WithToolHandlerMiddleware(g.tools)(s)
+		server.WithResourceHandlerMiddleware(g.resources)(s)
+		server.WithPromptHandlerMiddleware(g.prompts)(s)
 	}
 }
 
-func (c guardConfig) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+// guarded holds the middleware Guard adds.
+type guarded struct{ rec contract.Recorder }
+
+func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		name := req.Params.Name
 		defer func() {
 			if v := recover(); v != nil {
-				// debug.Stack here, while the panicking frames are still on
-				// the stack, so it names the function that panicked.
-				contract.LogPanic(ctx, c.logger, contract.MethodCallTool, name, v, debug.Stack())
+				g.rec.Panic(ctx, contract.MethodCallTool, name, v)
 				res, err = mcp.NewToolResultError(contract.ToolCrashText(name)), nil
 			}
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
-			if _, elicit := asURLElicitationRequired(err); c.toolErrorsAsResults && !elicit {
-				contract.LogToolError(ctx, c.logger, name, err.Error())
+			if _, elicit := asURLElicitationRequired(err); g.rec.ToolErrorsAsResults && !elicit {
+				g.rec.ToolError(ctx, name, err.Error())
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			contract.LogRequestFailed(ctx, c.logger, contract.MethodCallTool, name, handlerCode(ctx, err), err)
+			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, err), err)
 			return res, err
 		}
 		if res != nil && res.IsError {
-			contract.LogToolError(ctx, c.logger, name, toolErrorText(res))
+			g.rec.ToolError(ctx, name, toolErrorText(res))
 		}
 		return res, nil
 	}
 }
 
-func (c guardConfig) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
+func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		return guardCall(ctx, call{c.logger, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode},
+		return guardCall(ctx, call{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode},
 			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
 	}
 }
 
-func (c guardConfig) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
+func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		return guardCall(ctx, call{c.logger, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode},
+		return guardCall(ctx, call{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode},
 			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
 	}
 }
@@ -101,7 +83,7 @@ func (c guardConfig) prompts(next server.PromptHandlerFunc) server.PromptHandler
 // call describes one guarded call of a resource, prompt or completion
 // handler, which fail the same way: with a Go error.
 type call struct {
-	logger *slog.Logger
+	rec    contract.Recorder
 	method string
 	name   string                             // the URI or prompt name; "" for a completion
 	crash  string                             // the error message the client gets after a panic
@@ -114,16 +96,14 @@ type call struct {
 func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			// debug.Stack here, while the panicking frames are still on
-			// the stack, so it names the function that panicked.
-			contract.LogPanic(ctx, c.logger, c.method, c.name, v, debug.Stack())
+			c.rec.Panic(ctx, c.method, c.name, v)
 			var zero R
 			res, err = zero, errors.New(c.crash)
 		}
 	}()
 	res, err = next()
 	if err != nil {
-		contract.LogRequestFailed(ctx, c.logger, c.method, c.name, c.code(ctx, err), err)
+		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, err), err)
 	}
 	return res, err
 }
@@ -133,25 +113,14 @@ const methodComplete = string(mcp.MethodCompletionComplete)
 
 // GuardPromptCompletions wraps a prompt completion provider so that a panic
 // in it is answered with -32603 "Internal server error" and logged at ERROR
-// ([guard.MsgPanic], with method, panic and stack), and a returned error is logged
-// at INFO ([guard.MsgRequestFailed]). Install it with
+// ([guard.MsgPanic], with method, panic and stack), and a returned error is
+// logged at INFO ([guard.MsgRequestFailed]). Install it with
 //
 //	server.WithPromptCompletionProvider(mcpgo.GuardPromptCompletions(logger, p))
 //
 // A nil logger means [slog.Default].
 func GuardPromptCompletions(logger *slog.Logger, p server.PromptCompletionProvider) server.PromptCompletionProvider {
-	return promptCompletions{logger, p}
-}
-
-type promptCompletions struct {
-	logger *slog.Logger
-	next   server.PromptCompletionProvider
-}
-
-func (g promptCompletions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	return guardCall(ctx, completion(g.logger), func() (*mcp.Completion, error) {
-		return g.next.CompletePromptArgument(ctx, prompt, arg, cc)
-	})
+	return completions{rec: contract.New(logger, nil), prompts: p}
 }
 
 // GuardResourceCompletions is [GuardPromptCompletions] for a resource
@@ -159,24 +128,28 @@ func (g promptCompletions) CompletePromptArgument(ctx context.Context, prompt st
 //
 //	server.WithResourceCompletionProvider(mcpgo.GuardResourceCompletions(logger, p))
 func GuardResourceCompletions(logger *slog.Logger, p server.ResourceCompletionProvider) server.ResourceCompletionProvider {
-	return resourceCompletions{logger, p}
+	return completions{rec: contract.New(logger, nil), resources: p}
 }
 
-type resourceCompletions struct {
-	logger *slog.Logger
-	next   server.ResourceCompletionProvider
+// completions is a guarded completion provider: of prompts or of resources.
+type completions struct {
+	rec       contract.Recorder
+	prompts   server.PromptCompletionProvider
+	resources server.ResourceCompletionProvider
 }
 
-func (g resourceCompletions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	return guardCall(ctx, completion(g.logger), func() (*mcp.Completion, error) {
-		return g.next.CompleteResourceArgument(ctx, uri, arg, cc)
-	})
+func (g completions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.prompts.CompletePromptArgument(ctx, prompt, arg, cc) })
 }
 
-// completion describes a guarded completion: mcp-go sends every error a
-// provider returns as -32603.
-func completion(logger *slog.Logger) call {
-	return call{logger: logger, method: methodComplete, crash: contract.InternalMessage,
+func (g completions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.resources.CompleteResourceArgument(ctx, uri, arg, cc) })
+}
+
+// call describes a guarded completion: mcp-go sends every error a provider
+// returns as -32603.
+func (g completions) call() call {
+	return call{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
 		code: func(context.Context, error) int64 { return contract.CodeInternalError }}
 }
 

@@ -36,7 +36,7 @@ func ExampleGuard() {
 
 	catalog := map[string]string{"Dune": "Frank Herbert"}
 	srv := server.NewMCPServer("bookshop", "1.0",
-		mcpgo.Guard(logger, mcpgo.ToolErrorsAsResults()), // first, so that it is the outermost middleware
+		mcpgo.Guard(logger, guard.ToolErrorsAsResults), // first, so that it is the outermost middleware
 	)
 	srv.AddTool(mcp.NewTool("get_author", mcp.WithString("title")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		title := req.GetString("title", "")

@@ -82,7 +82,7 @@ func (crashingCompletions) CompleteResourceArgument(context.Context, string, mcp
 
 // guarded builds a server that logs into logs, SDK records included, as a
 // real server would, with Guard given first so that it is outermost.
-func guarded(logs *logcapture.Recorder, opts ...mcpgo.GuardOption) *server.MCPServer {
+func guarded(logs *logcapture.Recorder, opts ...guard.Option) *server.MCPServer {
 	l := logs.Logger()
 	s := server.NewMCPServer("guarded", "v0",
 		mcpgo.Guard(l, opts...),
@@ -224,7 +224,7 @@ func TestGuardFailures(t *testing.T) {
 func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	cs, _ := guardedSession(t, guarded(logs, mcpgo.ToolErrorsAsResults()), "2025-11-25")
+	cs, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), "2025-11-25")
 
 	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "elicit", Arguments: map[string]any{}})
 	assert.Equal(t, int64(-32042), sdktest.WireError(t, err).Code)
@@ -236,7 +236,7 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		logs := logcapture.New(t)
-		cs, _ := guardedSession(t, guarded(logs, mcpgo.ToolErrorsAsResults()), era.Version)
+		cs, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.Version)
 
 		res := sdktest.Call(t, cs, "fail", nil)
 		assert.True(t, res.IsError)

@@ -3,6 +3,7 @@ package contract
 import (
 	"context"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/mcptestkit/mcptestkit/guard"
 )
@@ -45,36 +46,56 @@ func subject(method string) (msg, key string) {
 	return guard.MsgPanic, ""
 }
 
-// orDefault returns l, or slog.Default() (as it is now) when l is nil.
-func orDefault(l *slog.Logger) *slog.Logger {
-	if l == nil {
-		return slog.Default()
-	}
-	return l
+// A Recorder writes a guard's log records, as the guard's options ask.
+type Recorder struct {
+	logger *slog.Logger // nil: slog.Default() as it is when a record is written
+
+	// ToolErrorsAsResults is whether guard.ToolErrorsAsResults was given.
+	ToolErrorsAsResults bool
 }
 
-// LogPanic writes the ERROR record for a panic recovered while handling
-// method; name is the tool, URI or prompt ("" for other methods).
-func LogPanic(ctx context.Context, l *slog.Logger, method, name string, value any, stack []byte) {
+// New returns the Recorder for a guard given logger and opts.
+func New(logger *slog.Logger, opts []guard.Option) Recorder {
+	r := Recorder{logger: logger}
+	for _, o := range opts {
+		if o == guard.ToolErrorsAsResults {
+			r.ToolErrorsAsResults = true
+		}
+	}
+	return r
+}
+
+func (r Recorder) log() *slog.Logger {
+	if r.logger == nil {
+		return slog.Default()
+	}
+	return r.logger
+}
+
+// Panic writes the ERROR record for the panic value v, recovered while
+// handling method; name is the tool, URI or prompt ("" for other methods).
+// Call it from the deferred function that recovered v: the stack it records
+// then still has the panicking frames.
+func (r Recorder) Panic(ctx context.Context, method, name string, v any) {
 	msg, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
 	attrs = append(attrs, slog.String(guard.KeyMethod, method))
 	if key != "" {
 		attrs = append(attrs, slog.String(key, name))
 	}
-	attrs = append(attrs, slog.Any(guard.KeyPanic, value), slog.String(guard.KeyStack, string(stack)))
-	orDefault(l).LogAttrs(ctx, slog.LevelError, msg, attrs...)
+	attrs = append(attrs, slog.Any(guard.KeyPanic, v), slog.String(guard.KeyStack, string(debug.Stack())))
+	r.log().LogAttrs(ctx, slog.LevelError, msg, attrs...)
 }
 
-// LogToolError writes the INFO record for a tool that reported a failure.
-func LogToolError(ctx context.Context, l *slog.Logger, tool, text string) {
-	orDefault(l).LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
+// ToolError writes the INFO record for a tool that reported a failure.
+func (r Recorder) ToolError(ctx context.Context, tool, text string) {
+	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
 		slog.String(guard.KeyMethod, MethodCallTool), slog.String(guard.KeyTool, tool), slog.String(guard.KeyError, text))
 }
 
-// LogRequestFailed writes the INFO record for a request that ended in a
-// JSON-RPC error with the given code; name is as for LogPanic.
-func LogRequestFailed(ctx context.Context, l *slog.Logger, method, name string, code int64, err error) {
+// RequestFailed writes the INFO record for a request that ended in a
+// JSON-RPC error with the given code; name is as for Panic.
+func (r Recorder) RequestFailed(ctx context.Context, method, name string, code int64, err error) {
 	_, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
 	attrs = append(attrs, slog.String(guard.KeyMethod, method))
@@ -82,5 +103,5 @@ func LogRequestFailed(ctx context.Context, l *slog.Logger, method, name string, 
 		attrs = append(attrs, slog.String(key, name))
 	}
 	attrs = append(attrs, slog.Int64(guard.KeyCode, code), slog.String(guard.KeyError, err.Error()))
-	orDefault(l).LogAttrs(ctx, slog.LevelInfo, guard.MsgRequestFailed, attrs...)
+	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgRequestFailed, attrs...)
 }

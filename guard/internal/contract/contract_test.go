@@ -3,6 +3,7 @@ package contract_test
 import (
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/guard"
@@ -10,7 +11,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 
-func TestLogPanic(t *testing.T) {
+func TestPanic(t *testing.T) {
 	for _, tc := range []struct {
 		method, name, msg, key string
 	}{
@@ -20,7 +21,7 @@ func TestLogPanic(t *testing.T) {
 		{"completion/complete", "", guard.MsgPanic, ""},
 	} {
 		logs := logcapture.New(t)
-		contract.LogPanic(t.Context(), logs.Logger(), tc.method, tc.name, "kaboom", []byte("goroutine 1 [running]:\nf()"))
+		contract.New(logs.Logger(), nil).Panic(t.Context(), tc.method, tc.name, "kaboom")
 		ms := []logcapture.Matcher{
 			logcapture.Level(slog.LevelError), logcapture.Message(tc.msg),
 			logcapture.Attr(guard.KeyMethod, tc.method), logcapture.Attr(guard.KeyPanic, "kaboom"),
@@ -29,8 +30,8 @@ func TestLogPanic(t *testing.T) {
 			ms = append(ms, logcapture.Attr(tc.key, tc.name))
 		}
 		rec := logs.RequireLogged(t, ms...)
-		if rec.Stack() != "goroutine 1 [running]:\nf()" {
-			t.Errorf("%s: stack = %q", tc.method, rec.Stack())
+		if !strings.Contains(rec.Stack(), "contract_test.TestPanic(") {
+			t.Errorf("%s: the stack does not name the caller:\n%s", tc.method, rec.Stack())
 		}
 		logs.AssertCount(t, 1)
 		if tc.key == "" {
@@ -39,17 +40,17 @@ func TestLogPanic(t *testing.T) {
 	}
 }
 
-func TestLogToolError(t *testing.T) {
+func TestToolError(t *testing.T) {
 	logs := logcapture.New(t)
-	contract.LogToolError(t.Context(), logs.Logger(), "get_author", "No book titled 'Nothing'")
+	contract.New(logs.Logger(), nil).ToolError(t.Context(), "get_author", "No book titled 'Nothing'")
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
 		logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, "No book titled 'Nothing'"))
 	logs.AssertNone(t, logcapture.HasAttr(guard.KeyStack))
 }
 
-func TestLogRequestFailed(t *testing.T) {
+func TestRequestFailed(t *testing.T) {
 	logs := logcapture.New(t)
-	contract.LogRequestFailed(t.Context(), logs.Logger(), "resources/read", "db://x", -32602, errors.New("Resource not found"))
+	contract.New(logs.Logger(), nil).RequestFailed(t.Context(), "resources/read", "db://x", -32602, errors.New("Resource not found"))
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed),
 		logcapture.Attr(guard.KeyMethod, "resources/read"), logcapture.Attr(guard.KeyURI, "db://x"),
 		logcapture.Attr(guard.KeyCode, -32602), logcapture.Attr(guard.KeyError, "Resource not found"))
@@ -58,7 +59,7 @@ func TestLogRequestFailed(t *testing.T) {
 // TestNilLoggerUsesDefault swaps slog.Default, so it is not parallel.
 func TestNilLoggerUsesDefault(t *testing.T) {
 	logs := logcapture.New(t, logcapture.CaptureDefault())
-	contract.LogToolError(t.Context(), nil, "t", "e")
+	contract.New(nil, nil).ToolError(t.Context(), "t", "e")
 	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolError))
 }
 
@@ -71,5 +72,14 @@ func TestTexts(t *testing.T) {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}
+	}
+}
+
+func TestNewReadsOptions(t *testing.T) {
+	if contract.New(nil, nil).ToolErrorsAsResults {
+		t.Error("ToolErrorsAsResults without the option")
+	}
+	if !contract.New(nil, []guard.Option{guard.ToolErrorsAsResults}).ToolErrorsAsResults {
+		t.Error("guard.ToolErrorsAsResults not read")
 	}
 }

@@ -5,20 +5,24 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/guard/internal/contract"
 )
 
-func ExampleLogPanic() {
-	// Drop the time so the output is stable.
+func ExampleRecorder_Panic() {
+	// Drop the time and cut the stack so the output is stable.
 	l := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey {
+			switch a.Key {
+			case slog.TimeKey:
 				return slog.Attr{}
+			case guard.KeyStack:
+				return slog.String(a.Key, "goroutine …")
 			}
 			return a
 		},
 	}))
-	contract.LogPanic(context.Background(), l, "tools/call", "explode", "kaboom", []byte("goroutine 1"))
+	contract.New(l, nil).Panic(context.Background(), "tools/call", "explode", "kaboom")
 	// Output:
-	// level=ERROR msg="tool handler panicked" method=tools/call tool=explode panic=kaboom stack="goroutine 1"
+	// level=ERROR msg="tool handler panicked" method=tools/call tool=explode panic=kaboom stack="goroutine …"
 }
