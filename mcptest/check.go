@@ -129,6 +129,9 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string) {
 		t.Errorf("%s", msg)
 	case servercheck.Skip:
 		if prefix == "" {
+			if r.Detail == "left out by Options.Skip" {
+				r.Detail = "left out by mcptest.SkipChecks"
+			}
 			t.Skip(r.Detail)
 		}
 	default:

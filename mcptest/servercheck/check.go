@@ -339,7 +339,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 	}
 	for _, p := range s.skip {
 		if matchPrefix(p, elems, false) {
-			fn = func(c *state) { c.skipf("left out by a skip pattern (Options.Skip, mcptest.SkipChecks)") }
+			fn = func(c *state) { c.skipf(skippedByPattern) }
 			break
 		}
 	}
@@ -436,3 +436,7 @@ func elem(name string) string {
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }
+
+// skippedByPattern is the Detail of a check Options.Skip left out; a caller
+// may reword it for its own option (cmd/mcptestkit says --skip).
+const skippedByPattern = "left out by Options.Skip"
