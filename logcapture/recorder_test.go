@@ -3,6 +3,7 @@ package logcapture_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"log"
 	"log/slog"
 	"os"
@@ -15,28 +16,6 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
-
-// fakeTB records what New does with its test. Methods New does not use are
-// left to the nil embedded interface, so a call to one panics loudly.
-type fakeTB struct {
-	testing.TB
-	failed   bool
-	cleanups []func()
-	logs     []string
-}
-
-func (f *fakeTB) Helper()                 {}
-func (f *fakeTB) Failed() bool            { return f.failed }
-func (f *fakeTB) Cleanup(fn func())       { f.cleanups = append(f.cleanups, fn) }
-func (f *fakeTB) Log(args ...any)         { f.logs = append(f.logs, fmt.Sprint(args...)) }
-func (f *fakeTB) Logf(s string, a ...any) { f.logs = append(f.logs, fmt.Sprintf(s, a...)) }
-
-// finish runs the cleanups last-registered first, as testing does.
-func (f *fakeTB) finish() {
-	for i := len(f.cleanups) - 1; i >= 0; i-- {
-		f.cleanups[i]()
-	}
-}
 
 func TestQueries(t *testing.T) {
 	logs := logcapture.New(t)
@@ -101,14 +80,14 @@ func TestStdLogger(t *testing.T) {
 func TestCaptureDefault(t *testing.T) {
 	prev, prevW, prevFlags := slog.Default(), log.Writer(), log.Flags()
 
-	ft := &fakeTB{}
+	ft := faketb.New(t, "fake")
 	logs := logcapture.New(ft, logcapture.CaptureDefault())
 	slog.Warn("from slog")
 	log.Print("from log")
 	if got := logs.Messages(); !slices.Equal(got, []string{"from slog", "from log"}) {
 		t.Errorf("Messages() = %q", got)
 	}
-	ft.finish()
+	ft.Finish()
 
 	if slog.Default() != prev {
 		t.Error("slog.Default() not restored")
@@ -119,19 +98,19 @@ func TestCaptureDefault(t *testing.T) {
 }
 
 func TestFailureDump(t *testing.T) {
+	const header = "----- Captured log -----"
 	t.Run("failed", func(t *testing.T) {
-		ft := &fakeTB{}
-		logs := logcapture.New(ft)
-		logs.Logger().Info("started", "port", 8080)
-		logs.Logger().Error("tool handler panicked", "tool", "explode", "stack", "goroutine 9 [running]:\nmain.explode()")
-		ft.failed = true
-		ft.finish()
-		if len(ft.logs) != 1 {
-			t.Fatalf("logged %d times, want 1: %q", len(ft.logs), ft.logs)
+		ft := faketb.Run(t, func(tb testing.TB) {
+			logs := logcapture.New(tb)
+			logs.Logger().Info("started", "port", 8080)
+			logs.Logger().Error("tool handler panicked", "tool", "explode", "stack", "goroutine 9 [running]:\nmain.explode()")
+			tb.Errorf("failing on purpose")
+		})
+		got := ft.Text()
+		if n := strings.Count(got, header); n != 1 {
+			t.Fatalf("dumped %d times, want 1: %q", n, got)
 		}
-		got := ft.logs[0]
 		for _, want := range []string{
-			"----- Captured log -----",
 			"\nINFO  started port=8080 (recorder_test.go:",
 			"\nERROR tool handler panicked tool=explode (recorder_test.go:",
 			"\n    stack:\n        goroutine 9 [running]:\n        main.explode()",
@@ -142,29 +121,27 @@ func TestFailureDump(t *testing.T) {
 		}
 	})
 	t.Run("passed", func(t *testing.T) {
-		ft := &fakeTB{}
-		logcapture.New(ft).Logger().Info("x")
-		ft.finish()
-		if len(ft.logs) != 0 {
-			t.Errorf("dumped for a passing test: %q", ft.logs)
+		ft := faketb.Run(t, func(tb testing.TB) { logcapture.New(tb).Logger().Info("x") })
+		if got := ft.Text(); got != "" {
+			t.Errorf("dumped for a passing test: %q", got)
 		}
 	})
 	t.Run("NoDump", func(t *testing.T) {
-		ft := &fakeTB{}
-		logcapture.New(ft, logcapture.NoDump()).Logger().Info("x")
-		ft.failed = true
-		ft.finish()
-		if len(ft.logs) != 0 || len(ft.cleanups) != 0 {
-			t.Errorf("NoDump still registered a dump: logs %q, %d cleanups", ft.logs, len(ft.cleanups))
+		ft := faketb.Run(t, func(tb testing.TB) {
+			logcapture.New(tb, logcapture.NoDump()).Logger().Info("x")
+			tb.Errorf("failing on purpose")
+		})
+		if got := ft.Text(); strings.Contains(got, header) {
+			t.Errorf("NoDump still dumped: %q", got)
 		}
 	})
 	t.Run("nothing captured", func(t *testing.T) {
-		ft := &fakeTB{}
-		logcapture.New(ft)
-		ft.failed = true
-		ft.finish()
-		if len(ft.logs) != 0 {
-			t.Errorf("dumped an empty log: %q", ft.logs)
+		ft := faketb.Run(t, func(tb testing.TB) {
+			logcapture.New(tb)
+			tb.Errorf("failing on purpose")
+		})
+		if got := ft.Text(); strings.Contains(got, header) {
+			t.Errorf("dumped an empty log: %q", got)
 		}
 	})
 }
@@ -196,6 +173,10 @@ func TestFailureDumpInGoTest(t *testing.T) {
 	// logcapture.
 	if !regexp.MustCompile(`recorder_test\.go:\d+: logcapture: want no record matching level == ERROR, got 1`).Match(out) {
 		t.Errorf("the assertion failure does not point at the test's line:\n%s", out)
+	}
+	// So is the dump: at the line that called New, not inside logcapture.
+	if !regexp.MustCompile(`recorder_test\.go:\d+: -+ Captured log`).Match(out) {
+		t.Errorf("the dump does not point at the test's line:\n%s", out)
 	}
 }
 

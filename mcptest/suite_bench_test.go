@@ -3,6 +3,7 @@ package mcptest
 import (
 	"context"
 	"fmt"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"os"
 	"os/exec"
 	"runtime"
@@ -202,20 +203,16 @@ func BenchmarkIdleConnections(b *testing.B) {
 	b.Run("mcptest", func(b *testing.B) {
 		srv := goSDKEcho()
 		measure(b, func() func() {
-			fakes := make([]*fakeTB, n)
+			fakes := make([]*faketb.TB, n)
 			for i := range fakes {
-				ctx, cancel := context.WithCancel(context.Background())
-				fakes[i] = &fakeTB{TB: b, name: "idle", ctx: ctx, cancel: cancel}
+				fakes[i] = faketb.New(b, "idle")
 				Connect(fakes[i], srv)
 			}
 			return func() {
 				for _, f := range fakes {
-					f.cancel()
-					for i := len(f.cleanups) - 1; i >= 0; i-- {
-						f.cleanups[i]()
-					}
+					f.Finish()
 					if f.Failed() {
-						b.Fatal(f.output())
+						b.Fatal(f.Text())
 					}
 				}
 			}

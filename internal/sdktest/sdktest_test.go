@@ -2,7 +2,7 @@ package sdktest_test
 
 import (
 	"context"
-	"fmt"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"io"
 	"sync"
 	"testing"
@@ -61,31 +61,17 @@ func TestTransportReadsEOFWhenClosed(t *testing.T) {
 	assert.ErrorIs(t, err, io.EOF)
 }
 
-// tbSpy records whether a helper failed the test, without failing this one.
-type tbSpy struct {
-	testing.TB
-	errors []string
-}
-
-func (s *tbSpy) Errorf(format string, args ...any) {
-	s.errors = append(s.errors, fmt.Sprintf(format, args...))
-}
-
 func TestAssertNoPanic(t *testing.T) {
 	t.Parallel()
 	sv := sdktest.Serve(t, gosdk.Server(newServer()))
 	cs := sv.Connect(t, "2025-06-18", nil)
 
-	spy := &tbSpy{TB: t}
-	assert.True(t, sv.AssertNoPanic(spy))
-	assert.Empty(t, spy.errors)
+	faketb.Run(t, func(tb testing.TB) { assert.True(t, sv.AssertNoPanic(tb)) }).ExpectPass(t)
 
 	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
 	require.Error(t, err, "the adapter answers the panic with an error")
 	// The report is sent before the answer, so it is there by now.
-	assert.False(t, sv.AssertNoPanic(spy))
-	require.Len(t, spy.errors, 1)
-	assert.Contains(t, spy.errors[0], `panic in tools/call "boom": kaboom`)
+	faketb.Run(t, func(tb testing.TB) { assert.False(t, sv.AssertNoPanic(tb)) }).ExpectFailure(t, `panic in tools/call "boom": kaboom`)
 }
 
 func TestProgressOrder(t *testing.T) {
