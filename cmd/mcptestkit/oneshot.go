@@ -51,38 +51,53 @@ prompts, every page of each list its capabilities declare.`,
 	}
 }
 
+// printList prints each list the server's capabilities declare, and says
+// which it does not offer.
 func printList(w io.Writer, c *client.Client, s *session) {
 	info := c.ServerInfo()
+	caps := c.ServerCapabilities()
 	fmt.Fprintf(w, "%s %s, protocol %s\n", info.Name, info.Version, s.ProtocolVersion)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	section := func(title string, n int) {
-		fmt.Fprintf(tw, "\n%s (%d):\n", title, n)
-	}
-	section("Tools", len(s.Tools))
-	for _, t := range s.Tools {
-		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, firstLine(t.Description))
-	}
-	section("Resources", len(s.Resources))
-	for _, r := range s.Resources {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URI, r.Name, r.MIMEType)
-	}
-	section("Resource templates", len(s.ResourceTemplates))
-	for _, r := range s.ResourceTemplates {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URITemplate, r.Name, r.MIMEType)
-	}
-	section("Prompts", len(s.Prompts))
-	for _, p := range s.Prompts {
-		var args []string
-		for _, a := range p.Arguments {
-			name := a.Name
-			if a.Required {
-				name += "*"
-			}
-			args = append(args, name)
+	var absent []string
+	section := func(title string, declared bool, n int) bool {
+		if !declared {
+			absent = append(absent, strings.ToLower(title))
+			return false
 		}
-		fmt.Fprintf(tw, "  %s(%s)\t%s\n", p.Name, strings.Join(args, ", "), firstLine(p.Description))
+		fmt.Fprintf(tw, "\n%s (%d):\n", title, n)
+		return true
+	}
+	if section("Tools", caps.Tools != nil, len(s.Tools)) {
+		for _, t := range s.Tools {
+			fmt.Fprintf(tw, "  %s\t%s\n", t.Name, firstLine(t.Description))
+		}
+	}
+	if section("Resources", caps.Resources != nil, len(s.Resources)) {
+		for _, r := range s.Resources {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URI, r.Name, r.MIMEType)
+		}
+		fmt.Fprintf(tw, "\nResource templates (%d):\n", len(s.ResourceTemplates))
+		for _, r := range s.ResourceTemplates {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URITemplate, r.Name, r.MIMEType)
+		}
+	}
+	if section("Prompts", caps.Prompts != nil, len(s.Prompts)) {
+		for _, p := range s.Prompts {
+			var args []string
+			for _, a := range p.Arguments {
+				name := a.Name
+				if a.Required {
+					name += "*"
+				}
+				args = append(args, name)
+			}
+			fmt.Fprintf(tw, "  %s(%s)\t%s\n", p.Name, strings.Join(args, ", "), firstLine(p.Description))
+		}
 	}
 	tw.Flush()
+	if len(absent) > 0 {
+		fmt.Fprintf(w, "\nNot offered (not in the server's capabilities): %s\n", strings.Join(absent, ", "))
+	}
 }
 
 func callCommand() *command {

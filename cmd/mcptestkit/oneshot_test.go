@@ -21,6 +21,10 @@ func TestList(t *testing.T) {
 	assert.Regexp(t, `(?m)^  books://\{title\} +book +text/plain$`, r.stdout)
 	assert.Regexp(t, `(?m)^  recommend\(title\*\) +Ask for books`, r.stdout)
 
+	r = mcptestkit(t, []string{"STDIOSERVER_BROKEN=1"}, "list", "--", serverBinary(t))
+	require.Equal(t, exitOK, r.code, "%s", r)
+	assert.Equal(t, "broken 0.0.1, protocol 2026-07-28\n\nTools (1):\n  explode  \n\nNot offered (not in the server's capabilities): resources, prompts\n", r.stdout)
+
 	// The same server over stdio, as JSON, at a pinned legacy version.
 	r = mcptestkit(t, nil, "list", "--format", "json", "--version", "2025-06-18", "--", serverBinary(t))
 	require.Equal(t, exitOK, r.code, "%s", r)
