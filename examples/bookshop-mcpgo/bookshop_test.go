@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -163,6 +164,27 @@ func TestTemplateCannotSayNotFound(t *testing.T) {
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
 	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
+}
+
+// Not even mcp-go's own sentinel helps: a template handler that returns
+// server.ErrResourceNotFound, bare or wrapped, still gets -32603. (The
+// workaround is New's: one resource per book.)
+func TestTemplateErrResourceNotFoundIsStillInternalError(t *testing.T) {
+	t.Parallel()
+	srv := server.NewMCPServer("lookup", "v1")
+	srv.AddResourceTemplate(mcp.NewResourceTemplate("books://{title}", "book"),
+		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			if strings.HasSuffix(req.Params.URI, "Bare") {
+				return nil, server.ErrResourceNotFound
+			}
+			return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, req.Params.URI)
+		})
+	c := mcptest.Connect(t, mcpgo.Server(srv))
+	for _, uri := range []string{"books://Bare", "books://Wrapped"} {
+		_, err := c.ReadResource(t.Context(), uri)
+		mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+		assert.False(t, client.IsResourceNotFound(err), uri)
+	}
 }
 
 // Another resource failure: -32603 with the handler's message, in both

@@ -13,11 +13,9 @@ import (
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// DefaultNotificationBuffer is how many notifications a connection's session
-// holds before the server refuses one: mcp-go does not wait, it returns
-// server.ErrNotificationChannelBlocked to the sender (and reports it to its
-// OnError hooks).
-const DefaultNotificationBuffer = 1024
+// notificationBuffer is how many notifications a connection's session holds
+// by default before the server refuses one.
+const notificationBuffer = 1024
 
 // An Adapter is an mcp-go server as the mcptest harness serves it: its Serve
 // method, which the harness calls once per connection, makes it an
@@ -51,8 +49,9 @@ func WithProtocolVersions(versions ...string) Option {
 
 // WithNotificationBuffer sets how many notifications each connection's
 // session holds, waiting for the connection's writer, before the server
-// refuses more (default [DefaultNotificationBuffer]). An n below 1 panics,
-// because it is a programming error.
+// refuses more (default 1024): mcp-go does not wait, it returns
+// server.ErrNotificationChannelBlocked to the sender (and reports it to its
+// OnError hooks). An n below 1 panics, because it is a programming error.
 func WithNotificationBuffer(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("mcpgo.WithNotificationBuffer: n must be at least 1, got %d", n))
@@ -76,7 +75,7 @@ func Server(s *server.MCPServer, opts ...Option) *Adapter {
 	if s == nil {
 		panic("mcpgo.Server: nil *server.MCPServer")
 	}
-	a := &Adapter{server: s, notifyBuf: DefaultNotificationBuffer}
+	a := &Adapter{server: s, notifyBuf: notificationBuffer}
 	for _, o := range opts {
 		o(a)
 	}
