@@ -2,6 +2,7 @@ package logcapture
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log"
 	"log/slog"
@@ -65,7 +66,7 @@ func New(t testing.TB, opts ...Option) *Recorder {
 			if !t.Failed() {
 				return
 			}
-			if d := r.dump(mainModule(), testing.Verbose()); d != "" {
+			if d := r.dump(mainModule(), flag.Parsed() && testing.Verbose()); d != "" {
 				t.Log(d)
 			}
 		})

@@ -145,7 +145,7 @@ func WithoutCrashReports() Option { return func(c *config) { c.crashCatcher = fa
 
 // verbose reports whether the tests run with go test -v, which makes a
 // failing test print its whole transcript as sent.
-func verbose() bool { return flag.Parsed() && testing.Verbose() }
+func verbose() bool { return testing.Testing() && flag.Parsed() && testing.Verbose() }
 
 // transcriptFrames is how many of the most recent messages a connection's
 // transcript keeps (the frames are shared with the client and server, not

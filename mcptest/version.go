@@ -33,6 +33,10 @@ import (
 //		// ...
 //	}, mcptest.Since(client.Version20250618))
 //
+// A server that speaks only the legacy versions (every TypeScript-SDK
+// server in 2026) fails the 2026-07-28 subtest, saying so; declare the
+// versions it speaks once, with Before(client.Version20260728).
+//
 // The subtests run one after another; call t.Parallel in fn to run them in
 // parallel. A bad option fails the test before any subtest runs.
 func EachVersion(t *testing.T, fn func(t *testing.T, version string), opts ...VersionOption) {
