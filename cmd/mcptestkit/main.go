@@ -110,11 +110,11 @@ func run(ctx context.Context, args []string, term terminal) int {
 const mainUsage = `mcptestkit checks, calls and records MCP servers.
 
 Usage:
-  mcptestkit check  [flags] [SERVER]                   run the checks of mcptest.CheckServer
-  mcptestkit list   [flags] [SERVER]                   list tools, resources, templates and prompts
+  mcptestkit check  [flags] [SERVER]                       run the checks of mcptest.CheckServer
+  mcptestkit list   [flags] [SERVER]                       list tools, resources, templates and prompts
   mcptestkit call   [flags] TOOL [key=value...] [SERVER]   call one tool
-  mcptestkit record [flags] [-o FILE] [SERVER]         record a session as a golden file
-  mcptestkit replay [flags] FILE [SERVER]              run a recorded session again and diff it
+  mcptestkit record [flags] [-o FILE] [SERVER]             record a session as a golden file
+  mcptestkit replay [flags] FILE [SERVER]                  run a recorded session again and diff it
 
 SERVER is one of:
   (nothing)          the bundled Bookshop example (examples/bookshop), served in process
