@@ -70,7 +70,9 @@ type Options struct {
 	// each runs in its own goroutine and its ctx ends when the server cancels
 	// the request or the client closes (Close waits for callbacks, so they
 	// must return when ctx ends). On 2026-07-28 connections they run within
-	// the call that needed the input, with that call's ctx.
+	// the call that needed the input, with that call's ctx. A callback that
+	// panics (these or the handlers below) does not end the process: see
+	// [PanicError].
 
 	// CreateMessage answers sampling requests (sampling/createMessage). Return
 	// an [*Error] (for example [CodeUserRejected]) to send that exact error.

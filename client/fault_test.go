@@ -3,12 +3,17 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -180,4 +185,158 @@ func TestServerCancellingClientRequestLeavesCallWaiting(t *testing.T) {
 	err := returns(t, "CallTool", func() error { return <-errc })
 	require.ErrorIs(t, err, ErrClosed)
 	require.False(t, errors.Is(err, context.DeadlineExceeded))
+}
+
+// echo makes the server end copy every frame back, as /bin/cat would.
+func echo(t *testing.T, se *memtransport.Conn) {
+	go func() {
+		for {
+			data, err := se.Receive(context.Background())
+			if err != nil {
+				return
+			}
+			if se.SendRaw(context.Background(), data) != nil {
+				return
+			}
+		}
+	}()
+}
+
+// A peer that echoes its input is not taken for a server answering: the
+// request coming back is recognised, and the error says so. (Before: the
+// echoed request was answered "method not found", and that answer, echoed
+// in turn, came back as `initialize: error -32601: method not found`.)
+func TestEchoedRequestIsNotAnAnswer(t *testing.T) {
+	for _, version := range []string{"", Version20251125, Version20260728} {
+		ce, se := memtransport.Pair()
+		defer se.Close()
+		echo(t, se)
+		err := returns(t, "Connect", func() error {
+			_, err := Connect(t.Context(), ce, &Options{ProtocolVersion: version})
+			return err
+		})
+		method := "server/discover"
+		if IsLegacy(version) && version != "" {
+			method = "initialize"
+		}
+		require.EqualError(t, err, "client: Connect: "+method+": "+errEchoed.Error(), "version %q", version)
+	}
+}
+
+// The same with a real /bin/cat over stdio.
+func TestEchoedRequestFromCat(t *testing.T) {
+	if _, err := exec.LookPath("cat"); err != nil {
+		t.Skip("no cat on this system")
+	}
+	tr, err := transport.Command(exec.Command("cat"))
+	require.NoError(t, err)
+	err = returns(t, "Connect", func() error {
+		_, err := Connect(t.Context(), tr, &Options{ProtocolVersion: Version20251125})
+		return err
+	})
+	require.ErrorContains(t, err, "client: Connect: initialize: the server echoed the request back instead of answering it")
+}
+
+// A peer that sends only garbage during the handshake: Connect's error says
+// what arrived, not only that the time ran out.
+func TestHandshakeGarbageNamed(t *testing.T) {
+	ce, se := memtransport.Pair()
+	defer se.Close()
+	go func() {
+		if _, err := se.Receive(context.Background()); err != nil { // initialize
+			return
+		}
+		for _, frame := range []string{
+			"hello from a shell profile",
+			`{"id":1,"result":{}}`,
+			`[{"jsonrpc":"2.0","id":1,"result":{}}]`,
+			`{"jsonrpc":"2.0","id":"1","result":{"protocolVersion":"2025-11-25"}}`,
+			strings.Repeat("x", 500),
+		} {
+			if se.SendRaw(context.Background(), []byte(frame)) != nil {
+				return
+			}
+		}
+	}()
+	err := returns(t, "Connect", func() error {
+		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+		defer cancel()
+		_, err := Connect(ctx, ce, &Options{ProtocolVersion: Version20251125})
+		return err
+	})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.EqualError(t, err, `client: Connect: initialize: context deadline exceeded; `+
+		`received 4 frames that are not JSON-RPC and 1 response to no request of this client's: `+
+		`"hello from a shell profile" (invalid character 'h' looking for beginning of value); `+
+		`"{\"id\":1,\"result\":{}}" (the "jsonrpc" member must be "2.0"); `+
+		`"[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}]" (batches (JSON arrays) are not supported); and 2 more`)
+}
+
+// Two server requests with the same id in flight: the second is refused
+// with an error, and the first goes on (its cancellation still reaches it).
+func TestDuplicateServerRequestIDRefused(t *testing.T) {
+	started := make(chan struct{}, 2)
+	ended := make(chan error, 2)
+	_, f := faultFake(t, &Options{ListRoots: func(ctx context.Context) ([]*Root, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return nil, ctx.Err()
+	}}, nil)
+	f.send(`{"jsonrpc":"2.0","id":7,"method":"roots/list"}`)
+	<-started
+	f.send(`{"jsonrpc":"2.0","id":7,"method":"roots/list"}`)
+	m := f.recv()
+	require.NotNil(t, m.Error)
+	assert.Equal(t, "7", m.ID.String())
+	assert.Equal(t, CodeInvalidRequest, m.Error.Code)
+	assert.Equal(t, "duplicate request id 7: the client is still answering an earlier request with this id", m.Error.Message)
+	assert.Empty(t, started, "the duplicate ran no callback")
+	f.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	require.ErrorIs(t, returns(t, "the first callback", func() error { return <-ended }), context.Canceled)
+	f.pingSync() // and no response to the cancelled request came before
+}
+
+// Server requests beyond Options.MaxServerRequests in flight are refused at
+// once with an error that says why; those in flight go on.
+func TestServerRequestsBounded(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 100)
+	var running, peak atomic.Int32
+	_, f := faultFake(t, &Options{MaxServerRequests: 8, ListRoots: func(ctx context.Context) ([]*Root, error) {
+		n := running.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		defer running.Add(-1)
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return []*Root{{URI: "file:///r"}}, nil
+	}}, nil)
+	const n = 100
+	go func() {
+		for i := range n {
+			if f.conn.SendRaw(context.Background(), fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"roots/list"}`, i)) != nil {
+				return
+			}
+		}
+	}()
+	for range n - 8 {
+		m := f.recv()
+		require.NotNil(t, m.Error, "a refusal, while 8 are held")
+		assert.Equal(t, int64(-32000), m.Error.Code)
+		assert.Equal(t, "too many requests: the client is already answering 8 requests from the server (its limit, Options.MaxServerRequests); roots/list refused", m.Error.Message)
+	}
+	for range 8 {
+		<-started
+	}
+	close(release)
+	for range 8 {
+		m := f.recv()
+		require.Nil(t, m.Error)
+		assert.JSONEq(t, `{"roots":[{"uri":"file:///r"}]}`, string(m.Result))
+	}
+	assert.Equal(t, int32(8), peak.Load())
 }

@@ -29,8 +29,9 @@ type callOptions struct {
 
 // WithProgress asks the server for progress notifications on this request
 // (it sends a progressToken) and calls f for each one, in order, on the
-// client's reader goroutine, before the call returns. f must not block or
-// call the client.
+// client's reader goroutine, before the call returns: once the call has
+// returned, f never runs again, even if the server sends more. f must not
+// block or call the client.
 func WithProgress(f func(Progress)) CallOption {
 	return func(o *callOptions) { o.progress = f }
 }

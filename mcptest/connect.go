@@ -137,6 +137,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	subtestVersion := eachVersionOf(t)
 	copts.ProtocolVersion = cmp.Or(cfg.version, subtestVersion)
 	h.missing = missingCallbacks(&copts)
+	h.catchClientPanics(&copts)
 	for _, n := range cfg.notifications {
 		next := copts.OnNotification
 		copts.OnNotification = func(method string, params json.RawMessage) {
