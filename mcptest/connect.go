@@ -35,9 +35,14 @@ type ServerFunc func(ctx context.Context, conn *memtransport.Conn) error
 // Serve calls f(ctx, conn).
 func (f ServerFunc) Serve(ctx context.Context, conn *memtransport.Conn) error { return f(ctx, conn) }
 
-// defaultServeGrace is how long the cleanup waits for Serve to return after
-// the client closed, and again after cancelling Serve's context.
-const defaultServeGrace = 5 * time.Second
+// noTimeoutWait bounds each wait of the cleanup of a connection that has no
+// timeout (client.Options.Timeout negative).
+const noTimeoutWait = 5 * time.Second
+
+// cancelWait is how long the cleanup waits for a Serve that did not return
+// when its connection closed to return once its context is cancelled. It
+// only decides what the report says: that Serve failed is known already.
+const cancelWait = 500 * time.Millisecond
 
 // Connect connects a real [client.Client] to srv in memory and returns it
 // after the handshake. srv is an adapter, not an SDK's server:
@@ -109,13 +114,85 @@ type harness struct {
 	srvEnd      *memtransport.Conn
 	cancelServe context.CancelFunc
 	served      chan error
+	stuck       bool // Serve did not return in time
+
+	// deadline is the test's (go test -timeout), less the time the report
+	// takes to print; zero when there is none.
+	deadline time.Time
+	watchdog *time.Timer // stops the connection before the deadline
 
 	mu   sync.Mutex
 	over bool // the cleanup has finished: t must not be used any more
 }
 
 func newHarness(t testing.TB, cfg *config, name string) *harness {
-	return &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
+	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
+	if d, ok := testDeadline(t, cfg); ok {
+		h.deadline = d.Add(-reportTime)
+	}
+	return h
+}
+
+// reportTime is kept free before the test's deadline for the cleanup to
+// print its report: the testing package prints nothing of a test that is
+// still running when go test -timeout ends the binary.
+const reportTime = time.Second
+
+// testDeadline is when go test -timeout will end the test binary.
+func testDeadline(t testing.TB, cfg *config) (time.Time, bool) {
+	if !cfg.deadline.IsZero() {
+		return cfg.deadline, true
+	}
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		return d.Deadline()
+	}
+	return time.Time{}, false
+}
+
+// bound shortens d, a wait of the cleanup, so that it ends by the deadline.
+func (h *harness) bound(d time.Duration) time.Duration {
+	if h.deadline.IsZero() {
+		return d
+	}
+	return max(0, min(d, time.Until(h.deadline)))
+}
+
+// waitLimit bounds every wait of the cleanup: the connection's timeout, so
+// that a hung handler costs its test about that, and never past the
+// deadline.
+func (h *harness) waitLimit() time.Duration {
+	d := h.cfg.timeout
+	if d <= 0 {
+		d = noTimeoutWait
+	}
+	return h.bound(d)
+}
+
+// startWatchdog arranges for a test still running shortly before go test
+// -timeout ends the binary to fail with its report instead: it closes the
+// connection, which ends the calls the test is waiting for, and leaves the
+// cleanup the time between.
+func (h *harness) startWatchdog() {
+	if h.deadline.IsZero() {
+		return
+	}
+	left := time.Until(h.deadline)
+	// Leave the cleanup a few seconds, or a fifth of a short -timeout.
+	stopIn := left - min(3*time.Second, left/5)
+	h.watchdog = time.AfterFunc(max(0, stopIn), func() {
+		h.mu.Lock()
+		over := h.over
+		h.mu.Unlock()
+		if over {
+			return
+		}
+		h.logf(true, "mcptest: go test -timeout ends the test binary in %v and this test has not finished: the harness closes the connection now, so that the test ends and prints its report instead of being killed without one.", time.Until(h.deadline.Add(reportTime)).Round(time.Millisecond))
+		if h.client != nil {
+			_ = h.client.Close()
+		} else if h.tr != nil {
+			_ = h.tr.Close()
+		}
+	})
 }
 
 // keepFrames is how many messages the connection's transcript keeps.
@@ -178,6 +255,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		tr.attach(h.transcript)
 	}
 	t.Cleanup(h.cleanup)
+	h.startWatchdog()
 	if err != nil {
 		h.handshakeFailed = true
 		if errors.Is(err, context.DeadlineExceeded) && cfg.timeout > 0 {
@@ -247,14 +325,20 @@ Stack of the panicking goroutine:`
 // cleanup runs when the test ends: close the client, wait for the server
 // (Serve, or the process), check for leaked goroutines, and print the
 // transcript if the test failed.
+//
+// Every wait is bounded by [harness.waitLimit]. Once a wait has run out
+// (Serve has not returned: a handler is stuck), the leak check does not
+// wait again: it lists at once the goroutines still running, the stuck
+// handler among them.
 func (h *harness) cleanup() {
 	t := h.t
 	t.Helper() // what it prints is labelled with the test's line that called Connect
+	if h.watchdog != nil {
+		h.watchdog.Stop()
+	}
 	if h.client != nil {
 		h.endErr = h.client.Err()
-		if err := h.client.Close(); err != nil && !errors.Is(err, memtransport.ErrClosed) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
-			t.Errorf("mcptest: closing the connection: %v", err)
-		}
+		h.closeClient()
 	} else {
 		_ = h.tr.Close() // client.Connect closed it already; Close is idempotent
 	}
@@ -291,16 +375,22 @@ const leakHint = "A goroutine the server (or a handler) started must end when th
 // (a census made later reports it), and the leaks of connections of tests
 // that have already ended.
 func (h *harness) checkLeaks() {
+	h.t.Helper()
 	c := h.cfg.census
 	if c == nil {
 		c = theCensus
+	}
+	wait, now := min(h.cfg.leakWait, h.waitLimit()), h.cfg.leakNow
+	if h.stuck {
+		// Serve's wait ran out: what is still running is stuck, not slow.
+		wait, now = 0, true
 	}
 	own, others := c.check(context.Background(), leakCheck{
 		label:  h.label,
 		test:   h.t.Name(),
 		ignore: h.cfg.leakIgnores,
-		wait:   h.cfg.leakWait,
-	}, h.cfg.leakNow)
+		wait:   wait,
+	}, now)
 	if own != "" {
 		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own, leakHint)
 	}
@@ -333,11 +423,15 @@ func (h *harness) logf(fail bool, format string, args ...any) {
 }
 
 // waitServe waits for Serve to return: first after the connection closed,
-// then after its context is cancelled. A Serve that outlives both fails the
-// test rather than hanging it.
+// then, briefly, after its context is cancelled. A Serve that outlives both
+// fails the test rather than hanging it.
 func (h *harness) waitServe() {
 	t := h.t
+	t.Helper()
 	grace := h.cfg.serveGrace
+	if grace == 0 {
+		grace = h.waitLimit().Round(time.Millisecond)
+	}
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
@@ -347,13 +441,39 @@ func (h *harness) waitServe() {
 	case <-timer.C:
 	}
 	h.cancelServe()
-	timer.Reset(grace)
+	second := h.bound(min(grace, cancelWait)).Round(time.Millisecond)
+	timer.Reset(second)
 	select {
 	case err := <-h.served:
 		t.Errorf("mcptest: Serve did not return within %v after the connection closed; it returned only when its context was cancelled. Serve must return when its connection closes.", grace)
 		h.serveReturned(err)
 	case <-timer.C:
-		t.Errorf("mcptest: Serve did not return within %v after the connection closed, nor after its context was cancelled; its goroutine is left running", 2*grace)
+		h.stuck = true
+		after := fmt.Sprintf("nor %v after its context was cancelled", second)
+		if second == 0 {
+			after = "and go test -timeout left no time to wait after cancelling its context"
+		}
+		t.Errorf("mcptest: Serve did not return within %v after the connection closed, %s: a handler is still running (the goroutine leak report lists where it is stuck). Its goroutine is left running.", grace, after)
+	}
+}
+
+// closeClient closes the client, waiting no longer than the cleanup's
+// waits: Close waits for the client's callbacks, and one of the test's own
+// may be stuck.
+func (h *harness) closeClient() {
+	h.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- h.client.Close() }()
+	limit := h.waitLimit()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, memtransport.ErrClosed) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
+			h.t.Errorf("mcptest: closing the connection: %v", err)
+		}
+	case <-timer.C:
+		h.t.Errorf("mcptest: closing the client did not finish within %v: one of its callbacks (sampling, elicitation, roots, a notification handler) is still running", limit)
 	}
 }
 

@@ -71,7 +71,14 @@
 // # What the harness checks for you
 //
 //   - A request that gets no answer fails after [DefaultTimeout] with an
-//     error naming the method, instead of hanging the test binary.
+//     error naming the method, instead of hanging the test binary. When the
+//     test ends, each wait of the cleanup (for the client to close, for
+//     Serve to return, for the connection's goroutines to end) is bounded by
+//     the same timeout (client.Options.Timeout through [WithClient]), so a
+//     handler that hangs costs its test about twice that, and the report
+//     lists where it is stuck. A test still running a few seconds before go
+//     test -timeout ends the binary has its connection closed, so that it
+//     fails with its report instead of being killed without one.
 //   - A handler panic that the server does not recover itself fails the test
 //     with the panic value, the method, the tool name and the stack, and
 //     tells you how to install the crash guard (guard/gosdk, guard/mcpgo).

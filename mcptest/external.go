@@ -142,7 +142,8 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 //     sessions: they must all end when the client closes (which ends a
 //     legacy session with DELETE).
 //   - The cleanup fails the test if a handler call is still running 5
-//     seconds after the client closed (it ignores its request's context).
+//     seconds (or the connection's timeout, if shorter) after the client
+//     closed (it ignores its request's context).
 //
 // If h is nil or the handshake fails, ConnectHTTP stops the test with
 // t.Fatalf.

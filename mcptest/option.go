@@ -38,7 +38,8 @@ type config struct {
 	lineMax       int
 	pairOptions   []memtransport.Option
 	crashCatcher  bool
-	serveGrace    time.Duration // how long cleanup waits for Serve; a knob for the harness's own tests
+	serveGrace    time.Duration // how long cleanup waits for Serve (0: the connection's timeout); a knob for the harness's own tests
+	deadline      time.Time     // the test's deadline, if not t.Deadline(); a knob for the harness's own tests
 	transcriptTo  []*Transcript // WithTranscript
 	verbatim      bool          // the transcript printed as sent
 	// RecordNotifications
@@ -60,7 +61,6 @@ func newConfig(opts []Option) *config {
 		tail:         transcriptTail,
 		lineMax:      transcriptLine,
 		crashCatcher: true,
-		serveGrace:   defaultServeGrace,
 		exitCheck:    true,
 	}
 	if verbose() { // go test -v: every message, as sent
