@@ -211,8 +211,11 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		return nil
 	}
 	copts := cfg.client
+	// In an EachVersion subtest the connection speaks the subtest's version
+	// unless the test pinned another.
 	subtestVersion := eachVersionOf(t)
 	copts.ProtocolVersion = cmp.Or(cfg.version, subtestVersion)
+	inEach := subtestVersion != "" && copts.ProtocolVersion == subtestVersion
 	h.missing = missingCallbacks(&copts)
 	h.catchClientPanics(&copts)
 	for _, n := range cfg.notifications {
@@ -261,10 +264,10 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		if errors.Is(err, context.DeadlineExceeded) && cfg.timeout > 0 {
 			t.Fatalf("%s: the server did not complete the handshake within %v: %v", h.name, cfg.timeout, err)
 		}
-		t.Fatalf("%s: %v%s", h.name, err, versionHint(copts.ProtocolVersion, subtestVersion != "" && cfg.version == "", err))
+		t.Fatalf("%s: %v%s", h.name, err, versionHint(copts.ProtocolVersion, inEach, err))
 		return nil
 	}
-	if got := h.client.ProtocolVersion(); cfg.version == "" && subtestVersion != "" && got != subtestVersion {
+	if got := h.client.ProtocolVersion(); inEach && got != subtestVersion {
 		t.Fatalf("%s: %s", h.name, versionMismatch(subtestVersion, got))
 		return nil
 	}

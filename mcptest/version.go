@@ -13,8 +13,8 @@ import (
 // EachVersion runs fn once per protocol version the client supports, newest
 // first, each as a subtest named after the version. Every connection made in
 // the subtest (or in a subtest of it) speaks the subtest's version, unless
-// [WithProtocolVersion] pins another, and a server that answers with another
-// version fails the subtest, saying which versions to leave out:
+// [WithProtocolVersion] pins another, and a server that answers it with
+// another version fails the subtest, saying which versions to leave out:
 //
 //	mcptest.EachVersion(t, func(t *testing.T, version string) {
 //		c := mcptest.Connect(t, srv) // speaks version

@@ -164,6 +164,11 @@ func TestEachVersionServerWithoutTheVersion(t *testing.T) {
 		f := runFake(t, func(tb testing.TB) {
 			Connect(tb, gosdk.Server(versionsServer(client.Version20250326, client.Version20241105)))
 		})
+		// The old idiom, pinning the subtest's version by hand, is checked too.
+		f2 := runFake(t, func(tb testing.TB) {
+			Connect(tb, gosdk.Server(versionsServer(client.Version20250326, client.Version20241105)), WithProtocolVersion(version))
+		})
+		assert.Equal(t, f.Failed(), f2.Failed(), version)
 		mu.Lock()
 		defer mu.Unlock()
 		outputs[version] = f.output()
