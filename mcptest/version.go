@@ -170,9 +170,17 @@ func eachVersionOf(t testing.TB) string {
 // versionMismatch explains a connection in an [EachVersion] subtest that
 // asked for want and got another version: the server does not speak want.
 func versionMismatch(want, got string) string {
-	fix := fmt.Sprintf("mcptest.Before(%q)", want)
-	if got > want {
-		fix = fmt.Sprintf("mcptest.Since(%q)", got)
+	// The server's answer is the newest version it speaks (older than
+	// want), or the oldest (newer than want).
+	fix := fmt.Sprintf("mcptest.Since(%q)", got)
+	if got < want {
+		next := want
+		for _, v := range client.SupportedVersions() {
+			if v > got && v < next {
+				next = v
+			}
+		}
+		fix = fmt.Sprintf("mcptest.Before(%q)", next)
 	}
 	return fmt.Sprintf("this subtest of mcptest.EachVersion runs at protocol version %s, but the server answered with %s: it does not speak %s.\nRun the test only at the versions the server speaks: mcptest.EachVersion(t, fn, %s)", want, got, want, fix)
 }

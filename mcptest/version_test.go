@@ -178,6 +178,7 @@ func TestEachVersionServerWithoutTheVersion(t *testing.T) {
 		}
 		f.expectFailure(t)
 	})
+	assert.Contains(t, outputs[client.Version20251125], `mcptest.EachVersion(t, fn, mcptest.Before("2025-06-18"))`, "the first version it lacks")
 	assert.True(t, strings.HasPrefix(outputs[client.Version20250618], `mcptest.Connect: this subtest of mcptest.EachVersion runs at protocol version 2025-06-18, but the server answered with 2025-03-26: it does not speak 2025-06-18.
 Run the test only at the versions the server speaks: mcptest.EachVersion(t, fn, mcptest.Before("2025-06-18"))
 `), outputs[client.Version20250618])
