@@ -176,7 +176,8 @@ type Options struct {
 	// a pattern is split at "/" and each element is an unanchored regular
 	// expression matched against the name's element at that depth. A check
 	// runs if it matches Run (or Run is empty) and no pattern of Skip; a
-	// check Skip leaves out is reported as skipped.
+	// check Skip leaves out is reported as skipped, with the Detail "left
+	// out by Options.Skip".
 	Run  string
 	Skip []string
 	// Calls is how many calls with generated arguments each tool gets
