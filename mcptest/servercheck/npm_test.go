@@ -2,7 +2,6 @@ package servercheck_test
 
 import (
 	"context"
-	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
