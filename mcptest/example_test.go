@@ -163,7 +163,7 @@ func ExampleWithTranscript() {
 
 // RecordNotifications shows a test what the server sent besides its
 // answers: here the log messages a tool sends through its session, which a
-// server sends only at the level WithLogLevel asks for.
+// server sends only at the level client.Options.LogLevel asks for.
 func ExampleRecordNotifications() {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "importer", Version: "v1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "import"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {

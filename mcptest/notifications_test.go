@@ -78,7 +78,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 	})
 }
 
-// Without WithLogLevel a 2026-07-28 server sends no log messages at all.
+// Without client.Options.LogLevel a 2026-07-28 server sends no log messages at all.
 func TestNoLogLevelNoLogs(t *testing.T) {
 	t.Parallel()
 	var n Notifications
@@ -88,7 +88,7 @@ func TestNoLogLevelNoLogs(t *testing.T) {
 	assert.Empty(t, n.Logs())
 }
 
-func TestWithLogLevelRejectsAnUnknownLevel(t *testing.T) {
+func TestLogLevelRejectsAnUnknownLevel(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), WithClient(client.Options{LogLevel: "loud"})) })
 	f.expectFailure(t, `unknown log level "loud"`)

@@ -98,7 +98,7 @@ func AssertValidSchemas(t TestingT, tools ...*client.Tool) bool {
 // structured content with every successful result, so a result without it
 // fails; a tool error is reported too, since it has no output to check.
 //
-//	tool := mcptest.FindTool(t, list.Tools, "search_books")
+//	tool := mcptest.RequireTool(t, list.Tools, "search_books")
 //	mcptest.AssertOutputSchema(t, tool, res)
 func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResult) bool {
 	if h, ok := t.(tHelper); ok {
