@@ -272,7 +272,7 @@ func (c *state) malformedFrame() {
 	case err != nil && cn.alive() && timedOut(err):
 		c.failf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
 	case err != nil:
-		c.fatalf("sent a frame that is not valid JSON: %s\nthe connection ended: %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, err)
+		c.fatalf("sent a frame that is not valid JSON: %s\nthe connection ended: %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open\n(go-sdk v1.8.0 ends a session on a frame it cannot decode, as its stdio transport does: for a go-sdk server this is the SDK's behaviour; leave the check out with mcptest.SkipChecks(\"malformed-frame\"))", bad, err)
 	default:
 		var r struct {
 			Error *struct {
