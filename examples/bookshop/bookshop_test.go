@@ -20,7 +20,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // A tool error: the request succeeds, and the result tells the model what
 // went wrong so that it can try again with a better title. (This is the
-// target test of DESIGN.md, as written.)
+// README's quick-start test, as written.)
 func TestGetAuthorUnknownTitle(t *testing.T) {
 	logs := logcapture.New(t)
 	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
