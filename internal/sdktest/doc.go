@@ -7,6 +7,8 @@
 //   - [Transport], a go-sdk client transport over a memtransport end;
 //   - [Serve], which runs an adapter for the length of a test and records
 //     the panics its last-resort recovery reports, and [Served.Connect];
+//   - [ServeRepeatedly] and [AssertPanicAnswered], for the tests that
+//     serving a server again changes nothing;
 //   - [EachEra], the two protocol generations every behaviour is tested in;
 //   - [Request] values and helpers ([Call], [Text], [WireError],
 //     [ProgressOrder]);

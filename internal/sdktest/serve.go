@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/internal/crash"
@@ -105,4 +107,44 @@ func EachEra(t *testing.T, f func(t *testing.T, era Era)) {
 			f(t, era)
 		})
 	}
+}
+
+// ServeRepeatedly serves each of servers (typically several Adapters of one
+// SDK server, some the same) in a subtest per Serve: first one after another,
+// then all at once, so that a test can check that serving the same server
+// again changes nothing. check runs on each connection, at the era of the
+// server's position in the list.
+func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv *Served, era Era)) {
+	t.Helper()
+	t.Run("one after another", func(t *testing.T) {
+		for i, s := range servers {
+			era := Eras()[i%2]
+			t.Run(era.Name, func(t *testing.T) { check(t, Serve(t, s), era) })
+		}
+	})
+	t.Run("at once", func(t *testing.T) {
+		for i, s := range servers {
+			era := Eras()[i%2]
+			t.Run(era.Name, func(t *testing.T) {
+				t.Parallel()
+				check(t, Serve(t, s), era)
+			})
+		}
+	})
+}
+
+// AssertPanicAnswered calls the tool "boom", which panics with "kaboom",
+// and checks that the adapter answered -32603 naming the panic and reported
+// it once.
+func AssertPanicAnswered(t testing.TB, cs *mcp.ClientSession, sv *Served) {
+	t.Helper()
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, WireError(t, err))
+	select {
+	case r := <-sv.Reports:
+		assert.Equal(t, "boom", r.Name)
+	default:
+		t.Error("the panic was not reported")
+	}
+	sv.AssertNoPanic(t) // one panic, one report
 }

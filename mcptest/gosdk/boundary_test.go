@@ -14,21 +14,6 @@ import (
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
-// assertServedAsAlways checks what every connection to newServer gets,
-// however often the server was served before: one crash report and a
-// -32603 answer for the panicking tool, and a working tool after it.
-func assertServedAsAlways(t *testing.T, sv *sdktest.Served, version string) {
-	t.Helper()
-	cs := sv.Connect(t, version, nil)
-	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-	assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, sdktest.WireError(t, err))
-	r := <-sv.Reports
-	assert.Equal(t, "boom", r.Name)
-	res := sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"})
-	assert.Equal(t, map[string]any{"echo": "hi"}, res.StructuredContent)
-	assert.True(t, sv.AssertNoPanic(t), "one panic, one report")
-}
-
 // Serving a server, again and again, through one Adapter or several, one
 // after another or at once, gives each connection the same behaviour; and
 // afterwards the server, served by anything else, behaves as it did before
@@ -37,22 +22,10 @@ func TestServingLeavesTheServerAlone(t *testing.T) {
 	t.Parallel()
 	s := newServer(nil)
 	reused := gosdk.Server(s)
-	adapters := []*gosdk.Adapter{reused, reused, gosdk.Server(s), gosdk.Server(s)}
-
-	t.Run("one after another", func(t *testing.T) {
-		for i, a := range adapters {
-			t.Run(sdktest.Eras()[i%2].Name, func(t *testing.T) {
-				assertServedAsAlways(t, sdktest.Serve(t, a), sdktest.Eras()[i%2].Version)
-			})
-		}
-	})
-	t.Run("at once", func(t *testing.T) {
-		for i, a := range adapters {
-			t.Run(sdktest.Eras()[i%2].Name, func(t *testing.T) {
-				t.Parallel()
-				assertServedAsAlways(t, sdktest.Serve(t, a), sdktest.Eras()[i%2].Version)
-			})
-		}
+	sdktest.ServeRepeatedly(t, []sdktest.Server{reused, reused, gosdk.Server(s), gosdk.Server(s)}, func(t *testing.T, sv *sdktest.Served, era sdktest.Era) {
+		cs := sv.Connect(t, era.Version, nil)
+		sdktest.AssertPanicAnswered(t, cs, sv)
+		assert.Equal(t, map[string]any{"echo": "hi"}, sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"}).StructuredContent)
 	})
 
 	// Now serve it as production would, with no adapter, and watch from an
