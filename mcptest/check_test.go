@@ -377,3 +377,18 @@ func TestCheckServerGoSDKMalformedFrame(t *testing.T) {
 		`leave the check out with mcptest.SkipChecks("malformed-frame")`,
 	)
 }
+
+func TestCheckServerTemplateEmptyContents(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.caps["resources"] = map[string]any{}
+	srv.handlers["resources/list"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{"resources": []any{}}, nil }
+	srv.handlers["resources/templates/list"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "notes://{id}", "name": "note"}}}, nil
+	}
+	srv.handlers["resources/read"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{"contents": []any{}}, nil }
+	runCheck(t, srv).expectFailure(t,
+		"resources/templates/read/note: read notes://mcptestkit, an expansion of template notes://{id}; the result has no contents",
+		"resources/unknown-uri: read mcptestkit-check://no/such/resource, a URI the server does not have; it succeeded",
+	)
+}

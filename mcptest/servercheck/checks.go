@@ -473,6 +473,10 @@ func (c *state) readTemplate(t *client.ResourceTemplate) {
 		if timedOut(err) {
 			c.fatalf("read %s (template %s); no answer within %v", uri, t.URITemplate, c.s.timeout)
 		}
+		if err == nil && len(res.Contents) == 0 {
+			c.failf("read %s, an expansion of template %s; the result has no contents\nexpected: the contents, or resource not found (-32602 with data.uri); the specification forbids empty contents in place of not found", uri, t.URITemplate)
+			return
+		}
 		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams && e.Code != client.CodeResourceNotFound {
 			c.failf("read %s, an expansion of template %s; got %s\nexpected: the contents, or resource not found (-32602 with data.uri); a value the server has no resource for is not an internal error", uri, t.URITemplate, describe(nil, err))
 			return
