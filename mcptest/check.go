@@ -65,8 +65,10 @@ func CheckWith(opts ...Option) CheckOption {
 //	}
 //
 // The checks need no fixture: they read what the server declares and lists,
-// and call every tool with arguments generated from its input schema. The
-// package documentation of [servercheck] lists them.
+// and call every tool, many times, with arguments generated from its input
+// schema (so give them a server whose tools touch nothing real). The package
+// documentation of [servercheck] lists them; a check that does not apply to
+// a server (a capability it does not declare) is skipped.
 //
 // Given a t that is not a *testing.T, the checks run in t itself, each
 // failure prefixed with the check's name.
