@@ -219,16 +219,20 @@ func (c *census) check(ctx context.Context, lc leakCheck, now bool) (string, []l
 	c.pending[lc.label] = &lc
 	c.credit += c.creditPerCheck
 	g := runtime.NumGoroutine()
-	due := now || g <= c.cheap || (c.creditPerCheck > 0 && c.credit >= g) || c.oldest(lc.closed) > c.maxDelay
+	cheap := g <= c.cheap
+	exact := now || cheap
+	due := exact || (c.creditPerCheck > 0 && c.credit >= g) || c.oldest(lc.closed) > c.maxDelay
 	if due {
 		c.credit = 0
-		lc.active = true
 	}
+	lc.active = exact
 	c.mu.Unlock()
 	if !due {
 		return "", nil
 	}
-	return c.read(ctx, lc.label)
+	// Waiting for another connection's goroutines to end means reading
+	// again: only worth it while reading is cheap.
+	return c.read(ctx, lc.label, exact, cheap)
 }
 
 // oldest is how long the connection that has waited longest has waited.
@@ -240,9 +244,12 @@ func (c *census) oldest(now time.Time) time.Duration {
 	return d
 }
 
-// read reads the profile until every connection that was waiting is either
-// clean or past its wait, and reports the leaks.
-func (c *census) read(ctx context.Context, own string) (string, []leakReport) {
+// read reads the profile for every connection waiting, forgets the clean
+// ones and reports those past their wait. With exact set it reads again
+// until its own connection is one or the other, and with others set, every
+// connection waiting; otherwise those whose goroutines are still ending wait
+// for the next read.
+func (c *census) read(ctx context.Context, own string, exact, others bool) (string, []leakReport) {
 	c.reading.Lock()
 	defer c.reading.Unlock()
 	c.mu.Lock()
@@ -253,7 +260,7 @@ func (c *census) read(ctx context.Context, own string) (string, []leakReport) {
 	}
 	c.mu.Unlock()
 	var ownReport string
-	var others []leakReport
+	var reports []leakReport
 	delay := 50 * time.Microsecond
 	for {
 		// The connection's own goroutines have just been told to stop;
@@ -278,15 +285,17 @@ func (c *census) read(ctx context.Context, own string) (string, []leakReport) {
 				if label == own {
 					ownReport = describeLeaks(groups)
 				} else {
-					others = append(others, leakReport{test: p.test, closed: now.Sub(p.closed), report: describeLeaks(groups)})
+					reports = append(reports, leakReport{test: p.test, closed: now.Sub(p.closed), report: describeLeaks(groups)})
 				}
+			case label == own:
+				left = left || exact
 			default:
-				left = true
+				left = left || others
 			}
 		}
 		c.mu.Unlock()
 		if !left {
-			return ownReport, others
+			return ownReport, reports
 		}
 		t := time.NewTimer(delay)
 		select {
