@@ -243,7 +243,11 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 			return
 		}
 		if record {
-			rec := newRecorder(tr, cfg.keepFrames(), cfg.leakCheck)
+			label := ""
+			if cfg.leakCheck {
+				label = h.label
+			}
+			rec := newRecorder(tr, cfg.keepFrames(), label)
 			h.transcript, tr = rec.transcript, rec
 		}
 		h.tr = tr

@@ -3,7 +3,6 @@ package mcptest
 import (
 	"context"
 	"net/http/httptest"
-	"runtime/pprof"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -49,24 +48,21 @@ func BenchmarkConnectExternal(b *testing.B) {
 }
 
 // BenchmarkRecorderSend is what the recording transport adds to one Send:
-// the copy for the transcript, and with the leak check on, the hand-off to
-// a labelled goroutine.
+// the copy for the transcript, and with the leak check on, the label set on
+// the sending goroutine.
 func BenchmarkRecorderSend(b *testing.B) {
 	msg := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`)
 	for _, tc := range []struct {
-		name     string
-		keep     int
-		labelled bool
+		name  string
+		keep  int
+		label string
 	}{
-		{"plain", 0, false},
-		{"recorded", transcriptFrames, false},
-		{"recorded+labelled", transcriptFrames, true},
+		{"plain", 0, ""},
+		{"recorded", transcriptFrames, ""},
+		{"recorded+labelled", transcriptFrames, newLeakLabel()},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			var r *recordingTransport
-			pprof.Do(context.Background(), pprof.Labels(leakLabel, newLeakLabel()), func(context.Context) {
-				r = newRecorder(newScriptTransport(nil), tc.keep, tc.labelled)
-			})
+			r := newRecorder(newScriptTransport(nil), tc.keep, tc.label)
 			b.Cleanup(func() { r.Close() })
 			ctx := context.Background()
 			b.ReportAllocs()

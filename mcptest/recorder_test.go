@@ -59,7 +59,7 @@ func (s *scriptTransport) Close() error {
 func TestRecorderRecordsBothWaysInOrder(t *testing.T) {
 	t.Parallel()
 	inner := newScriptTransport(nil)
-	r := newRecorder(inner, transcriptFrames, false)
+	r := newRecorder(inner, transcriptFrames, "")
 	defer r.Close()
 	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	require.NoError(t, r.Send(t.Context(), msg))
@@ -80,7 +80,7 @@ func TestRecorderRecordsBothWaysInOrder(t *testing.T) {
 
 func TestRecorderKeepsTheMostRecent(t *testing.T) {
 	t.Parallel()
-	r := newRecorder(newScriptTransport(nil), 3, false)
+	r := newRecorder(newScriptTransport(nil), 3, "")
 	defer r.Close()
 	for i := 1; i <= 10; i++ {
 		require.NoError(t, r.Send(t.Context(), fmt.Appendf(nil, `{"n":%d}`, i)))
@@ -91,7 +91,7 @@ func TestRecorderKeepsTheMostRecent(t *testing.T) {
 	assert.Equal(t, `{"n":8}`, string(tr.Entries[0].Data))
 	assert.Equal(t, 10, tr.Entries[2].Seq)
 
-	off := newRecorder(newScriptTransport(nil), 0, false)
+	off := newRecorder(newScriptTransport(nil), 0, "")
 	defer off.Close()
 	require.NoError(t, off.Send(t.Context(), []byte(`{}`)))
 	assert.Empty(t, off.transcript().Entries, "keep 0 records nothing")
@@ -99,7 +99,7 @@ func TestRecorderKeepsTheMostRecent(t *testing.T) {
 
 func TestRecorderNotesAFailedSend(t *testing.T) {
 	t.Parallel()
-	r := newRecorder(newScriptTransport(func(context.Context, []byte) error { return errors.New("pipe broke") }), 10, false)
+	r := newRecorder(newScriptTransport(func(context.Context, []byte) error { return errors.New("pipe broke") }), 10, "")
 	defer r.Close()
 	err := r.Send(t.Context(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	require.EqualError(t, err, "pipe broke")
@@ -124,22 +124,13 @@ func TestRecorderLabelsWhatSendStarts(t *testing.T) {
 		return nil
 	})
 	label := newLeakLabel()
-	var r *recordingTransport
-	pprof.Do(context.Background(), pprof.Labels(leakLabel, label), func(context.Context) {
-		r = newRecorder(inner, 10, true)
-	})
+	r := newRecorder(inner, 10, label)
 	require.NoError(t, r.Send(t.Context(), []byte(`{}`)))
 	<-started
-	groups := labelledGoroutines(label, nil)
-	var fns []string
-	for _, g := range groups {
-		fns = append(fns, g.functions...)
-	}
-	assert.Contains(t, fns, "github.com/mcptestkit/mcptestkit/mcptest.blockForever", "the goroutine Send started is labelled")
-	assert.Contains(t, fns, "github.com/mcptestkit/mcptestkit/mcptest.(*recordingTransport).spawner", "so is the spawner, until Close")
+	assert.Equal(t, 1, countFunction(labelledGoroutines(label, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"), "the goroutine Send started is labelled")
 
-	// This test's goroutine did not pick the label up: what it starts now
-	// is not counted.
+	// This test's goroutine did not keep the label: what it starts now is
+	// not counted.
 	mine := make(chan struct{})
 	go func() {
 		close(mine)
@@ -149,9 +140,29 @@ func TestRecorderLabelsWhatSendStarts(t *testing.T) {
 	assert.Equal(t, 1, countFunction(labelledGoroutines(label, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"))
 	close(release)
 	require.NoError(t, r.Close())
-	assert.Empty(t, waitForLeaks(t.Context(), label, nil, defaultLeakWait), "Close ends the spawner")
+	assert.Empty(t, waitForLeaks(t.Context(), label, nil, defaultLeakWait), "nothing of the recorder's own runs")
 
 	assert.EqualError(t, r.Send(t.Context(), []byte(`{}`)), "script: closed", "after Close, Send reports what the transport says")
+}
+
+// A caller that labels its own work keeps its labels after Send.
+func TestRecorderKeepsTheCallersLabels(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	r := newRecorder(newScriptTransport(nil), 10, newLeakLabel())
+	defer r.Close()
+	mine := newLeakLabel()
+	started := make(chan struct{})
+	pprof.Do(t.Context(), pprof.Labels(leakLabel, mine), func(ctx context.Context) {
+		require.NoError(t, r.Send(ctx, []byte(`{}`)))
+		go func() {
+			close(started)
+			blockForever(release)
+		}()
+	})
+	<-started
+	assert.Equal(t, 1, countFunction(labelledGoroutines(mine, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"))
 }
 
 func TestRecorderSendHonoursContext(t *testing.T) {
@@ -160,10 +171,7 @@ func TestRecorderSendHonoursContext(t *testing.T) {
 		<-ctx.Done() // a transport blocked on a full pipe
 		return ctx.Err()
 	})
-	var r *recordingTransport
-	pprof.Do(context.Background(), pprof.Labels(leakLabel, newLeakLabel()), func(context.Context) {
-		r = newRecorder(inner, 10, true)
-	})
+	r := newRecorder(inner, 10, newLeakLabel())
 	defer r.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

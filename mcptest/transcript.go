@@ -23,14 +23,10 @@ const (
 	transcriptLine = 2000
 )
 
-// renderTranscript prints tr one message per line, as sent, keeping the
-// first head and the last tail messages and cutting each line to lineMax
-// bytes, and says how much was cut.
-func renderTranscript(tr memtransport.Transcript, head, tail, lineMax int) string {
-	return transcriptFormat{head: head, tail: tail, lineMax: lineMax}.render(tr)
-}
-
-// transcriptFormat says how a transcript is printed.
+// transcriptFormat says how a failing test prints a transcript: each
+// message as [memtransport.Entry.String] renders it (as
+// [memtransport.Transcript.String] and [Transcript.String] do), with a
+// header, the middle of a long run cut, and notes on what went unanswered.
 type transcriptFormat struct {
 	head, tail int // the messages kept at each end of a long run; negative: all
 	lineMax    int // the bytes printed of one message; <= 0: all

@@ -15,6 +15,11 @@ func entry(seq int, dir memtransport.Direction, data string) memtransport.Entry 
 	return memtransport.Entry{Seq: seq, Dir: dir, Data: []byte(data)}
 }
 
+// renderTranscript prints tr as a failing test does, without compacting.
+func renderTranscript(tr memtransport.Transcript, head, tail, lineMax int) string {
+	return transcriptFormat{head: head, tail: tail, lineMax: lineMax}.render(tr)
+}
+
 func TestRenderTranscriptCutsTheMiddleOfLongRuns(t *testing.T) {
 	t.Parallel()
 	var tr memtransport.Transcript

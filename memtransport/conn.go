@@ -66,14 +66,13 @@ type lane struct {
 // pipe is the state both ends share.
 type pipe struct {
 	cfg   config
-	start time.Time
 	lanes [2]lane // [0] client→server, [1] server→client
 
 	done      chan struct{}
 	closeOnce sync.Once
 	closeErr  error // set before done is closed
 
-	tr transcript
+	tr Recorder
 }
 
 func (p *pipe) lane(d Direction) *lane { return &p.lanes[d-1] }
@@ -101,11 +100,10 @@ type Conn struct {
 // the same.
 func Pair(opts ...Option) (client, server *Conn) {
 	cfg := newConfig(opts)
-	p := &pipe{cfg: cfg, start: time.Now(), done: make(chan struct{})}
+	p := &pipe{cfg: cfg, done: make(chan struct{}), tr: Recorder{start: time.Now(), limit: cfg.transcriptLimit}}
 	for i := range p.lanes {
 		p.lanes[i] = lane{ch: make(chan []byte, cfg.buffer), turn: make(chan struct{}, 1)}
 	}
-	p.tr.limit = cfg.transcriptLimit
 	return &Conn{p: p, out: ClientToServer}, &Conn{p: p, out: ServerToClient}
 }
 
@@ -191,14 +189,14 @@ func (c *Conn) send(ctx context.Context, msg []byte, raw, now bool) error {
 			return err
 		}
 		if act.Drop {
-			p.tr.record(p, c.out, msg, raw, note)
+			p.tr.record(c.out, msg, raw, note)
 			return nil
 		}
 	}
 
 	// Record before enqueueing: once the frame is in the channel the peer
 	// may answer it, and the answer must not be listed first.
-	seq := p.tr.record(p, c.out, msg, raw, note)
+	seq := p.tr.record(c.out, msg, raw, note)
 	select {
 	case l.ch <- msg:
 		return nil
@@ -250,7 +248,7 @@ func (c *Conn) apply(ctx context.Context, act Action, msg []byte) ([]byte, strin
 	}
 	switch {
 	case act.Close:
-		p.tr.record(p, c.out, msg, false, joinNotes(append(notes, "connection closed by fault")))
+		p.tr.record(c.out, msg, false, joinNotes(append(notes, "connection closed by fault")))
 		p.close(fmt.Sprintf("closed by a fault hook on %s frame %d", c.out, p.lane(c.out).n))
 		return nil, "", p.closeErr
 	case act.Drop:

@@ -9,7 +9,8 @@
 // What a test needs beyond a pipe is here too:
 //
 //   - a shared [Transcript] of every frame that crossed, in order and with its
-//     direction, that renders as text for a failure message;
+//     direction, that renders as text for a failure message ([Recorder]
+//     keeps one the same way for a connection that is not a Pair);
 //   - [Conn.SendRaw], which delivers bytes as they are (malformed JSON,
 //     oversized frames) so a test can feed a server bad input;
 //   - [WithMaxMessageSize], past which [Conn.Send] fails with a [*SizeError];

@@ -104,10 +104,14 @@ func (t Transcript) String() string {
 	return b.String()
 }
 
-// transcript is the recorder both ends share. Appending under a mutex keeps
-// it cheap; the entries reference the frames rather than copying them, and
-// live in fixed-size chunks so a long transcript never copies itself to grow.
-type transcript struct {
+// Recorder records frames into a [Transcript]: the one both ends of a [Pair]
+// share, and one for a connection that is not a Pair (a stdio or HTTP
+// transport), so that every transcript is kept and printed the same way.
+// Appending under a mutex keeps it cheap; the entries reference the frames
+// rather than copying them, and live in chunks so a long transcript never
+// copies itself to grow. Its methods are safe for concurrent use.
+type Recorder struct {
+	start   time.Time
 	mu      sync.Mutex
 	limit   int // < 0 unlimited, 0 off
 	seq     int
@@ -116,13 +120,30 @@ type transcript struct {
 	omitted int
 }
 
+// NewRecorder returns a recorder that keeps the limit most recent frames
+// (counting older ones in [Transcript.Omitted]); limit == 0 records nothing
+// but the count, and a negative limit keeps every frame. Entries are timed
+// from now.
+func NewRecorder(limit int) *Recorder { return &Recorder{start: time.Now(), limit: limit} }
+
+// Record adds a frame travelling in direction d and returns its sequence
+// number. It keeps data, which the caller must not modify afterwards.
+func (t *Recorder) Record(d Direction, data []byte) int { return t.record(d, data, false, "") }
+
+// Annotate adds a note ("not sent: ...") to the frame numbered seq, if the
+// transcript still holds it.
+func (t *Recorder) Annotate(seq int, note string) { t.annotate(seq, note) }
+
+// Transcript returns a snapshot of the frames recorded so far.
+func (t *Recorder) Transcript() Transcript { return t.snapshot() }
+
 const (
 	firstChunk = 8
 	chunkSize  = 256
 )
 
-func (t *transcript) record(p *pipe, d Direction, data []byte, raw bool, note string) int {
-	at := time.Since(p.start)
+func (t *Recorder) record(d Direction, data []byte, raw bool, note string) int {
+	at := time.Since(t.start)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq++
@@ -153,7 +174,7 @@ func (t *transcript) record(p *pipe, d Direction, data []byte, raw bool, note st
 	return t.seq
 }
 
-func (t *transcript) annotate(seq int, note string) {
+func (t *Recorder) annotate(seq int, note string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for c := len(t.chunks) - 1; c >= 0; c-- {
@@ -170,7 +191,7 @@ func (t *transcript) annotate(seq int, note string) {
 	}
 }
 
-func (t *transcript) snapshot() Transcript {
+func (t *Recorder) snapshot() Transcript {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	entries := make([]Entry, 0, t.held)
