@@ -463,6 +463,12 @@ func (c *state) readTemplate(t *client.ResourceTemplate) {
 	e := newSeeded(c.s.opts.Seed, t.URITemplate)
 	for i := range 4 {
 		uri := expand(t.URITemplate, e, i == 0)
+		if i == 0 {
+			uri = templateVar.ReplaceAllStringFunc(t.URITemplate, func(v string) string {
+				name := strings.TrimRight(strings.TrimLeft(strings.Split(v[1:len(v)-1], ",")[0], "+#./;?&"), "*")
+				return expandOne(v, c.suggest(cn, client.ResourceReference(t.URITemplate), name, "mcptestkit"))
+			})
+		}
 		ctx, cancel := c.ctx()
 		res, err := cn.cl.ReadResource(ctx, uri)
 		cancel()
@@ -484,31 +490,53 @@ func (c *state) readTemplate(t *client.ResourceTemplate) {
 	}
 }
 
+// suggest returns the first value the server's completions offer for an
+// argument, when it declares completions, or def: a value the server
+// knows renders where a generated one is likely rejected.
+func (c *state) suggest(cn *conn, ref client.CompleteReference, arg, def string) string {
+	if c.s.caps.Completions == nil {
+		return def
+	}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	res, err := cn.cl.Complete(ctx, &client.CompleteRequest{Ref: ref, Argument: arg})
+	if err != nil || len(res.Values) == 0 {
+		return def
+	}
+	return res.Values[0]
+}
+
 // expand fills every variable of an RFC 6570 template with a generated
 // value (the first time, a plain word).
 func expand(tmpl string, e entropy, plain bool) string {
 	return templateVar.ReplaceAllStringFunc(tmpl, func(v string) string {
-		op := v[1:2]
 		val := "mcptestkit"
 		if !plain {
 			val = []string{"a", "0", "-1", "x y", "ünï", "%", "..", "long-" + strings.Repeat("x", 64)}[e.intn(8)]
 		}
-		switch op {
-		case "+", "#":
-			return val
-		case "/":
-			return "/" + escape(val)
-		case "?":
-			name := strings.TrimRight(strings.Split(v[2:len(v)-1], ",")[0], "*")
-			return "?" + name + "=" + escape(val)
-		case "&":
-			name := strings.TrimRight(strings.Split(v[2:len(v)-1], ",")[0], "*")
-			return "&" + name + "=" + escape(val)
-		case ".":
-			return "." + escape(val)
-		}
-		return escape(val)
+		return expandOne(v, val)
 	})
+}
+
+// expandOne expands one template expression v ("{id}", "{/path}", ...) with
+// val.
+func expandOne(v, val string) string {
+	op := v[1:2]
+	switch op {
+	case "+", "#":
+		return val
+	case "/":
+		return "/" + escape(val)
+	case "?":
+		name := strings.TrimRight(strings.Split(v[2:len(v)-1], ",")[0], "*")
+		return "?" + name + "=" + escape(val)
+	case "&":
+		name := strings.TrimRight(strings.Split(v[2:len(v)-1], ",")[0], "*")
+		return "&" + name + "=" + escape(val)
+	case ".":
+		return "." + escape(val)
+	}
+	return escape(val)
 }
 
 var templateVar = regexp.MustCompile(`\{[^}]*\}`)
@@ -536,7 +564,7 @@ func (c *state) getPrompt(p *client.Prompt) {
 			if a.Required || e.intn(2) == 0 {
 				args[a.Name] = (&gen{e: e}).str(nil)
 				if i == 0 {
-					args[a.Name] = "mcptestkit"
+					args[a.Name] = c.suggest(cn, client.PromptReference(p.Name), a.Name, "mcptestkit")
 				}
 			}
 		}
