@@ -45,7 +45,7 @@ func (f transcriptFormat) render(tr memtransport.Transcript) string {
 	entries := tr.Entries
 	var b strings.Builder
 	total := len(entries) + tr.Omitted
-	fmt.Fprintf(&b, "transcript of the connection (%d message(s), client→server and server→client):", total)
+	fmt.Fprintf(&b, "transcript of the connection (%d %s):", total, plural(total, "message"))
 	if total == 0 {
 		b.WriteString("\n\t(no messages)")
 		return b.String()
@@ -247,4 +247,11 @@ func cutLine(s string, max int) string {
 		start++
 	}
 	return fmt.Sprintf("%s …(%d bytes cut)… %s", s[:keepHead], start-keepHead, s[start:])
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }

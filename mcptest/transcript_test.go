@@ -27,7 +27,7 @@ func TestRenderTranscriptCutsTheMiddleOfLongRuns(t *testing.T) {
 		tr.Entries = append(tr.Entries, entry(i, memtransport.ClientToServer, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"n":%d}}`, i)))
 	}
 	out := renderTranscript(tr, 3, 2, 0)
-	assert.Contains(t, out, "(100 message(s)")
+	assert.Contains(t, out, "(100 messages)")
 	assert.Contains(t, out, "... 95 message(s) cut from the middle ...")
 	for _, kept := range []int{1, 2, 3, 99, 100} {
 		assert.Contains(t, out, fmt.Sprintf(`"n":%d}`, kept))
@@ -47,7 +47,7 @@ func TestRenderTranscriptEdges(t *testing.T) {
 	assert.Contains(t, renderTranscript(memtransport.Transcript{}, 5, 5, 0), "(no messages)")
 	tr := memtransport.Transcript{Omitted: 7, Entries: []memtransport.Entry{entry(8, memtransport.ServerToClient, `{"jsonrpc":"2.0","method":"x"}`)}}
 	out := renderTranscript(tr, 5, 5, 0)
-	assert.Contains(t, out, "(8 message(s)")
+	assert.Contains(t, out, "(8 messages)")
 	assert.Contains(t, out, "7 earlier message(s) not recorded")
 }
 
