@@ -4,38 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
-
-// refuseLoader keeps schema compilation offline and sandboxed: a tool's
-// schema that refers to another document by URL is reported, never fetched
-// from the network or read from the disk.
-type refuseLoader struct{}
-
-func (refuseLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("the schema refers to %s; mcptest does not load external schemas", u)
-}
-
-// compileSchema compiles one schema the way MCP reads it: JSON Schema
-// 2020-12 unless the schema's $schema names another draft.
-func compileSchema(raw []byte, name string) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	loc := "mcptest:///" + url.PathEscape(name)
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(loc)
-}
 
 // checkToolSchema reports what is wrong with one of a tool's schemas, or nil.
 // MCP requires both schemas to be objects of "type": "object".
@@ -43,7 +17,7 @@ func checkToolSchema(raw []byte, which string) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return errors.New("missing")
 	}
-	if _, err := compileSchema(raw, which); err != nil {
+	if _, err := toolschema.Compile(raw, which); err != nil {
 		return err
 	}
 	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw)) // compiled above, so it parses
@@ -121,7 +95,7 @@ func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResul
 		t.Errorf("mcptest: tool %q declares an outputSchema but its result has no structuredContent\nresult: %s", tool.Name, show(res))
 		return false
 	}
-	sch, err := compileSchema(tool.OutputSchema, tool.Name+"/outputSchema")
+	sch, err := toolschema.Compile(tool.OutputSchema, tool.Name+"/outputSchema")
 	if err != nil {
 		t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v", tool.Name, err)
 		return false

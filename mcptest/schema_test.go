@@ -40,7 +40,7 @@ func TestAssertValidSchemas(t *testing.T) {
 		{tool("array", `[]`, ""), []string{"got array, want boolean or object"}},
 		{tool("missing", ``, ""), []string{"inputSchema is not a valid schema: missing"}},
 		{tool("broken", `{"type":`, ""), []string{"not valid JSON"}},
-		{tool("remote", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, ""), []string{"does not load external schemas"}},
+		{tool("remote", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, ""), []string{"external schemas are not loaded"}},
 		{tool("badoutput", `{"type":"object"}`, `{"type":"object","required":"sum"}`), []string{`tool "badoutput": outputSchema is not a valid schema`}},
 	} {
 		check(t, false, func(r TestingT) bool { return AssertValidSchemas(r, tc.tool) }, tc.want...)

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
 
 // entropy is where the generator's choices come from: a seeded random
@@ -413,18 +415,7 @@ func compile(raw json.RawMessage, name string) (*schema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, fmt.Errorf("missing")
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	loc := "mcptestkit:///" + strings.ReplaceAll(name, " ", "_")
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile(loc)
+	sch, err := toolschema.Compile(raw, name)
 	if err != nil {
 		return nil, err
 	}
@@ -432,12 +423,6 @@ func compile(raw json.RawMessage, name string) (*schema, error) {
 	var plain any
 	_ = json.Unmarshal(raw, &plain)
 	return &schema{doc: plain, compiled: sch}, nil
-}
-
-type refuseLoader struct{}
-
-func (refuseLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("the schema refers to %s, which is not loaded: schemas are checked offline", u)
 }
 
 // validate checks v against the schema.
