@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -339,4 +342,23 @@ func TestServerRequestsBounded(t *testing.T) {
 		assert.JSONEq(t, `{"roots":[{"uri":"file:///r"}]}`, string(m.Result))
 	}
 	assert.Equal(t, int32(8), peak.Load())
+}
+
+// Over HTTP, a server that takes the request and never answers: Connect
+// returns by its ctx's deadline (the POST is abandoned, then ended by Close).
+func TestConnectReturnsByDeadlineOverSilentHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client hang up
+		<-r.Context().Done()               // never answers
+	}))
+	defer srv.Close()
+	for _, version := range []string{Version20251125, Version20260728, ""} {
+		err := returns(t, "Connect", func() error {
+			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+			defer cancel()
+			_, err := Connect(ctx, transport.HTTP(srv.URL), &Options{ProtocolVersion: version})
+			return err
+		})
+		require.ErrorIs(t, err, context.DeadlineExceeded, "version %q", version)
+	}
 }
