@@ -29,6 +29,13 @@ type fake struct {
 func fakeConnect(t *testing.T, opts *Options, script func(f *fake)) (*Client, *fake, error) {
 	t.Helper()
 	ce, se := memtransport.Pair()
+	return fakeConnectOn(t, ce, se, opts, script)
+}
+
+// fakeConnectOn is fakeConnect with the client on tr and the fake server on
+// se.
+func fakeConnectOn(t *testing.T, tr Transport, se *memtransport.Conn, opts *Options, script func(f *fake)) (*Client, *fake, error) {
+	t.Helper()
 	f := &fake{t: t, conn: se}
 	type result struct {
 		c   *Client
@@ -36,7 +43,7 @@ func fakeConnect(t *testing.T, opts *Options, script func(f *fake)) (*Client, *f
 	}
 	done := make(chan result, 1)
 	go func() {
-		c, err := Connect(t.Context(), ce, opts)
+		c, err := Connect(t.Context(), tr, opts)
 		done <- result{c, err}
 	}()
 	script(f)

@@ -66,28 +66,15 @@ func faultFake(t *testing.T, opts *Options, wrap func(*memtransport.Conn) Transp
 	if wrap != nil {
 		tr = wrap(ce)
 	}
-	f := &fake{t: t, conn: se}
-	type result struct {
-		c   *Client
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		c, err := Connect(t.Context(), tr, &o)
-		done <- result{c, err}
-	}()
-	if IsLegacy(o.ProtocolVersion) {
-		f.acceptInitialize(o.ProtocolVersion)
-	} else {
-		f.acceptDiscover()
-	}
-	r := returns(t, "Connect", func() result { return <-done })
-	require.NoError(t, r.err)
-	t.Cleanup(func() {
-		r.c.Close()
-		se.Close()
+	c, f, err := fakeConnectOn(t, tr, se, &o, func(f *fake) {
+		if IsLegacy(o.ProtocolVersion) {
+			f.acceptInitialize(o.ProtocolVersion)
+		} else {
+			f.acceptDiscover()
+		}
 	})
-	return r.c, f
+	require.NoError(t, err)
+	return c, f
 }
 
 func deaf(c *memtransport.Conn) Transport { return deafSend{c} }
