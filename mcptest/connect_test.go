@@ -268,6 +268,17 @@ func TestServerWithOwnRecoveryIsLeftAlone(t *testing.T) {
 // blockForever is what a leaked goroutine runs.
 func blockForever(release <-chan struct{}) { <-release }
 
+// spawnServer has a tool, spawn, that starts a goroutine which outlives the
+// connection: it runs until release is closed.
+func spawnServer(release <-chan struct{}) *mcp.Server {
+	return probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			go blockForever(release)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
+		})
+	})
+}
+
 // leakedWait is the leak wait of the tests that expect a leak, which wait it
 // out in full. After Close, the connection's own goroutines (the client's
 // reader, the harness's serve goroutine, SDK handlers) take a moment to end,
@@ -282,12 +293,7 @@ func TestLeakedGoroutineFailsTheTest(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release) // let the leaked goroutine go once the check has seen it
 
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			go blockForever(release) // outlives the connection
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
-		})
-	})
+	srv := spawnServer(release)
 	f := runFake(t, func(tb testing.TB) {
 		c := Connect(tb, gosdk.Server(srv), withLeakWait(leakedWait))
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
@@ -301,12 +307,7 @@ func TestIgnoredOrUncheckedLeaksPass(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			go blockForever(release)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
-		})
-	})
+	srv := spawnServer(release)
 	for name, opt := range map[string]Option{
 		"IgnoreLeaks":      IgnoreLeaks("github.com/mcptestkit/mcptestkit/mcptest.blockForever"),
 		"WithoutLeakCheck": WithoutLeakCheck(),

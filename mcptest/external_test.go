@@ -451,12 +451,7 @@ func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // after the subtests
-	spawner := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			go blockForever(release)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
-		})
-	})
+	spawner := spawnServer(release)
 	for version, h := range map[string]http.Handler{
 		client.LatestVersion:       gosdkStateless(spawner),
 		client.LatestLegacyVersion: gosdkHTTP(spawner),

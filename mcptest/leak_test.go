@@ -1,11 +1,9 @@
 package mcptest
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -27,12 +25,7 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			go blockForever(release)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
-		})
-	})
+	srv := spawnServer(release)
 	cs := deferredCensus()
 	withCensus := func(c *config) { c.census = cs }
 
