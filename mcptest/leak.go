@@ -50,12 +50,6 @@ type goroutineGroup struct {
 	text      string   // the profile's lines for this stack
 }
 
-// labelledGoroutines returns the goroutines carrying the connection label
-// value, except those with an ignored function anywhere in their stack.
-func labelledGoroutines(value string, ignore []string) []goroutineGroup {
-	return filterIgnored(readLabelled()[value], ignore)
-}
-
 // readLabelled reads the goroutine profile once and returns the groups of
 // goroutines carrying a connection label, by label value. Reading costs time
 // in proportion to every goroutine in the process (the runtime walks each
@@ -141,16 +135,6 @@ func ignored(g goroutineGroup, ignore []string) bool {
 		}
 	}
 	return false
-}
-
-// waitForLeaks polls until no goroutine carrying the label value is left or
-// the time is up, and returns a report of what was left ("" when nothing).
-// The wait is not a timing assertion: it only bounds how long a correct
-// program may take to let its goroutines finish after Close.
-func waitForLeaks(ctx context.Context, value string, ignore []string, limit time.Duration) string {
-	c := newCensus()
-	own, _ := c.check(ctx, leakCheck{label: value, ignore: ignore, wait: limit}, true)
-	return own
 }
 
 // The leak check of one connection asks whether a goroutine carrying its

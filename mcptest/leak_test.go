@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -72,4 +73,20 @@ func TestCensusForgetsCleanConnections(t *testing.T) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	assert.Empty(t, cs.pending)
+}
+
+// labelledGoroutines returns the goroutines carrying the connection label
+// value, except those with an ignored function anywhere in their stack.
+func labelledGoroutines(value string, ignore []string) []goroutineGroup {
+	return filterIgnored(readLabelled()[value], ignore)
+}
+
+// waitForLeaks polls until no goroutine carrying the label value is left or
+// the time is up, and returns a report of what was left ("" when nothing).
+// The wait is not a timing assertion: it only bounds how long a correct
+// program may take to let its goroutines finish after Close.
+func waitForLeaks(ctx context.Context, value string, ignore []string, limit time.Duration) string {
+	c := newCensus()
+	own, _ := c.check(ctx, leakCheck{label: value, ignore: ignore, wait: limit}, true)
+	return own
 }
