@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
 // errStop ends a check early (failed or skipped), as t.FailNow does.
@@ -175,6 +177,9 @@ func timedOut(err error) bool { return errors.Is(err, context.DeadlineExceeded) 
 // describe words what came back from a request for a failure message.
 func describe(v any, err error) string {
 	if err != nil {
+		if e, ok := errorCode(err); ok && e.Code == transport.CodeHTTPError {
+			return describeHTTP(e)
+		}
 		if e, ok := errorCode(err); ok {
 			s := fmt.Sprintf("JSON-RPC error %d %q", e.Code, e.Message)
 			if len(e.Data) > 0 {
@@ -189,6 +194,23 @@ func describe(v any, err error) string {
 	}
 	b, _ := json.Marshal(v)
 	return cut(string(b), 800)
+}
+
+// describeHTTP describes the error the HTTP transport makes of a response
+// that was no JSON-RPC message: the status and the body that came, so that
+// no one mistakes the transport's stand-in code for the server's answer.
+func describeHTTP(e *client.Error) string {
+	var status int
+	var body string
+	e.DataField("status", &status)
+	e.DataField("body", &body)
+	s := fmt.Sprintf("an HTTP %d %s response", status, http.StatusText(status))
+	if body = strings.TrimSpace(body); body != "" {
+		s += fmt.Sprintf(" with the body %q", cut(body, 400))
+	} else {
+		s += " with an empty body"
+	}
+	return s + fmt.Sprintf(", not a JSON-RPC response (the transport reports it as error %d)", e.Code)
 }
 
 func cut(s string, n int) string {

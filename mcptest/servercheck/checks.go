@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
 // inventory is what the server lists, gathered once for the checks that
@@ -161,10 +162,15 @@ func quietList[T any](s *suite, seq func(*client.Client, context.Context, ...cli
 func (c *state) handshake(version string) {
 	cn, err := c.s.open(version)
 	if cn != nil {
-		c.use(cn)
+		// The whole connection, from its first message: the handshake is
+		// what this check is about.
+		c.useSpan(span{c: cn, from: 0, to: -1})
 		defer cn.close()
 	}
 	if err != nil {
+		if offered, ok := cn.offeredVersions(); ok && !slices.Contains(offered, version) {
+			c.skipf("the server does not speak protocol version %s: its server/discover answer offers %s", version, strings.Join(offered, ", "))
+		}
 		if version == client.Version20260728 {
 			if e, ok := errorCode(err); ok && (e.Code == client.CodeMethodNotFound || e.Code == client.CodeInvalidParams) || strings.Contains(err.Error(), "legacy") {
 				c.skipf("the server speaks only the legacy protocol (server/discover answered: %v)", err)
@@ -179,6 +185,21 @@ func (c *state) handshake(version string) {
 	if early := cn.tap.earlyMessages(); len(early) > 0 {
 		c.failf("the server sent %s before the client's notifications/initialized; the specification allows only ping and log messages before it (lifecycle: operation starts once the client has sent notifications/initialized)", strings.Join(early, ", "))
 	}
+}
+
+// newestLegacy returns the newest legacy version of offered that the client
+// speaks, or "". A server that lists none (but was asked) gets
+// LatestLegacyVersion.
+func newestLegacy(offered []string) string {
+	if len(offered) == 0 {
+		return client.LatestLegacyVersion
+	}
+	for _, v := range client.SupportedVersions() { // newest first
+		if client.IsLegacy(v) && slices.Contains(offered, v) {
+			return v
+		}
+	}
+	return ""
 }
 
 // capabilities checks that what the server declares is what it serves.
@@ -220,10 +241,15 @@ func (c *state) capabilities() {
 func (c *state) ping() {
 	cn := c.main()
 	if cn.modern() {
-		// 2026-07-28 has no ping: ask at the newest legacy version.
+		// 2026-07-28 has no ping: ask at the newest legacy version the
+		// server offers.
+		version := newestLegacy(cn.cl.ServerVersions())
+		if version == "" {
+			c.skipf("protocol version 2026-07-28 has no ping, and the server offers no legacy version this client speaks (it offers %s)", strings.Join(cn.cl.ServerVersions(), ", "))
+		}
 		var err error
-		if cn, err = c.s.open(client.LatestLegacyVersion); err != nil {
-			c.skipf("protocol version 2026-07-28 has no ping, and the server does not speak %s: %v", client.LatestLegacyVersion, err)
+		if cn, err = c.s.open(version); err != nil {
+			c.skipf("protocol version 2026-07-28 has no ping, and the handshake at %s, which the server offers, failed: %v", version, err)
 		}
 		c.use(cn)
 		defer cn.close()
@@ -247,6 +273,8 @@ func (c *state) unknownMethod() {
 		c.failf("sent %s, a method no server has; it succeeded\nexpected: JSON-RPC error -32601 (Method not found)", method)
 	case !ok:
 		c.failf("sent %s; got %v\nexpected: JSON-RPC error -32601 (Method not found)", method, err)
+	case e.Code == transport.CodeHTTPError:
+		c.failf("sent %s, a method no server has, in an HTTP POST; got %s\nexpected: a JSON-RPC response with error -32601 (Method not found): the request is well-formed JSON-RPC, and the specification answers a method the server does not offer with -32601 whatever the transport", method, describe(nil, err))
 	case e.Code != client.CodeMethodNotFound:
 		c.failf("sent %s; got %s\nexpected: JSON-RPC error -32601 (Method not found)", method, describe(nil, err))
 	}

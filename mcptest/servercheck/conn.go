@@ -311,6 +311,47 @@ func (c *conn) close() {
 	_ = c.tap.Close()
 }
 
+// offeredVersions returns the protocol versions the server listed in its
+// last answer to server/discover on c: the supportedVersions of a result, or
+// the data.supported of a -32022 error. ok is false if no such answer came.
+func (c *conn) offeredVersions() (versions []string, ok bool) {
+	if c == nil {
+		return nil, false
+	}
+	t := c.tap
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var id json.RawMessage
+	for _, f := range t.frames {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result *struct {
+				SupportedVersions []string `json:"supportedVersions"`
+			} `json:"result"`
+			Error *struct {
+				Code int64 `json:"code"`
+				Data struct {
+					Supported []string `json:"supported"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(f.data, &m) != nil {
+			continue
+		}
+		switch {
+		case f.out && m.Method == "server/discover":
+			id = m.ID
+		case f.out || id == nil || !bytes.Equal(m.ID, id):
+		case m.Result != nil && m.Result.SupportedVersions != nil:
+			versions, ok = m.Result.SupportedVersions, true
+		case m.Error != nil && m.Error.Code == client.CodeUnsupportedProtocolVersion:
+			versions, ok = m.Error.Data.Supported, true
+		}
+	}
+	return versions, ok
+}
+
 // modern reports whether the connection speaks 2026-07-28.
 func (c *conn) modern() bool { return c.cl != nil && c.cl.IsModern() }
 

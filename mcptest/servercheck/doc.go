@@ -9,12 +9,15 @@
 // seeded generator (the same seed sends the same calls):
 //
 //	handshake/<version>           the handshake at every protocol version the client speaks
-//	                              (a legacy-only server skips 2026-07-28); nothing but ping and
+//	                              (a version the server's server/discover answer does not offer,
+//	                              or 2026-07-28 on a legacy-only server, is skipped, naming the
+//	                              versions it offers); nothing but ping and
 //	                              log messages before notifications/initialized
 //	capabilities                  tools, resources and prompts: declared means listed, not
 //	                              declared means -32601 (an empty list is tolerated, noted)
-//	ping                          an empty result (at the newest legacy version)
-//	unknown-method                -32601
+//	ping                          an empty result (at the newest legacy version the server offers)
+//	unknown-method                -32601 in a JSON-RPC response (an HTTP error instead is reported
+//	                              with its status and body)
 //	malformed-frame               a frame that is not JSON gets -32700 with id null, and the
 //	                              connection keeps serving
 //	tools/list                    every page read; no cursor repeats, no tool twice

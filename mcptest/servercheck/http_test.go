@@ -1,0 +1,72 @@
+package servercheck_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+// goSDKOverHTTP serves a small go-sdk server with go-sdk's streamable HTTP
+// handler on 127.0.0.1 and returns its URL.
+func goSDKOverHTTP(t *testing.T, opts *mcp.StreamableHTTPOptions) string {
+	t.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "note", Description: "Takes a note."}, func(context.Context, *mcp.CallToolRequest, noteIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "noted"}}}, nil, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func runAll(t *testing.T, dial servercheck.Dialer) (map[string]servercheck.Result, error) {
+	t.Helper()
+	results := map[string]servercheck.Result{}
+	err := servercheck.Run(t.Context(), dial, &servercheck.Options{
+		Calls:    4,
+		OnResult: func(r servercheck.Result) { results[r.Name] = r },
+	})
+	return results, err
+}
+
+// go-sdk's stateful handler answers server/discover with a result that
+// lists only legacy versions: the 2026-07-28 handshake is skipped, saying
+// what the server offers, and the checks run at the newest version it
+// speaks. An unknown method gets HTTP 400 with a text body: a real finding,
+// described as what came and what was expected.
+func TestGoSDKStatefulHTTP(t *testing.T) {
+	results, err := runAll(t, servercheck.URL(goSDKOverHTTP(t, nil)))
+	require.EqualError(t, err, "1 check(s) failed: unknown-method")
+
+	hs := results["handshake/2026-07-28"]
+	assert.Equal(t, servercheck.Skip, hs.Status, "%s", hs.Detail)
+	assert.Equal(t, "the server does not speak protocol version 2026-07-28: its server/discover answer offers 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05", hs.Detail)
+	for _, name := range []string{"handshake/2025-11-25", "handshake/2024-11-05", "ping", "capabilities", "tools/calls/note"} {
+		assert.Equal(t, servercheck.Pass, results[name].Status, "%s: %s", name, results[name].Detail)
+	}
+
+	um := results["unknown-method"]
+	assert.Equal(t, servercheck.Fail, um.Status)
+	assert.Contains(t, um.Detail, `got an HTTP 400 Bad Request response with the body "JSON RPC not handled:`)
+	assert.Contains(t, um.Detail, "not a JSON-RPC response")
+	assert.Contains(t, um.Detail, "expected: a JSON-RPC response with error -32601 (Method not found)")
+	assert.NotEmpty(t, um.Transcript)
+}
+
+// go-sdk's stateless handler passes every check that applies.
+func TestGoSDKStatelessHTTP(t *testing.T) {
+	results, err := runAll(t, servercheck.URL(goSDKOverHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})))
+	require.NoError(t, err)
+	for name, r := range results {
+		assert.NotEqual(t, servercheck.Fail, r.Status, "%s: %s", name, r.Detail)
+	}
+	assert.Equal(t, servercheck.Pass, results["tools/calls/note"].Status)
+	assert.Equal(t, servercheck.Pass, results["unknown-method"].Status)
+}
