@@ -152,6 +152,7 @@ type Client struct {
 	progress map[int64]*progressSink
 	subs     map[int64]*Subscription
 	inflight map[string]*inflightRequest
+	serving  int      // goroutines answering server requests
 	refused  int      // server requests refused for want of room
 	junk     unusable // what the server sent that the client could not use
 

@@ -680,7 +680,7 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 			"duplicate request id %s: the client is still answering an earlier request with this id", key)})
 		return
 	}
-	if n := len(c.inflight); n >= c.opts.MaxServerRequests {
+	if n := c.serving; n >= c.opts.MaxServerRequests {
 		c.refused++
 		first := c.refused == 1
 		c.mu.Unlock()
@@ -696,10 +696,16 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	r := &inflightRequest{cancel: cancel}
 	c.inflight[key] = r
+	c.serving++
 	c.wg.Add(1)
 	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
+		defer func() {
+			c.mu.Lock()
+			c.serving-- // only now: a response the peer does not read holds its place
+			c.mu.Unlock()
+		}()
 		result, err := c.answerInput(ctx, msg.Method, msg.Params)
 		c.mu.Lock()
 		delete(c.inflight, key)
