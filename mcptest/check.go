@@ -95,17 +95,48 @@ func CheckTransport(t testing.TB, dial servercheck.Dialer, opts ...CheckOption) 
 	runChecks(t, "mcptest.CheckTransport", dial, opts)
 }
 
+// runChecks runs the checks on a goroutine of their own, which hands each
+// check (or, for a t that is not a *testing.T, each result) back to this
+// goroutine: so t.Run and the failures are called from here, every frame
+// between them and the test's CheckServer line is a helper, and go test
+// reports a failure at that line rather than in this package or servercheck.
 func runChecks(t testing.TB, name string, dial servercheck.Dialer, opts []CheckOption) {
 	t.Helper()
 	o := checkOptions(opts)
-	if tt, ok := t.(*testing.T); ok {
-		o.Runner = func(name string, run func() servercheck.Result) {
-			tt.Run(name, func(t *testing.T) { reportCheck(t, run(), "") })
-		}
-	} else {
-		o.OnResult = func(r servercheck.Result) { reportCheck(t, r, r.Name+": ") }
+	type step struct {
+		name   string
+		run    func() servercheck.Result // a check to run as a subtest
+		result servercheck.Result        // else a result to report on t
+		done   chan struct{}
 	}
-	err := servercheck.Run(t.Context(), dial, o)
+	steps := make(chan step)
+	hand := func(st step) {
+		st.done = make(chan struct{})
+		steps <- st
+		<-st.done
+	}
+	tt, isT := t.(*testing.T)
+	if isT {
+		o.Runner = func(name string, run func() servercheck.Result) { hand(step{name: name, run: run}) }
+	} else {
+		o.OnResult = func(r servercheck.Result) { hand(step{result: r}) }
+	}
+	var err error
+	go func() {
+		defer close(steps)
+		err = servercheck.Run(t.Context(), dial, o)
+	}()
+	for st := range steps {
+		if st.run != nil {
+			tt.Run(st.name, func(t *testing.T) {
+				t.Helper()
+				reportCheck(t, st.run(), "")
+			})
+		} else {
+			reportCheck(t, st.result, st.result.Name+": ")
+		}
+		close(st.done)
+	}
 	if errors.Is(err, servercheck.ErrConnect) {
 		t.Fatalf("%s: %v", name, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -391,4 +393,49 @@ func TestCheckServerTemplateEmptyContents(t *testing.T) {
 		"resources/templates/read/note: read notes://mcptestkit, an expansion of template notes://{id}; the result has no contents",
 		"resources/unknown-uri: read mcptestkit-check://no/such/resource, a URI the server does not have; it succeeded",
 	)
+}
+
+// TestChildCheckServerFails fails on purpose, in a child process run by
+// TestCheckServerFailsAtTheCallersLine.
+func TestChildCheckServerFails(t *testing.T) {
+	if os.Getenv("MCPTEST_CHECK_CHILD") != "1" {
+		t.Skip("run by TestCheckServerFailsAtTheCallersLine")
+	}
+	srv := goodServer()
+	srv.handlers["mcptestkit/no-such-method"] = func(json.RawMessage) (any, *rpcError) {
+		return nil, &rpcError{Code: -32603, Message: "no idea"}
+	}
+	CheckServer(t, srv, SkipChecks("tools")) // the line failures name
+}
+
+// A failing check is reported at the test's CheckServer line, not at a line
+// of check.go: go test prints that line before the failure.
+func TestCheckServerFailsAtTheCallersLine(t *testing.T) {
+	if os.Getenv("MCPTEST_CHECK_CHILD") == "1" {
+		t.Skip("the child runs only TestChildCheckServerFails")
+	}
+	t.Parallel()
+	src, err := os.ReadFile("check_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, "// the line failures name") {
+			line = i + 1
+		}
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildCheckServerFails$", "-test.v")
+	cmd.Env = append(os.Environ(), "MCPTEST_CHECK_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child test passed; want it to fail:\n%s", out)
+	}
+	want := fmt.Sprintf("check_test.go:%d: sent mcptestkit/no-such-method; got JSON-RPC error -32603", line)
+	if !strings.Contains(string(out), want) {
+		t.Errorf("the failure is not reported at the line of CheckServer (want %q):\n%s", want, out)
+	}
+	if strings.Contains(string(out), "check.go:") {
+		t.Errorf("a line of check.go is reported:\n%s", out)
+	}
 }
