@@ -215,3 +215,28 @@ func TestFaultCloseDuring1000Calls(t *testing.T) {
 		require.Equal(t, `error: tools/call "t": client: connection closed`, got)
 	}
 }
+
+// Subscription.Close has no ctx: on a legacy connection whose server never
+// answers resources/unsubscribe, it still returns, after a bounded wait.
+func TestFaultUnsubscribeNeverAnswered(t *testing.T) {
+	c, f, err := fakeConnect(t, &Options{ProtocolVersion: Version20251125}, func(f *fake) {
+		m := f.expect("initialize")
+		f.reply(m.ID, `{"protocolVersion":"2025-11-25","capabilities":{"resources":{"subscribe":true}},"serverInfo":{"name":"fake","version":"9"}}`)
+		f.expect("notifications/initialized")
+	})
+	require.NoError(t, err)
+	subc := make(chan *Subscription, 1)
+	go func() {
+		s, err := c.Listen(t.Context(), ListenFilter{ResourceSubscriptions: []string{"file:///a"}})
+		assert.NoError(t, err)
+		subc <- s
+	}()
+	m := f.expect("resources/subscribe")
+	f.reply(m.ID, `{}`)
+	s := <-subc
+	require.NotNil(t, s)
+	err = returns(t, "Subscription.Close", s.Close)
+	f.expect("resources/unsubscribe") // never answered
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.ErrorContains(t, err, `resources/unsubscribe "file:///a": context deadline exceeded`)
+}

@@ -205,7 +205,8 @@ func (s *Subscription) Err() error {
 
 // Close ends the subscription: on 2026-07-28 connections it sends
 // notifications/cancelled for the listen request; on legacy ones it
-// unsubscribes the resources it subscribed. It is safe to call more than once.
+// unsubscribes the resources it subscribed, waiting at most 5s for the
+// server. It is safe to call more than once.
 func (s *Subscription) Close() error {
 	select {
 	case <-s.done:
@@ -224,10 +225,16 @@ func (s *Subscription) Close() error {
 	return err
 }
 
+// unsubscribeWait bounds the unsubscribing of [Subscription.Close], which
+// has no ctx of its own, on legacy connections.
+const unsubscribeWait = cancelGrace
+
 func (s *Subscription) unsubscribeAll() error {
+	ctx, cancel := context.WithTimeout(s.c.ctx, unsubscribeWait)
+	defer cancel()
 	var errs []error
 	for _, uri := range s.accepted.ResourceSubscriptions {
-		if err := s.c.Unsubscribe(s.c.ctx, uri); err != nil {
+		if err := s.c.Unsubscribe(ctx, uri); err != nil {
 			errs = append(errs, err)
 		}
 	}
