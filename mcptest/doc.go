@@ -20,7 +20,8 @@
 //
 //	func TestCheckServer(t *testing.T) {
 //		logs := logcapture.New(t)
-//		mcptest.CheckServer(t, gosdk.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs))
+//		mcptest.CheckServer(t, gosdk.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs),
+//			mcptest.SkipChecks("malformed-frame")) // go-sdk ends the session on unparsable JSON
 //	}
 //
 // # Connecting
