@@ -289,6 +289,22 @@ func TestConnectHTTPEveryVersion(t *testing.T) {
 	}
 }
 
+// A server that never answers fails ConnectURL within its timeout, for the
+// probe and for a pinned legacy initialize alike, instead of hanging.
+func TestConnectURLNeverAnswering(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // net/http sees the client go away only once the body is read
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	for _, opts := range [][]Option{nil, {WithProtocolVersion("2025-06-18")}} {
+		opts = append(opts, WithClient(client.Options{Timeout: 300 * time.Millisecond}))
+		f := runFake(t, func(tb testing.TB) { ConnectURL(tb, srv.URL, opts...) })
+		f.expectFailure(t, "mcptest.ConnectURL: the server did not complete the handshake within 300ms")
+	}
+}
+
 func TestConnectURLEveryVersion(t *testing.T) {
 	t.Parallel()
 	for _, srv := range httpServers() {

@@ -60,6 +60,10 @@
 // code is deliberately none of the modern ones, so a probing client falls
 // back to initialize.
 //
+// Redirects that keep the method and body (307, 308) are followed; a 301,
+// 302 or 303, after which net/http would send the POST again as a GET, is
+// refused with an error naming the status and the new URL.
+//
 // Custom headers ([WithHeader], [WithHeaders]), a caller's *http.Client
 // ([WithHTTPClient]) and a body size cap ([WithMaxBodySize]) are options.
 // Each request runs in a goroutine of its own until its response arrives;

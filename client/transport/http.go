@@ -57,6 +57,9 @@ const (
 	listenWait = 5 * time.Second
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 5 * time.Second
+	// cancelTimeout bounds the POST of a legacy notifications/cancelled,
+	// which runs in the background.
+	cancelTimeout = 5 * time.Second
 
 	modernVersion     = "2026-07-28" // the first version of the stateless era
 	versionHeaderFrom = "2025-06-18" // the first version with the version header
@@ -199,7 +202,10 @@ func WithLogger(l *slog.Logger) HTTPOption {
 //
 // Send returns as soon as a request is on its way; notifications and
 // responses are sent synchronously and their HTTP errors returned as a
-// [*StatusError]. Each request runs in a goroutine of its own until its
+// [*StatusError], except notifications/cancelled, which is best effort: it
+// is POSTed in the background (for at most 5 seconds) so that a server that
+// does not answer it cannot hold up the caller who gave up, and its failure
+// is logged. Each request runs in a goroutine of its own until its
 // response arrives; Close ends them all.
 type StreamableHTTP struct {
 	url    string
@@ -248,6 +254,7 @@ func HTTP(rawURL string, opts ...HTTPOption) *StreamableHTTP {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	cfg.client = refuseMethodChange(cfg.client)
 	t := &StreamableHTTP{
 		url:      rawURL,
 		cfg:      cfg,
@@ -262,6 +269,34 @@ func HTTP(rawURL string, opts ...HTTPOption) *StreamableHTTP {
 	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	return t
+}
+
+// refuseMethodChange returns a copy of c that refuses the redirects after
+// which net/http would change the method: a 301, 302 or 303 turns the
+// POST of a message (and the DELETE of a session) into a GET, which can
+// only fail confusingly. 307 and 308 keep the method and the body, and are
+// followed, subject to c's own CheckRedirect.
+func refuseMethodChange(c *http.Client) *http.Client {
+	cc := *c
+	next := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if orig := via[0].Method; req.Method != orig {
+			status := "a redirect"
+			if req.Response != nil {
+				status = fmt.Sprintf("HTTP %d %s", req.Response.StatusCode, http.StatusText(req.Response.StatusCode))
+			}
+			return fmt.Errorf("the server answered %s %s with %s to %s; following it would turn the %s into a %s, so the transport refuses it (307 and 308 keep the method and are followed): use the URL it points to",
+				orig, via[len(via)-1].URL.Redacted(), status, req.URL.Redacted(), orig, req.Method)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cc
 }
 
 // SessionID returns the current legacy session id, or "" when there is none
@@ -289,17 +324,39 @@ func (t *StreamableHTTP) Send(ctx context.Context, msg []byte) error {
 		return t.startCall(m, msg)
 	}
 	if m.Method == methodCancelled {
-		handled, legacy := t.cancelCall(m)
-		if handled {
-			return nil
+		if handled, legacy := t.cancelCall(m); !handled {
+			return t.postCancel(m, msg, legacy)
 		}
+		return nil
+	}
+	return t.postOther(ctx, m, msg)
+}
+
+// postCancel POSTs a legacy notifications/cancelled in the background and
+// returns at once. Cancellation is best effort, and whoever sends it has
+// given up waiting already: a server that does not answer this POST must
+// not hold the caller past its deadline. The POST is bounded by
+// cancelTimeout and by Close; its failure goes to the logger.
+func (t *StreamableHTTP) postCancel(m *jsonrpc.Message, msg []byte, legacy *call) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return ErrClosed
+	}
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		ctx, cancel := context.WithTimeout(t.ctx, cancelTimeout)
+		defer cancel()
 		err := t.postOther(ctx, m, msg)
 		if legacy != nil && err == nil {
 			legacy.cancel() // the server was told; stop waiting on its stream
 		}
-		return err
-	}
-	return t.postOther(ctx, m, msg)
+		if err != nil && t.ctx.Err() == nil {
+			t.cfg.logger.Warn("transport: notifications/cancelled was not delivered", "url", t.url, "error", err)
+		}
+	}()
+	return nil
 }
 
 // Receive returns the next message from the server.
@@ -601,13 +658,13 @@ func (t *StreamableHTTP) readCallStream(c *call, body io.Reader) {
 		}
 		switch {
 		case c.modern:
-			t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s ended before its response; 2026-07-28 has no resumption, so send the request again with a new id", c.method), 0, "")
+			t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s ended before its response%s; 2026-07-28 has no resumption, so send the request again with a new id", c.method, sr.how()), 0, "")
 			return
 		case !sr.hasID || sr.lastID == "":
-			t.failCall(c, CodeHTTPError, fmt.Sprintf("the server ended the SSE stream of %s before its response, with no event id to resume from", c.method), 0, "")
+			t.failCall(c, CodeHTTPError, fmt.Sprintf("the server ended the SSE stream of %s before its response%s, with no event id to resume from", c.method, sr.how()), 0, "")
 			return
 		case attempt > maxReconnects:
-			t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s ended before its response %d times in a row; giving up", c.method, maxReconnects), 0, "")
+			t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s ended before its response %d times in a row%s; giving up", c.method, maxReconnects, sr.how()), 0, "")
 			return
 		}
 		if !sleepCtx(c.ctx, reconnectDelay(sr, attempt)) {
@@ -683,6 +740,10 @@ func (t *StreamableHTTP) pump(c *call, sr *sseReader) (int, error) {
 			var tooLarge errEventTooLarge
 			if errors.As(err, &tooLarge) {
 				return n, err
+			}
+			sr.broken = nil
+			if !errors.Is(err, io.EOF) {
+				sr.broken = err // said when the stream cannot be resumed
 			}
 			return n, nil
 		}
@@ -1045,6 +1106,7 @@ func (t *StreamableHTTP) listen(ready chan struct{}) {
 // retry hint: a resumed stream continues the old one.
 func (r *sseReader) reset(body io.Reader) {
 	r.br.Reset(body)
+	r.afterCR = false
 }
 
 func visibleASCII(s string) bool {

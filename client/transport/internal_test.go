@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -165,6 +166,26 @@ func TestSSEReader(t *testing.T) {
 	split := newSSEReader(strings.NewReader("data: {\"x\":\ndata: "+strings.Repeat("y", 50)+"\n\n"), 50)
 	_, err = split.next()
 	assert.ErrorAs(t, err, &tooLarge, "the limit counts all data lines of an event")
+}
+
+func TestSSEReaderLineEndings(t *testing.T) {
+	// The event-stream format ends lines with CRLF, LF or a bare CR.
+	const events = "id: 7\nretry: 10\ndata: {\"a\":\ndata: 1}\n\n: keep-alive\ndata: {\"b\":2}\n\n"
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		stream := strings.ReplaceAll(events, "\n", eol)
+		for name, r := range map[string]io.Reader{
+			"whole":        strings.NewReader(stream),
+			"byte by byte": iotest.OneByteReader(strings.NewReader(stream)), // CR and LF in separate reads
+		} {
+			sr := newSSEReader(r, 1<<10)
+			assert.Equal(t, []string{"{\"a\":\n1}", `{"b":2}`}, readAllEvents(t, sr), "%q %s", eol, name)
+			assert.Equal(t, "7", sr.lastID, "%q %s", eol, name)
+			assert.Equal(t, 10*time.Millisecond, sr.retry, "%q %s", eol, name)
+		}
+	}
+	// Mixed endings; CR CR is a line and an empty line, CR LF is one ending.
+	sr := newSSEReader(strings.NewReader("data: 1\r\rdata: 2\r\n\ndata: 3\n\r"), 1<<10)
+	assert.Equal(t, []string{"1", "2", "3"}, readAllEvents(t, sr))
 }
 
 func TestSSEReaderResetKeepsState(t *testing.T) {

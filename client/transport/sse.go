@@ -3,7 +3,6 @@ package transport
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,6 +20,17 @@ type sseReader struct {
 	hasID    bool          // some event set an id
 	retry    time.Duration // the last retry hint; 0 = none
 	retrySet bool
+	afterCR  bool  // the last line ended with a CR, which an LF may follow
+	broken   error // why the last stream broke off, when it did not just end
+}
+
+// how says how the last stream ended, for an error message: "" when it
+// ended cleanly, else the read error.
+func (r *sseReader) how() string {
+	if r.broken == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%v)", unwrapURLError(r.broken))
 }
 
 func newSSEReader(r io.Reader, maxData int) *sseReader {
@@ -95,28 +105,53 @@ func (r *sseReader) next() ([]byte, error) {
 	}
 }
 
-// readLine returns the next line without its ending (LF or CRLF). A line
-// longer than the data limit (plus room for the field name) is an error.
+// readLine returns the next line without its ending: CRLF, LF or a bare
+// CR, as the event-stream format allows. A line longer than the data limit
+// (plus room for the field name) is an error.
 func (r *sseReader) readLine() ([]byte, error) {
 	limit := r.maxData + 64
 	var line []byte
 	for {
-		chunk, err := r.br.ReadSlice('\n')
-		if len(line)+len(chunk) > limit {
+		buf, err := r.fill()
+		if err != nil {
+			return nil, err // at io.EOF, a line without its ending is an unfinished event
+		}
+		if r.afterCR {
+			// The previous line ended with CR: an LF right after it is
+			// part of that ending, not an empty line.
+			r.afterCR = false
+			if buf[0] == '\n' {
+				_, _ = r.br.Discard(1)
+				continue
+			}
+		}
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 {
+			end = len(buf)
+		}
+		if cr := bytes.IndexByte(buf[:end], '\r'); cr >= 0 {
+			end = cr
+		}
+		if len(line)+end > limit {
 			return nil, errEventTooLarge{r.maxData}
 		}
-		if err == nil {
-			line = append(line, chunk...)
-			line = bytes.TrimSuffix(line[:len(line)-1], []byte{'\r'})
+		line = append(line, buf[:end]...)
+		if end < len(buf) {
+			r.afterCR = buf[end] == '\r'
+			_, _ = r.br.Discard(end + 1)
 			return line, nil
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			line = append(line, chunk...)
-			continue
-		}
-		if errors.Is(err, io.EOF) {
-			return nil, io.EOF // a line without its ending is an unfinished event
-		}
+		_, _ = r.br.Discard(end)
+	}
+}
+
+// fill returns what is buffered, reading more when nothing is.
+func (r *sseReader) fill() ([]byte, error) {
+	if n := r.br.Buffered(); n > 0 {
+		return r.br.Peek(n)
+	}
+	if _, err := r.br.Peek(1); err != nil {
 		return nil, err
 	}
+	return r.br.Peek(r.br.Buffered())
 }
