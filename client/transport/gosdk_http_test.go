@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -315,4 +316,22 @@ func TestGoSDKLegacyOnStatelessServer(t *testing.T) {
 	require.NoError(t, tr.Close())
 	assert.Empty(t, rec.requests(method(http.MethodDelete)), "no session, no DELETE")
 	assert.Len(t, rec.requests(method(http.MethodGet)), 1, "a 405 is final: no reconnection")
+}
+
+// A cancellation sent just before Close still reaches the server: the
+// background POST is not cut short by Close, so a tool waiting to be
+// cancelled does not outlive the connection.
+func TestGoSDKLegacyCancellationThenClose(t *testing.T) {
+	f := newGoSDKFixture(t)
+	tr := connectors[0].connect(t, gosdkHandler(f, nil))
+	legacyHandshake(t, tr, "2025-11-25")
+	send(t, tr, request(t, 2, "tools/call", map[string]any{"name": "slow"}))
+	<-f.started
+	send(t, tr, notification(t, "notifications/cancelled", map[string]any{"requestId": 2, "reason": "test"}))
+	require.NoError(t, tr.Close())
+	select {
+	case <-f.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server never heard of the cancellation")
+	}
 }

@@ -336,7 +336,9 @@ func (t *StreamableHTTP) Send(ctx context.Context, msg []byte) error {
 // returns at once. Cancellation is best effort, and whoever sends it has
 // given up waiting already: a server that does not answer this POST must
 // not hold the caller past its deadline. The POST is bounded by
-// cancelTimeout and by Close; its failure goes to the logger.
+// cancelTimeout, not by Close, which waits for it: a server that runs the
+// request until told otherwise must still hear of it when the client
+// closes right after giving up. Its failure goes to the logger.
 func (t *StreamableHTTP) postCancel(m *jsonrpc.Message, msg []byte, legacy *call) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -346,13 +348,13 @@ func (t *StreamableHTTP) postCancel(m *jsonrpc.Message, msg []byte, legacy *call
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
-		ctx, cancel := context.WithTimeout(t.ctx, cancelTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
 		defer cancel()
-		err := t.postOther(ctx, m, msg)
+		err := t.post(ctx, m, msg)
 		if legacy != nil && err == nil {
 			legacy.cancel() // the server was told; stop waiting on its stream
 		}
-		if err != nil && t.ctx.Err() == nil {
+		if err != nil {
 			t.cfg.logger.Warn("transport: notifications/cancelled was not delivered", "url", t.url, "error", err)
 		}
 	}()
@@ -976,10 +978,24 @@ func (t *StreamableHTTP) postOther(ctx context.Context, m *jsonrpc.Message, body
 	defer cancel()
 	stop := context.AfterFunc(t.ctx, cancel) // Close ends this POST too
 	defer stop()
+	return t.postWith(ctx, m, body, h, session, what)
+}
 
+// post POSTs a notification like postOther, but Close does not end it.
+func (t *StreamableHTTP) post(ctx context.Context, m *jsonrpc.Message, body []byte) error {
+	what := m.Method
+	h := t.header("application/json, text/event-stream")
+	h.Set("Content-Type", "application/json")
+	t.mu.Lock()
+	t.legacyHeaders(h)
+	t.mu.Unlock()
+	return t.postWith(ctx, m, body, h, h.Get(headerSessionID), what)
+}
+
+func (t *StreamableHTTP) postWith(ctx context.Context, m *jsonrpc.Message, body []byte, h http.Header, session, what string) error {
 	resp, err := t.do(ctx, http.MethodPost, body, h)
 	if err != nil {
-		if t.ctx.Err() != nil {
+		if ctx.Err() != nil && t.ctx.Err() != nil {
 			return ErrClosed
 		}
 		return fmt.Errorf("transport: POST %s: %w", what, unwrapURLError(err))

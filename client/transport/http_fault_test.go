@@ -62,9 +62,10 @@ func TestHTTPSendHonoursContextWhenServerNeverAnswers(t *testing.T) {
 }
 
 // hangingLegacyServer answers the handshake of a 2025-06-18 session and
-// nothing else: requests and the notifications/cancelled POST go
-// unanswered (each cancel POST is reported on cancelled).
-func hangingLegacyServer(t *testing.T, cancelled chan<- struct{}) http.HandlerFunc {
+// nothing else: requests go unanswered, and so does the
+// notifications/cancelled POST until release is closed (each cancel POST
+// is reported on cancelled).
+func hangingLegacyServer(t *testing.T, cancelled chan<- struct{}, release <-chan struct{}) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet:
@@ -84,7 +85,11 @@ func hangingLegacyServer(t *testing.T, cancelled chan<- struct{}) http.HandlerFu
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"raw","version":"1"}}}`, m.ID)
 		case m.Method == "notifications/cancelled":
 			cancelled <- struct{}{}
-			hang(w, r)
+			select {
+			case <-release:
+				w.WriteHeader(http.StatusAccepted)
+			case <-r.Context().Done():
+			}
 		case m.IsNotification():
 			w.WriteHeader(http.StatusAccepted)
 		default:
@@ -95,7 +100,8 @@ func hangingLegacyServer(t *testing.T, cancelled chan<- struct{}) http.HandlerFu
 
 func TestHTTPCallReturnsByDeadlineWhenCancelPostHangs(t *testing.T) {
 	cancelPosted := make(chan struct{}, 1)
-	tr, _ := rawServer(t, hangingLegacyServer(t, cancelPosted))
+	release := make(chan struct{})
+	tr, _ := rawServer(t, hangingLegacyServer(t, cancelPosted, release))
 	c := connectClient(t, tr, &client.Options{ProtocolVersion: "2025-06-18"})
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
@@ -109,6 +115,7 @@ func TestHTTPCallReturnsByDeadlineWhenCancelPostHangs(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("notifications/cancelled was never POSTed")
 	}
+	close(release)
 }
 
 func TestHTTPConnectHonoursContext(t *testing.T) {
