@@ -155,3 +155,10 @@ func (r *sseReader) fill() ([]byte, error) {
 	}
 	return r.br.Peek(r.br.Buffered())
 }
+
+// reset points the reader at a new body, keeping the last event id and the
+// retry hint: a resumed stream continues the old one.
+func (r *sseReader) reset(body io.Reader) {
+	r.br.Reset(body)
+	r.afterCR = false
+}
