@@ -190,6 +190,7 @@ func (c *Client) listTools(ctx context.Context, cursor *string, co *callOptions)
 		return nil, err
 	}
 	w.ListToolsResult.NextCursor, w.nextSent = nextCursor(w.NextCursor)
+	w.Tools = c.keepToolsWithValidHeaders(w.Tools)
 	return &w.ListToolsResult, nil
 }
 

@@ -46,9 +46,10 @@
 //     session on Close.
 //   - 2026-07-28 requests carry their version in params._meta. The transport
 //     adds MCP-Protocol-Version, Mcp-Method, Mcp-Name and the Mcp-Param-*
-//     headers that the tools' x-mcp-header annotations ask for; it learns
-//     those from tools/list results, and drops tools whose annotations are
-//     invalid (with a warning on [WithLogger]'s logger). Cancelling such a
+//     headers that the tools' x-mcp-header annotations ask for; the client
+//     package hands those over as it lists tools
+//     ([StreamableHTTP.LearnToolHeaders]) and drops the tools whose
+//     annotations are invalid, with a warning on its logger. Cancelling such a
 //     request (notifications/cancelled) closes its HTTP response instead of
 //     sending the notification, as that era prescribes.
 //

@@ -218,6 +218,7 @@ func TestGoSDKModern(t *testing.T) {
 			send(t, tr, request(t, 2, "tools/list", modern(nil)))
 			resp, _ = recvResponse(t, tr, jsonrpc.Int64ID(2))
 			assert.Len(t, result(t, resp)["tools"], 6)
+			assert.Len(t, learnTools(t, tr, resp), 6)
 
 			// go-sdk checks Mcp-Name and each Mcp-Param-* against the body and
 			// refuses a mismatch, so an answer proves the headers right.
@@ -276,7 +277,8 @@ func TestGoSDKModernErrorsArriveAsResponses(t *testing.T) {
 			assert.Equal(t, int64(-32020), resp.Error.Code)
 
 			send(t, tr, request(t, 3, "tools/list", modern(nil)))
-			recvResponse(t, tr, jsonrpc.Int64ID(3))
+			list, _ := recvResponse(t, tr, jsonrpc.Int64ID(3))
+			learnTools(t, tr, list)
 			assert.Equal(t, "Mcp-Method: tools/call\nMcp-Name: lookup\nMcp-Param-Region: eu",
 				callText(t, tr, 4, modern(map[string]any{"name": "lookup", "arguments": map[string]any{"region": "eu"}})))
 		})

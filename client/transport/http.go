@@ -65,7 +65,6 @@ const (
 	methodInitialize  = "initialize"
 	methodInitialized = "notifications/initialized"
 	methodCancelled   = "notifications/cancelled"
-	methodToolsList   = "tools/list"
 	methodToolsCall   = "tools/call"
 )
 
@@ -159,8 +158,9 @@ func WithMaxBodySize(n int) HTTPOption {
 }
 
 // WithLogger sets where the transport reports what it recovers from by
-// itself: tools dropped for invalid x-mcp-header annotations (a warning, as
-// the spec asks), and a standalone GET stream that failed. The default is
+// itself: tools refused for invalid x-mcp-header annotations (a warning, as
+// the spec asks), a standalone GET stream that failed, a
+// notifications/cancelled that was not delivered. The default is
 // slog.Default().
 func WithLogger(l *slog.Logger) HTTPOption {
 	return func(cfg *httpConfig) {
@@ -187,9 +187,10 @@ func WithLogger(l *slog.Logger) HTTPOption {
 //     with a session id means the session expired. Close sends DELETE.
 //   - 2026-07-28 (a request whose params._meta carries that protocol
 //     version): MCP-Protocol-Version, Mcp-Method, Mcp-Name and the
-//     Mcp-Param-* headers of the tool's x-mcp-header annotations, learnt
-//     from tools/list results (tools with invalid annotations are dropped
-//     from the result, with a warning). There is no session and no GET
+//     Mcp-Param-* headers of the tool's x-mcp-header annotations, which
+//     the client hands over with [StreamableHTTP.LearnToolHeaders] as it
+//     lists tools (it drops tools whose annotations are invalid). There is
+//     no session and no GET
 //     stream. A notifications/cancelled for such a request is not sent:
 //     closing the request's response stream is the cancellation.
 //

@@ -381,6 +381,9 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
+// The client drops tools whose x-mcp-header annotations are invalid, as
+// the spec requires, and the transport sends the valid ones' headers: the
+// client hands them over with LearnToolHeaders as it lists tools.
 func TestHTTPDropsToolsWithInvalidHeaderAnnotations(t *testing.T) {
 	tools := `[
 		{"name":"good","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}},
@@ -396,33 +399,29 @@ func TestHTTPDropsToolsWithInvalidHeaderAnnotations(t *testing.T) {
 		m := rpcOf(t, r)
 		w.Header().Set("Content-Type", "application/json")
 		switch m.Method {
+		case "server/discover":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"raw","version":"1"}}}}`, m.ID)
 		case "tools/list":
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","ttlMs":0,"tools":%s}}`, m.ID, tools)
 		default:
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`, m.ID)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","content":[]}}`, m.ID)
 		}
 	}, transport.WithLogger(logs.Logger()))
-
-	send(t, tr, request(t, 1, "tools/list", modern(nil)))
-	resp, _ := recvResponse(t, tr, jsonrpc.Int64ID(1))
-	r := result(t, resp)
-	var names []string
-	for _, tool := range r["tools"].([]any) {
-		names = append(names, tool.(map[string]any)["name"].(string))
-	}
-	assert.Equal(t, []string{"good", "plain"}, names)
-	assert.Equal(t, "complete", r["resultType"], "the rest of the result is kept")
+	c := connectClient(t, tr, nil)
+	require.True(t, c.IsModern())
+	assert.Equal(t, []string{"good", "plain"}, toolNames(t, c))
 	dropped := logcapture.All(logcapture.Level(slog.LevelWarn), logcapture.MessageContains("dropping a tool"))
 	logs.AssertCount(t, 5, dropped)
 	for _, name := range []string{"spaced", "number", "dupe", "hidden", "empty"} {
 		logs.AssertLogged(t, dropped, logcapture.Attr("tool", name))
 	}
 
-	send(t, tr, request(t, 2, "tools/call", modern(map[string]any{"name": "good", "arguments": map[string]any{"region": "eu-west-1"}})))
-	recvResponse(t, tr, jsonrpc.Int64ID(2))
+	_, err := c.CallTool(t.Context(), "good", map[string]any{"region": "eu-west-1"})
+	require.NoError(t, err)
 	call := rec.requests(posts("tools/call"))[0]
 	assert.Equal(t, "eu-west-1", call.Header.Get("Mcp-Param-Region"))
 	assert.Equal(t, "good", call.Header.Get("Mcp-Name"))
+
 }
 
 func TestHTTPStandaloneStreamReconnects(t *testing.T) {

@@ -8,54 +8,27 @@ import (
 // 2026-07-28: the per-request headers (MCP-Protocol-Version, Mcp-Method,
 // Mcp-Name, Mcp-Param-*), and the x-mcp-header bindings they come from.
 
-// learnTools records the x-mcp-header bindings of each tool in a tools/list
-// result and drops the tools whose annotations are invalid, as the spec
-// requires of a client. It reports whether it dropped any.
-func (t *StreamableHTTP) learnTools(result json.RawMessage) (json.RawMessage, bool) {
-	var r map[string]json.RawMessage
-	var tools []json.RawMessage
-	if json.Unmarshal(result, &r) != nil || json.Unmarshal(r["tools"], &tools) != nil {
-		return result, false // not a list result: the client will say so
+// LearnToolHeaders records the x-mcp-header annotations of a tool from a
+// 2026-07-28 tools/list result, so that its tools/call requests carry the
+// Mcp-Param-* headers they ask for. When the annotations are invalid it
+// forgets the tool, logs a warning (as the spec asks) and returns why; the
+// spec then requires the client to drop the tool from the list. The client
+// package calls this for every tool it lists; the transport does not read
+// tools/list results itself.
+func (t *StreamableHTTP) LearnToolHeaders(tool string, inputSchema json.RawMessage) error {
+	b, err := toolParamBindings(inputSchema)
+	if err != nil {
+		t.cfg.logger.Warn("transport: dropping a tool from tools/list: invalid x-mcp-header annotation",
+			"tool", tool, "url", t.url, "error", err)
 	}
-	kept := make([]json.RawMessage, 0, len(tools))
 	t.mu.Lock()
-	for _, raw := range tools {
-		var tool struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		if json.Unmarshal(raw, &tool) != nil {
-			kept = append(kept, raw)
-			continue
-		}
-		b, err := toolParamBindings(tool.InputSchema)
-		if err != nil {
-			delete(t.tools, tool.Name)
-			t.cfg.logger.Warn("transport: dropping a tool from tools/list: invalid x-mcp-header annotation",
-				"tool", tool.Name, "url", t.url, "error", err)
-			continue
-		}
-		if len(b) > 0 {
-			t.tools[tool.Name] = b
-		} else {
-			delete(t.tools, tool.Name)
-		}
-		kept = append(kept, raw)
+	defer t.mu.Unlock()
+	if err != nil || len(b) == 0 {
+		delete(t.tools, tool)
+		return err
 	}
-	t.mu.Unlock()
-	if len(kept) == len(tools) {
-		return result, false
-	}
-	list, err := json.Marshal(kept)
-	if err != nil {
-		return result, false
-	}
-	r["tools"] = list
-	out, err := json.Marshal(r)
-	if err != nil {
-		return result, false
-	}
-	return out, true
+	t.tools[tool] = b
+	return nil
 }
 
 // requestParams holds what the transport reads from a request's params.

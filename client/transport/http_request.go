@@ -194,7 +194,7 @@ func (t *StreamableHTTP) deliverOne(c *call, raw []byte) error {
 			t.mu.Unlock()
 		}
 		if owner != nil {
-			raw = t.processResponse(owner, m, raw)
+			t.learnVersion(owner, m)
 			owner.answered.Store(true)
 		}
 	}
@@ -210,32 +210,19 @@ func (t *StreamableHTTP) deliver(_ *call, raw []byte) {
 	}
 }
 
-// processResponse learns from a response before it is delivered: the
-// negotiated version from an initialize result, and the x-mcp-header
-// bindings from a 2026-07-28 tools/list result (which it may rewrite).
-func (t *StreamableHTTP) processResponse(c *call, m *jsonrpc.Message, raw []byte) []byte {
-	if m.Error != nil {
-		return raw
+// learnVersion keeps the version an initialize result negotiated.
+func (t *StreamableHTTP) learnVersion(c *call, m *jsonrpc.Message) {
+	if !c.init || m.Error != nil {
+		return
 	}
-	switch {
-	case c.init:
-		var r struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		if json.Unmarshal(m.Result, &r) == nil {
-			t.mu.Lock()
-			t.version = r.ProtocolVersion
-			t.mu.Unlock()
-		}
-	case c.modern && c.method == methodToolsList:
-		if res, changed := t.learnTools(m.Result); changed {
-			m.Result = res
-			if b, err := jsonrpc.Encode(m); err == nil {
-				return b
-			}
-		}
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
 	}
-	return raw
+	if json.Unmarshal(m.Result, &r) == nil {
+		t.mu.Lock()
+		t.version = r.ProtocolVersion
+		t.mu.Unlock()
+	}
 }
 
 // failCall delivers a made-up error response for c, unless the client gave

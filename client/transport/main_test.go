@@ -166,3 +166,28 @@ func callText(t testing.TB, c conn, id int64, params map[string]any) string {
 	text, _ := content[0].(map[string]any)["text"].(string)
 	return text
 }
+
+// learnTools hands the tools of a 2026-07-28 tools/list response to tr, as
+// the client does when it lists tools, and returns the names of those it
+// accepted.
+func learnTools(t testing.TB, tr conn, resp *jsonrpc.Message) []string {
+	t.Helper()
+	var r struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(resp.Result, &r))
+	l, ok := tr.(interface {
+		LearnToolHeaders(string, json.RawMessage) error
+	})
+	require.True(t, ok, "%T does not learn tool headers", tr)
+	var kept []string
+	for _, tool := range r.Tools {
+		if l.LearnToolHeaders(tool.Name, tool.InputSchema) == nil {
+			kept = append(kept, tool.Name)
+		}
+	}
+	return kept
+}

@@ -68,6 +68,7 @@ func TestMCPGoModern(t *testing.T) {
 			send(t, tr, request(t, 2, "tools/list", modern(nil)))
 			resp, _ = recvResponse(t, tr, jsonrpc.Int64ID(2))
 			assert.Len(t, result(t, resp)["tools"], 3)
+			assert.Len(t, learnTools(t, tr, resp), 3)
 
 			// mcp-go validates the standard headers against the body as well.
 			got := callText(t, tr, 3, modern(map[string]any{"name": "lookup", "arguments": map[string]any{"region": " padded ", "limit": 7}}))
