@@ -20,11 +20,29 @@ type toolHeaderLearner interface {
 // refuses, as the 2026-07-28 spec requires of a client. The transport
 // logs the warning the spec asks for, on its own logger.
 func (c *Client) keepToolsWithValidHeaders(tools []*Tool) []*Tool {
-	l, ok := c.t.(toolHeaderLearner)
-	if !ok || !c.IsModern() {
+	l := headerLearner(c.t)
+	if l == nil || !c.IsModern() {
 		return tools
 	}
 	return slices.DeleteFunc(tools, func(tool *Tool) bool {
 		return l.LearnToolHeaders(tool.Name, tool.InputSchema) != nil
 	})
+}
+
+// headerLearner finds the toolHeaderLearner in t, looking through
+// transports that wrap another one and say so with Unwrap() Transport (a
+// recorder, a logger), as http.ResponseController looks through
+// ResponseWriters.
+func headerLearner(t Transport) toolHeaderLearner {
+	for t != nil {
+		if l, ok := t.(toolHeaderLearner); ok {
+			return l
+		}
+		w, ok := t.(interface{ Unwrap() Transport })
+		if !ok {
+			return nil
+		}
+		t = w.Unwrap()
+	}
+	return nil
 }

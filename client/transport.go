@@ -11,6 +11,11 @@ import "context"
 // subprocess and streamable HTTP transports.
 //
 // The client calls Send from several goroutines at once and Receive from one.
+//
+// A Transport that wraps another (to record or log messages) should have a
+// method Unwrap() Transport returning it, so that the client reaches what
+// the inner transport offers beyond these three methods (the streamable
+// HTTP transport's per-tool headers).
 type Transport interface {
 	// Send delivers one message. The transport owns msg once Send is called;
 	// the caller does not touch it again.

@@ -93,6 +93,10 @@ func newRecorder(inner client.Transport, keep int, label string) *recordingTrans
 	return r
 }
 
+// Unwrap returns the recorded transport, so the client reaches what it
+// offers beyond Send, Receive and Close.
+func (r *recordingTransport) Unwrap() client.Transport { return r.inner }
+
 // Send records msg and hands it to the transport.
 func (r *recordingTransport) Send(ctx context.Context, msg []byte) error {
 	// The transport owns what it is sent, so the transcript keeps a copy.
