@@ -421,7 +421,13 @@ var errEchoed = errors.New("the server echoed the request back instead of answer
 // coming back (same id, same method): a peer that echoes its input. Taken
 // for a server request, it would be answered "method not found", and that
 // answer, echoed in turn, would look like the server's. It fails the call.
+// A ping is never taken for an echo: servers send pings too, and since ids
+// are per direction, one may carry the id of the client's own ping. The
+// handshake's requests, which go first, are what catch an echoing peer.
 func (c *Client) echoed(msg *jsonrpc.Message) bool {
+	if msg.Method == methodPing {
+		return false
+	}
 	id, err := strconv.ParseInt(msg.ID.String(), 10, 64)
 	if err != nil {
 		return false

@@ -349,3 +349,23 @@ func TestConnectReturnsByDeadlineOverSilentHTTP(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded, "version %q", version)
 	}
 }
+
+// Request ids are per direction: a server may ping the client with the id of
+// the client's own ping, which is still waiting. That is the server's
+// request, to be answered, not the client's coming back. (Before: it was
+// taken for an echo, the client's Ping failed with errEchoed and the
+// server's ping went unanswered.)
+func TestServerPingWithClientsIDIsNotAnEcho(t *testing.T) {
+	c, f := legacyFake(t, Version20251125, nil)
+	defer c.Close()
+	errc := make(chan error, 1)
+	go func() { errc <- c.Ping(t.Context()) }()
+	ping := f.expect("ping")
+	f.send(`{"jsonrpc":"2.0","id":` + ping.ID.String() + `,"method":"ping"}`)
+	answer := f.recv()
+	require.True(t, answer.IsResponse(), "the client answers the server's ping: %+v", answer)
+	require.Equal(t, ping.ID.String(), answer.ID.String())
+	require.Nil(t, answer.Error)
+	f.reply(ping.ID, `{}`)
+	require.NoError(t, returns(t, "Ping", func() error { return <-errc }))
+}
