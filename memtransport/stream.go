@@ -134,9 +134,20 @@ func lineTooLong(size, limit int) error {
 // Close delivers a last line written without its '\n' (a peer that exits
 // without ending its last line has still said it), then closes the
 // connection. It does not wait: a line that finds the buffer full is lost,
-// and Close says so.
+// and Close says so; a Write still waiting for room is ended, not waited for.
 func (s *stream) Close() error {
-	s.wmu.Lock()
+	if !s.wmu.TryLock() {
+		// A Write is under way, perhaps waiting for room that a reader never
+		// makes: close first, which ends it, rather than wait for it.
+		s.c.Close()
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+		if n := len(s.wbuf); n > 0 {
+			s.wbuf = nil
+			return fmt.Errorf("memtransport: stream closed during a Write, with an unterminated last line of %d bytes that was not delivered", n)
+		}
+		return nil
+	}
 	line := s.wbuf
 	s.wbuf = nil
 	s.wmu.Unlock()

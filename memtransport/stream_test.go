@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -198,4 +199,29 @@ func TestStreamCloseClosesTheConnection(t *testing.T) {
 	require.ErrorIs(t, err, memtransport.ErrClosed)
 	_, err = s.Stream().Write([]byte("{}\n"))
 	require.ErrorIs(t, err, memtransport.ErrClosed)
+}
+
+// Close ends a Write blocked on a full buffer, as it promises, instead of
+// waiting for that Write to finish first. (Before: Close waited for the
+// Write's lock, and the Write for a reader that never came: a hang.)
+func TestStreamCloseEndsABlockedWrite(t *testing.T) {
+	t.Parallel()
+	_, s := pair(t, memtransport.WithBufferSize(1))
+	w := s.Stream()
+	werr := make(chan error, 1)
+	go func() {
+		_, err := w.Write([]byte("{\"a\":1}\n{\"b\":2}\n{\"c\"")) // the second line finds the buffer full
+		werr <- err
+	}()
+	// The transcript lists a frame before it waits for room.
+	require.Eventually(t, func() bool { return len(s.Transcript().Entries) == 2 }, time.Minute, time.Millisecond)
+	closed := make(chan error, 1)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		require.NoError(t, err, "the blocked Write still owned the partial line")
+	case <-time.After(time.Minute):
+		t.Fatal("Close did not return while a Write was blocked")
+	}
+	require.ErrorIs(t, <-werr, memtransport.ErrClosed)
 }
