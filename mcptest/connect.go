@@ -91,6 +91,9 @@ type harness struct {
 	label  string
 	tr     client.Transport // what the client talks to
 	client *client.Client
+	// started counts the goroutines in the process when the connection
+	// was made, for the leak check.
+	started int
 
 	// transcript returns the connection's messages (nil: none recorded).
 	transcript func() memtransport.Transcript
@@ -126,7 +129,7 @@ type harness struct {
 }
 
 func newHarness(t testing.TB, cfg *config, name string) *harness {
-	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
+	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), started: cfg.leakCensus().goroutines(), cancelServe: func() {}}
 	if d, ok := testDeadline(t, cfg); ok {
 		h.deadline = d.Add(-reportTime)
 	}
@@ -383,20 +386,21 @@ const leakHint = "A goroutine the server (or a handler) started must end when th
 // that have already ended.
 func (h *harness) checkLeaks() {
 	h.t.Helper()
-	c := h.cfg.census
-	if c == nil {
-		c = theCensus
-	}
+	c := h.cfg.leakCensus()
 	wait, now := min(h.cfg.leakWait, h.waitLimit()), h.cfg.leakNow
 	if h.stuck {
 		// Serve's wait ran out: what is still running is stuck, not slow.
 		wait, now = 0, true
 	}
-	own, others := c.check(context.Background(), leakCheck{
-		label:  h.label,
-		test:   h.t.Name(),
-		ignore: h.cfg.leakIgnores,
-		wait:   wait,
+	// Once the census has it, only the goroutines carrying the label may
+	// keep its value reachable: the census's cleanup watches for that.
+	label := h.label
+	h.label = ""
+	own, others := c.check(context.Background(), label, leakCheck{
+		test:    h.t.Name(),
+		ignore:  h.cfg.leakIgnores,
+		wait:    wait,
+		started: h.started,
 	}, now)
 	if own != "" {
 		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own, leakHint)

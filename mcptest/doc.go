@@ -109,23 +109,31 @@
 // connection starts, transitively (SDK readers and handler goroutines,
 // goroutines a tool handler starts), carries the label, and no other test's
 // goroutine does. When the test ends, the harness closes the connection,
-// waits for Serve to return, then reads the goroutine profile (which prints
-// labels) and fails the test if labelled goroutines are still running after
-// a few seconds, listing their stacks.
+// waits for Serve to return, and fails the test if labelled goroutines are
+// still running after a few seconds, listing their stacks (the goroutine
+// profile prints labels).
 //
 // Reading the profile costs time in proportion to every goroutine in the
 // process, and a suite of thousands of parallel tests has thousands (each
 // test waiting in t.Parallel is one), so one read per connection would make
-// the suite's time grow with the square of its size. The connections of a
-// test binary therefore share their reads: with few goroutines in the
-// process each connection is checked at once, as above; with many, closed
-// connections wait for a read that checks all of them, made once enough
-// connections have closed to pay for it, or after a second. A leak found
-// that way, after its test has ended, fails the test whose cleanup made the
-// read, and the report names the test that leaked; run that test on its own
-// to see it fail by itself. SDK-owned goroutines that may
-// outlive a connection by design (mcp-go's task expiry) are ignored. The other
-// Connect functions make their transport inside the label too, and send
+// the suite's time grow with the square of its size. Most connections need
+// no read: a goroutine's labels keep the label's value reachable, so once
+// the garbage collector finds a closed connection's value unreachable (a
+// busy test binary collects every few milliseconds), no goroutine carries
+// it and the connection is clean. A test in a process with few goroutines
+// (tests that do not run in parallel) is read for at once when more
+// goroutines are left than when it connected, so its leak fails it. Any
+// other connection the collector has not cleared within a second is looked
+// up in the profile, in one read for all of them; a leak found that way,
+// after its test has ended, fails the test whose cleanup made the read, and
+// the report names the test that leaked; run that test on its own to see it
+// fail by itself. A connection still waiting when the test binary exits is
+// not checked (goleak.VerifyTestMain, below, sees its goroutines), and while
+// a CPU profile is recorded (go test -cpuprofile) the profiler keeps the
+// labels it sampled reachable, so more connections need a read.
+//
+// SDK-owned goroutines that may outlive a connection by design (mcp-go's
+// task expiry) are ignored. The other Connect functions make their transport inside the label too, and send
 // every message from a labelled goroutine, so that what a transport starts
 // per message (an HTTP request, an in-process handler call and the server
 // session it opens) is counted even when the test's goroutine sends it.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // leakLabel is the pprof label key that marks a connection's goroutines;
@@ -39,8 +40,11 @@ func defaultLeakIgnores() []string {
 	}
 }
 
-// newLeakLabel returns a label value no other connection shares.
-func newLeakLabel() string { return rand.Text() }
+// newLeakLabel returns a label value no other connection shares, in an
+// allocation of its own that the census can watch (see census): 32 bytes,
+// so that it is never batched with other objects in one tiny allocation
+// (a concatenation allocates its result afresh).
+func newLeakLabel() string { return rand.Text() + rand.Text()[:6] }
 
 // goroutineGroup is one stack in the goroutine profile and how many
 // goroutines sit on it.
@@ -138,52 +142,96 @@ func ignored(g goroutineGroup, ignore []string) bool {
 }
 
 // The leak check of one connection asks whether a goroutine carrying its
-// label is still running once it has closed. Only the goroutine profile
-// answers that, and reading it costs time in proportion to every goroutine
-// in the process: in a suite of thousands of parallel tests, most of them
-// goroutines of tests paused in t.Parallel. One read per connection would
-// make the suite's time grow with the square of its size. So the checks of
-// a test binary share one census: a connection that closes is added to it,
-// and the profile is read, for every connection waiting, only when that is
-// cheap (few goroutines in the process), when enough connections have been
-// added since the last read to pay for it, when the oldest has waited a
-// second, or when the test asked to be checked at once. Then a test's own
-// leak fails that test; a leak of a connection whose test has already ended
-// fails the test that found it, naming the test that leaked.
+// label is still running once it has closed. Two things can answer.
+//
+// The garbage collector, at no cost. The runtime keeps a goroutine's labels
+// as a pointer to its label set (g.labels), which holds the label's value:
+// every goroutine the connection started, and every goroutine those
+// started, keeps the value's bytes reachable until it exits, when the
+// runtime drops the pointer. Each connection's value is an allocation of
+// its own (see newLeakLabel) that nothing of the harness keeps once the
+// connection has closed, with a cleanup (runtime.AddCleanup): when the
+// cleanup runs, no goroutine carries the label, so the connection is clean.
+// Reachable proves nothing, though. Something else may keep the value: a
+// CPU profile being recorded keeps the label set of every goroutine it
+// sampled until it stops, and a server may keep a handler's context. And a
+// busy process collects every few milliseconds, an idle one maybe not for
+// minutes.
+//
+// The goroutine profile, which lists every goroutine with its labels.
+// Reading it costs time in proportion to every goroutine in the process: in
+// a suite of thousands of parallel tests, most of them goroutines of tests
+// paused in t.Parallel. One read per connection would make the suite's time
+// grow with the square of its size.
+//
+// So the checks of a test binary share one census. A connection that closes
+// is added to it and leaves it silently when its cleanup runs. The profile
+// is read, for every connection still waiting, only once one has waited
+// maxDelay (or its leak wait, if shorter) without being collected, or when
+// the closing connection probably leaked and reading is cheap: with few
+// goroutines in the process (tests that do not run in parallel), there are
+// more than when the connection was made, once its own have ended. A leak
+// found by a test's own read fails that test; a leak of a connection whose
+// test has already ended fails the test that found it, naming the test that
+// leaked. So a test that leaks fails by itself unless it runs in parallel
+// with many others, or other goroutines of the process ended while it ran.
+//
+// While a CPU profile is recorded, the connections it sampled are resolved
+// by reads (correct, slower). Connections still waiting when the test
+// binary exits are never checked; goleak.VerifyTestMain in TestMain, which
+// the package documentation asks for, sees their leaked goroutines.
 type census struct {
 	reading sync.Mutex // held while the profile is read and judged
 
-	// When to read: always with at most cheap goroutines in the process;
-	// otherwise once every check has added credit goroutines' worth of
-	// reading and the credit covers the goroutines, or once a connection has
-	// waited maxDelay.
-	cheap, creditPerCheck int
-	maxDelay              time.Duration
+	// cheap: with at most this many goroutines in the process, a
+	// connection that probably leaked is read for at once. maxDelay: how
+	// long a closed connection waits for the collector before a read.
+	cheap    int
+	maxDelay time.Duration
+	// goroutines counts the goroutines in the process:
+	// runtime.NumGoroutine, or what a test makes it say.
+	goroutines func() int
 
 	mu      sync.Mutex
-	pending map[string]*leakCheck // by label
-	credit  int                   // goroutines' worth of reading paid for
+	pending map[uint64]*leakCheck // by id
+	lastID  uint64
+	nextDue time.Time // no connection waiting is due for a read before (zero: none waits)
+	// What the census did, for its tests: profile reads, connections the
+	// collector showed clean.
+	reads, collected int
 }
 
 // theCensus is the test binary's census. It is process-wide state because
 // what it reads, the goroutine profile, is.
 var theCensus = newCensus()
 
-// newCensus returns a census tuned so that reading costs each connection
-// about as much as 32 goroutines' worth of reading, a fraction of what a
-// connection costs anyway, and a leak is found within a second.
+// newCensus returns a census that reads at once for a probable leak with at
+// most 64 goroutines in the process (a read then costs tens of
+// microseconds), and otherwise reads for a connection the collector has not
+// cleared within a second.
 func newCensus() *census {
-	return &census{cheap: 64, creditPerCheck: 32, maxDelay: time.Second, pending: map[string]*leakCheck{}}
+	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, pending: map[uint64]*leakCheck{}}
+}
+
+// leakCensus is the census the connection's leak check joins.
+func (c *config) leakCensus() *census {
+	if c.census != nil {
+		return c.census
+	}
+	return theCensus
 }
 
 // leakCheck is one connection waiting for the census.
 type leakCheck struct {
-	label  string
-	test   string // the test's name, for a report made by another test
-	ignore []string
-	wait   time.Duration // how long its goroutines may take to end
-	closed time.Time
-	active bool // its own test is reading for it: a leak is its to report
+	id      uint64
+	label   string // a copy of the label's value, never the value itself, to find it in the profile
+	test    string // the test's name, for a report made by another test
+	ignore  []string
+	wait    time.Duration // how long its goroutines may take to end
+	started int           // goroutines in the process when the connection was made
+	closed  time.Time
+	due     time.Time // when to read for it, if the collector has not cleared it
+	active  bool      // its own test is reading for it: a leak is its to report
 }
 
 // leakReport is a leak the census found in another test's connection.
@@ -193,56 +241,110 @@ type leakReport struct {
 	report string
 }
 
-// check adds the connection to the census and, when a read is due (or now
-// is set), reads the profile for every connection waiting. It returns the
-// report on this connection's leaked goroutines ("" if none, or if it was not
-// checked yet) and those on other tests' connections.
-func (c *census) check(ctx context.Context, lc leakCheck, now bool) (string, []leakReport) {
-	lc.closed = time.Now()
-	c.mu.Lock()
-	c.pending[lc.label] = &lc
-	c.credit += c.creditPerCheck
-	g := runtime.NumGoroutine()
-	cheap := g <= c.cheap
-	exact := now || cheap
-	due := exact || (c.creditPerCheck > 0 && c.credit >= g) || c.oldest(lc.closed) > c.maxDelay
-	if due {
-		c.credit = 0
+// check adds the connection labelled label to the census and reads the
+// profile at once when now is set, when the connection probably leaked and
+// reading is cheap, or when a connection waiting is due. It returns the
+// report on this connection's leaked goroutines ("" if none, or if it was
+// not checked yet) and those on other tests' connections.
+//
+// The caller must hold no reference to label's bytes after the call (the
+// census keeps a copy): the cleanup that clears the connection runs once
+// only goroutines could have held them, and none does.
+func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool) (string, []leakReport) {
+	if !now {
+		// A hint only: other goroutines of the process come and go too.
+		if n := c.goroutines(); n <= c.cheap {
+			now = c.grew(lc.started, n)
+		}
 	}
-	lc.active = exact
+	lc.label = strings.Clone(label)
+	lc.closed = time.Now()
+	lc.due = lc.closed.Add(min(lc.wait, c.maxDelay))
+	lc.active = now
+	p := &lc
+	c.mu.Lock()
+	c.lastID++
+	p.id = c.lastID
+	c.pending[p.id] = p
+	if !now && (c.nextDue.IsZero() || p.due.Before(c.nextDue)) {
+		c.nextDue = p.due
+	}
+	due := now || c.dueLocked(p.closed)
 	c.mu.Unlock()
+	// The cleanup is added once the connection waits, so that it finds it.
+	if label != "" {
+		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.id)
+	}
 	if !due {
 		return "", nil
 	}
-	// Waiting for another connection's goroutines to end means reading
-	// again: only worth it while reading is cheap.
-	return c.read(ctx, lc.label, exact, cheap)
+	return c.read(ctx, p.id, now)
 }
 
-// oldest is how long the connection that has waited longest has waited.
-func (c *census) oldest(now time.Time) time.Duration {
-	var d time.Duration
-	for _, p := range c.pending {
-		d = max(d, now.Sub(p.closed))
+// grew reports whether the process has more goroutines than before, n
+// counted now, once the connection's own have had a few chances to exit:
+// Serve and the client's Close have returned, but a goroutine that has said
+// it is done may not have exited yet.
+func (c *census) grew(before, n int) bool {
+	for range 3 {
+		if n <= before {
+			return false
+		}
+		runtime.Gosched()
+		n = c.goroutines()
 	}
-	return d
+	return n > before
+}
+
+// collect is the cleanup of a connection's label: no goroutine carries it,
+// so the connection is clean.
+func (c *census) collect(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[id]; ok {
+		delete(c.pending, id)
+		c.collected++
+	}
+}
+
+// dueLocked reports whether a connection waiting is due for a read at now.
+func (c *census) dueLocked(now time.Time) bool {
+	if c.nextDue.IsZero() || now.Before(c.nextDue) {
+		return false
+	}
+	// The collector removes connections without moving nextDue.
+	c.nextDue = c.earliestDue()
+	return !c.nextDue.IsZero() && !now.Before(c.nextDue)
+}
+
+// earliestDue is when the first connection waiting (and not being read for
+// by its own test) is due; zero when none is.
+func (c *census) earliestDue() time.Time {
+	var t time.Time
+	for _, p := range c.pending {
+		if !p.active && (t.IsZero() || p.due.Before(t)) {
+			t = p.due
+		}
+	}
+	return t
 }
 
 // read reads the profile for every connection waiting, forgets the clean
 // ones and reports those past their wait. With exact set it reads again
-// until its own connection is one or the other, and with others set, every
-// connection waiting; otherwise those whose goroutines are still ending wait
-// for the next read.
-func (c *census) read(ctx context.Context, own string, exact, others bool) (string, []leakReport) {
+// until its own connection is one or the other; the others still running
+// goroutines are read for again once their wait is over.
+func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []leakReport) {
 	c.reading.Lock()
 	defer c.reading.Unlock()
 	c.mu.Lock()
-	if _, waiting := c.pending[own]; !waiting {
-		// A read that began after it was added found it clean.
-		c.mu.Unlock()
+	_, waiting := c.pending[own]
+	needed := exact && waiting || c.dueLocked(time.Now())
+	c.mu.Unlock()
+	if !needed {
+		// A read that began after it was added, or the collector, found
+		// it clean, and the others due.
 		return "", nil
 	}
-	c.mu.Unlock()
 	var ownReport string
 	var reports []leakReport
 	delay := 50 * time.Microsecond
@@ -254,29 +356,33 @@ func (c *census) read(ctx context.Context, own string, exact, others bool) (stri
 		labelled := readLabelled()
 		left := false
 		c.mu.Lock()
-		for label, p := range c.pending {
+		c.reads++
+		for id, p := range c.pending {
 			if p.closed.After(now) {
 				continue // closed after the read began: for the next one
 			}
-			groups := filterIgnored(labelled[label], p.ignore)
+			groups := filterIgnored(labelled[p.label], p.ignore)
 			switch {
 			case len(groups) == 0:
-				delete(c.pending, label)
-			case p.active && label != own:
+				delete(c.pending, id)
+			case p.active && id != own:
 				// Its test is waiting to read; the leak is its to report.
 			case now.Sub(p.closed) >= p.wait || ctx.Err() != nil:
-				delete(c.pending, label)
-				if label == own {
+				delete(c.pending, id)
+				if id == own {
 					ownReport = describeLeaks(groups)
 				} else {
 					reports = append(reports, leakReport{test: p.test, closed: now.Sub(p.closed), report: describeLeaks(groups)})
 				}
-			case label == own:
-				left = left || exact
+			case id == own && exact:
+				left = true
 			default:
-				left = left || others
+				// Its goroutines may still be ending: unless the collector
+				// clears it first, read again once it may be reported.
+				p.due = p.closed.Add(p.wait)
 			}
 		}
+		c.nextDue = c.earliestDue()
 		c.mu.Unlock()
 		if !left {
 			return ownReport, reports

@@ -2,20 +2,29 @@ package mcptest
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
 )
 
-// deferredCensus never reads unless a check asks for it: what the test
-// binary's census does when the process has many goroutines.
+// deferredCensus reads only when a check asks for it or a connection's leak
+// wait is over: what the test binary's census does when the process has
+// many goroutines.
 func deferredCensus() *census {
 	c := newCensus()
-	c.cheap, c.creditPerCheck, c.maxDelay = 0, 0, time.Hour
+	c.cheap, c.maxDelay = 0, time.Hour
 	return c
 }
 
@@ -38,15 +47,16 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 	leaky.expectPass(t) // its check is still to come
 	cs.mu.Lock()
 	require.Len(t, cs.pending, 1)
-	var label string
-	for label = range cs.pending {
+	var leak leakCheck
+	for _, p := range cs.pending {
+		leak = *p
 	}
 	cs.mu.Unlock()
 	// Let the connection's own goroutines end, so that the report is only
-	// the leaked one's.
+	// the leaked one's, and its wait pass, so that the report is due.
 	require.Eventually(t, func() bool {
-		groups := labelledGoroutines(label, nil)
-		return len(groups) == 1 && groups[0].count == 1
+		groups := labelledGoroutines(leak.label, nil)
+		return len(groups) == 1 && groups[0].count == 1 && time.Since(leak.closed) > leak.wait
 	}, 10*time.Second, time.Millisecond)
 
 	later := runFake(t, func(tb testing.TB) {
@@ -87,6 +97,243 @@ func labelledGoroutines(value string, ignore []string) []goroutineGroup {
 // program may take to let its goroutines finish after Close.
 func waitForLeaks(ctx context.Context, value string, ignore []string, limit time.Duration) string {
 	c := newCensus()
-	own, _ := c.check(ctx, leakCheck{label: value, ignore: ignore, wait: limit}, true)
+	own, _ := c.check(ctx, value, leakCheck{ignore: ignore, wait: limit}, true)
 	return own
+}
+
+// requireCollected runs the collector until the census has no connection
+// waiting, and checks that the collector, not a profile read, cleared them:
+// nothing of the harness, the adapters or the transports keeps a closed
+// connection's label reachable.
+func requireCollected(t *testing.T, cs *census, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second) // a hang guard only
+	for {
+		cs.mu.Lock()
+		waiting, reads, collected := len(cs.pending), cs.reads, cs.collected
+		cs.mu.Unlock()
+		if waiting == 0 {
+			assert.Equal(t, 0, reads, "profile reads")
+			assert.Equal(t, n, collected, "connections the collector cleared")
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connection(s) still waiting for the collector: something keeps their label reachable", waiting)
+		}
+		runtime.GC()
+		runtime.Gosched() // let the cleanups run
+	}
+}
+
+// A closed connection is cleared by the collector, with no profile read,
+// whatever served it: both adapters in both eras, a subprocess, an HTTP
+// handler of either SDK.
+func TestClosedConnectionsAreCollected(t *testing.T) {
+	t.Parallel()
+	gosdkSrv, mcpgoSrv := probeServer(nil), mcpgoServer()
+	conns := map[string]func(tb testing.TB, opts ...Option) *client.Client{
+		"gosdk": func(tb testing.TB, opts ...Option) *client.Client {
+			return Connect(tb, gosdk.Server(gosdkSrv), opts...)
+		},
+		"mcpgo": func(tb testing.TB, opts ...Option) *client.Client {
+			return Connect(tb, mcpgo.Server(mcpgoSrv), opts...)
+		},
+		"command": func(tb testing.TB, opts ...Option) *client.Client {
+			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
+		},
+		"http-gosdk": func(tb testing.TB, opts ...Option) *client.Client {
+			return ConnectHTTP(tb, gosdkStateless(gosdkSrv), opts...)
+		},
+		"http-mcpgo": func(tb testing.TB, opts ...Option) *client.Client {
+			return ConnectHTTP(tb, mcpgoHTTP(mcpgoSrv), opts...)
+		},
+	}
+	for name, connect := range conns {
+		for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
+			t.Run(name+"/"+version, func(t *testing.T) {
+				t.Parallel()
+				cs := deferredCensus()
+				var c *client.Client
+				f := runFake(t, func(tb testing.TB) {
+					c = connect(tb, func(c *config) { c.census = cs }, WithProtocolVersion(version))
+					echoes(tb, c, "collected")
+				})
+				f.expectPass(t)
+				requireCollected(t, cs, 1)
+				// A test keeps its client, and the testing package the
+				// test's cleanups (so the harness), until the test is over.
+				runtime.KeepAlive(c)
+				runtime.KeepAlive(f)
+			})
+		}
+	}
+	runtime.KeepAlive(gosdkSrv) // the servers outlive the connections, as a suite's do
+	runtime.KeepAlive(mcpgoSrv)
+}
+
+// A leaked goroutine keeps its connection's label reachable: the collector
+// clears the connection only once the goroutine has ended.
+func TestLeakedConnectionWaitsForItsGoroutine(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := spawnServer(release)
+	cs := deferredCensus()
+	withCensus := func(c *config) { c.census = cs }
+	runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), withCensus)
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+	}).expectPass(t) // its check is still to come
+	cs.mu.Lock()
+	require.Len(t, cs.pending, 1)
+	var leaky uint64
+	for leaky = range cs.pending {
+	}
+	cs.mu.Unlock()
+	// A clean connection closed after it is collected...
+	runFake(t, func(tb testing.TB) { Connect(tb, gosdk.Server(srv), withCensus) }).expectPass(t)
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		return cs.collected == 1
+	}, 10*time.Second, time.Millisecond)
+	// ... the leaky one is not.
+	cs.mu.Lock()
+	assert.Contains(t, cs.pending, leaky)
+	cs.mu.Unlock()
+	close(release)
+	requireCollected(t, cs, 2)
+}
+
+// scriptedCount makes a census count n goroutines when a connection is made
+// and m after it has closed.
+func scriptedCount(cs *census, n, m int) {
+	calls := 0
+	var mu sync.Mutex
+	cs.goroutines = func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls == 1 {
+			return n
+		}
+		return m
+	}
+}
+
+// With few goroutines in the process (serial tests), a connection that
+// leaves more goroutines behind than there were when it was made is read for
+// at once, and its leak fails its own test.
+func TestLoneLeakFailsItsOwnTest(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	srv := spawnServer(release)
+	cs := newCensus()
+	scriptedCount(cs, 10, 11)
+	f := runFake(t, func(tb testing.TB) {
+		// A leak wait, not an order to check at once (withLeakWait).
+		c := Connect(tb, gosdk.Server(srv), func(c *config) { c.census, c.leakWait = cs, leakedWait })
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+	})
+	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever", "mcptest.IgnoreLeaks")
+	assert.NotContains(t, f.output(), "a test that has ended")
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	assert.Empty(t, cs.pending)
+}
+
+// A lone connection that leaves no more goroutines than there were is left
+// to the collector: no profile read.
+func TestLoneCleanConnectionIsNotRead(t *testing.T) {
+	t.Parallel()
+	cs := newCensus()
+	scriptedCount(cs, 10, 10)
+	var c *client.Client
+	f := runFake(t, func(tb testing.TB) {
+		c = Connect(tb, goSDKEcho(), func(c *config) { c.census = cs })
+		echoes(tb, c, "alone")
+	})
+	f.expectPass(t)
+	requireCollected(t, cs, 1)
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(f)
+}
+
+// A connection whose label something other than a goroutine keeps (here a
+// server that keeps a handler's context) is cleared by the profile read
+// made once it is due.
+func TestKeptLabelIsClearedByARead(t *testing.T) {
+	t.Parallel()
+	kept := make(chan context.Context, 1)
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "keep"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			kept <- ctx
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	})
+	cs := deferredCensus()
+	cs.maxDelay = time.Millisecond
+	withCensus := func(c *config) { c.census = cs }
+	runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), withCensus)
+		_, err := c.CallTool(tb.Context(), "keep", nil)
+		require.NoError(tb, err)
+	}).expectPass(t)
+	ctx := <-kept
+	cs.mu.Lock()
+	require.Len(t, cs.pending, 1)
+	var first leakCheck
+	for _, p := range cs.pending {
+		first = *p
+	}
+	cs.mu.Unlock()
+	// Once it is due, and its goroutines have ended, the next
+	// connection's check reads, and finds it clean.
+	require.Eventually(t, func() bool {
+		return time.Now().After(first.due) && len(labelledGoroutines(first.label, nil)) == 0
+	}, 10*time.Second, time.Millisecond)
+	runFake(t, func(tb testing.TB) { Connect(tb, gosdk.Server(srv), withCensus) }).expectPass(t)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	assert.NotContains(t, cs.pending, first.id)
+	assert.Equal(t, 1, cs.reads)
+	runtime.KeepAlive(ctx)
+}
+
+// TestChildLeaksAlone leaks a goroutine on purpose, in a child process run
+// by TestSerialTestFailsByItselfWhenItLeaks.
+func TestChildLeaksAlone(t *testing.T) {
+	if os.Getenv("MCPTEST_LONE_CHILD") != "1" {
+		t.Skip("run by TestSerialTestFailsByItselfWhenItLeaks")
+	}
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) }) // after the leak check
+	srv := spawnServer(release)
+	for range 3 {
+		echoes(t, Connect(t, gosdk.Server(srv)), "clean")
+	}
+	// The leak wait is shortened; the check is the default one.
+	c := Connect(t, gosdk.Server(srv), func(c *config) { c.leakWait = leakedWait })
+	_, err := c.CallTool(t.Context(), "spawn", nil)
+	require.NoError(t, err)
+}
+
+// A test that leaks, in a binary whose tests do not run in parallel, fails
+// by itself.
+func TestSerialTestFailsByItselfWhenItLeaks(t *testing.T) {
+	if os.Getenv("MCPTEST_LONE_CHILD") == "1" {
+		t.Skip("the child runs only TestChildLeaksAlone")
+	}
+	t.Parallel()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildLeaksAlone$", "-test.v")
+	cmd.Env = append(os.Environ(), "MCPTEST_LONE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the child passed; want it to fail:\n%s", out)
+	for _, want := range []string{"--- FAIL: TestChildLeaksAlone", "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever"} {
+		assert.Contains(t, string(out), want)
+	}
+	assert.NotContains(t, string(out), "a test that has ended")
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"runtime/pprof"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -75,12 +76,12 @@ func WithTranscript(tr *Transcript) Option {
 // with the connection's label on the sending goroutine (pprof.Do, which
 // puts the goroutine's labels back afterwards), so that what the transport
 // starts per message (an HTTP request's goroutine, the in-process handler's)
-// carries the label too.
+// carries the label too. Close drops the label, which the leak check
+// needs: see census.
 type recordingTransport struct {
-	inner    client.Transport
-	rec      *memtransport.Recorder
-	labelled bool
-	labels   pprof.LabelSet
+	inner  client.Transport
+	rec    *memtransport.Recorder
+	labels atomic.Pointer[pprof.LabelSet] // nil: unlabelled, or closed
 }
 
 // newRecorder wraps inner, keeping the keep most recent messages (0:
@@ -88,7 +89,8 @@ type recordingTransport struct {
 func newRecorder(inner client.Transport, keep int, label string) *recordingTransport {
 	r := &recordingTransport{inner: inner, rec: memtransport.NewRecorder(keep)}
 	if label != "" {
-		r.labelled, r.labels = true, pprof.Labels(leakLabel, label)
+		labels := pprof.Labels(leakLabel, label)
+		r.labels.Store(&labels)
 	}
 	return r
 }
@@ -109,12 +111,13 @@ func (r *recordingTransport) Send(ctx context.Context, msg []byte) error {
 }
 
 func (r *recordingTransport) send(ctx context.Context, msg []byte) (err error) {
-	if !r.labelled {
+	labels := r.labels.Load()
+	if labels == nil {
 		return r.inner.Send(ctx, msg)
 	}
 	// The goroutine gets ctx's labels back afterwards: the caller's, when
 	// it labels its work with pprof.Do.
-	pprof.Do(ctx, r.labels, func(ctx context.Context) { err = r.inner.Send(ctx, msg) })
+	pprof.Do(ctx, *labels, func(ctx context.Context) { err = r.inner.Send(ctx, msg) })
 	return err
 }
 
@@ -127,8 +130,12 @@ func (r *recordingTransport) Receive(ctx context.Context) ([]byte, error) {
 	return msg, err
 }
 
-// Close closes the transport.
-func (r *recordingTransport) Close() error { return r.inner.Close() }
+// Close closes the transport, and drops the label: nothing sent after
+// Close is the connection's.
+func (r *recordingTransport) Close() error {
+	r.labels.Store(nil)
+	return r.inner.Close()
+}
 
 // transcript returns the entries recorded so far.
 func (r *recordingTransport) transcript() memtransport.Transcript { return r.rec.Transcript() }
