@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -28,6 +29,29 @@ func deferredCensus() *census {
 	return c
 }
 
+// leakyTest runs a fake test whose connection to srv (a spawnServer) calls
+// the tool that leaves a goroutine running.
+func leakyTest(t *testing.T, srv *mcp.Server, opts ...Option) *fakeTB {
+	return runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), opts...)
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+	})
+}
+
+// onlyWaiting returns the one connection waiting in cs.
+func onlyWaiting(t *testing.T, cs *census) leakCheck {
+	t.Helper()
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	require.Len(t, cs.pending, 1)
+	var only leakCheck
+	for _, p := range cs.pending {
+		only = *p
+	}
+	return only
+}
+
 // In a large suite a connection's leak check waits for a census; the leak is
 // then reported by the test whose cleanup made the census, naming the test
 // that leaked and the leaked goroutine's stack.
@@ -39,19 +63,9 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 	cs := deferredCensus()
 	withCensus := func(c *config) { c.census = cs }
 
-	leaky := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), withCensus, func(c *config) { c.leakWait = time.Millisecond })
-		_, err := c.CallTool(tb.Context(), "spawn", nil)
-		require.NoError(tb, err)
-	})
+	leaky := leakyTest(t, srv, withCensus, func(c *config) { c.leakWait = time.Millisecond })
 	leaky.expectPass(t) // its check is still to come
-	cs.mu.Lock()
-	require.Len(t, cs.pending, 1)
-	var leak leakCheck
-	for _, p := range cs.pending {
-		leak = *p
-	}
-	cs.mu.Unlock()
+	leak := onlyWaiting(t, cs)
 	// Let the connection's own goroutines end, so that the report is only
 	// the leaked one's, and its wait pass, so that the report is due.
 	require.Eventually(t, func() bool {
@@ -127,7 +141,7 @@ func requireCollected(t *testing.T, cs *census, n int) {
 
 // A closed connection is cleared by the collector, with no profile read,
 // whatever served it: both adapters in both eras, a subprocess, an HTTP
-// handler of either SDK.
+// handler of either SDK, a URL.
 func TestClosedConnectionsAreCollected(t *testing.T) {
 	t.Parallel()
 	gosdkSrv, mcpgoSrv := probeServer(nil), mcpgoServer()
@@ -146,6 +160,11 @@ func TestClosedConnectionsAreCollected(t *testing.T) {
 		},
 		"http-mcpgo": func(tb testing.TB, opts ...Option) *client.Client {
 			return ConnectHTTP(tb, mcpgoHTTP(mcpgoSrv), opts...)
+		},
+		"url": func(tb testing.TB, opts ...Option) *client.Client {
+			hs := httptest.NewServer(gosdkStateless(gosdkSrv))
+			tb.Cleanup(hs.Close)
+			return ConnectURL(tb, hs.URL, opts...)
 		},
 	}
 	for name, connect := range conns {
@@ -179,17 +198,8 @@ func TestLeakedConnectionWaitsForItsGoroutine(t *testing.T) {
 	srv := spawnServer(release)
 	cs := deferredCensus()
 	withCensus := func(c *config) { c.census = cs }
-	runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), withCensus)
-		_, err := c.CallTool(tb.Context(), "spawn", nil)
-		require.NoError(tb, err)
-	}).expectPass(t) // its check is still to come
-	cs.mu.Lock()
-	require.Len(t, cs.pending, 1)
-	var leaky uint64
-	for leaky = range cs.pending {
-	}
-	cs.mu.Unlock()
+	leakyTest(t, srv, withCensus).expectPass(t) // its check is still to come
+	leaky := onlyWaiting(t, cs).id
 	// A clean connection closed after it is collected...
 	runFake(t, func(tb testing.TB) { Connect(tb, gosdk.Server(srv), withCensus) }).expectPass(t)
 	require.Eventually(t, func() bool {
@@ -232,12 +242,8 @@ func TestLoneLeakFailsItsOwnTest(t *testing.T) {
 	srv := spawnServer(release)
 	cs := newCensus()
 	scriptedCount(cs, 10, 11)
-	f := runFake(t, func(tb testing.TB) {
-		// A leak wait, not an order to check at once (withLeakWait).
-		c := Connect(tb, gosdk.Server(srv), func(c *config) { c.census, c.leakWait = cs, leakedWait })
-		_, err := c.CallTool(tb.Context(), "spawn", nil)
-		require.NoError(tb, err)
-	})
+	// A leak wait, not an order to check at once (withLeakWait).
+	f := leakyTest(t, srv, func(c *config) { c.census, c.leakWait = cs, leakedWait })
 	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever", "mcptest.IgnoreLeaks")
 	assert.NotContains(t, f.output(), "a test that has ended")
 	cs.mu.Lock()
@@ -283,13 +289,7 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 		require.NoError(tb, err)
 	}).expectPass(t)
 	ctx := <-kept
-	cs.mu.Lock()
-	require.Len(t, cs.pending, 1)
-	var first leakCheck
-	for _, p := range cs.pending {
-		first = *p
-	}
-	cs.mu.Unlock()
+	first := onlyWaiting(t, cs)
 	// Once it is due, and its goroutines have ended, the next
 	// connection's check reads, and finds it clean.
 	require.Eventually(t, func() bool {
