@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -498,7 +499,7 @@ func (c *Client) handleNotification(msg *jsonrpc.Message, callback *string) {
 	o := &c.opts
 	if o.OnNotification != nil {
 		*callback = "OnNotification"
-		o.OnNotification(msg.Method, msg.Params)
+		o.OnNotification(msg.Method, bytes.Clone(msg.Params)) // the handler's to keep: not the frame's bytes
 		*callback = ""
 	}
 	switch msg.Method {

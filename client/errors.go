@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,9 +168,10 @@ func versionsOffered(err error) (supported []string, ok bool) {
 }
 
 // fromWire converts a decoded JSON-RPC error into the client's error type,
-// keeping code, message and data exactly.
+// keeping code, message and data exactly. Data is copied: the decoded one
+// shares the transport's frame (see [jsonrpc.Decode]).
 func fromWire(o op, w *jsonrpc.Error) *Error {
-	return &Error{Code: w.Code, Message: w.Message, Data: w.Data, Method: o.method, Name: o.name}
+	return &Error{Code: w.Code, Message: w.Message, Data: bytes.Clone(w.Data), Method: o.method, Name: o.name}
 }
 
 // closedError is the error every call gets once the connection has ended. It

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -263,5 +264,6 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 	if err != nil {
 		return nil, err
 	}
-	return c.call(ctx, op{method: method}, obj, &co)
+	raw, err := c.call(ctx, op{method: method}, obj, &co)
+	return bytes.Clone(raw), err // the caller's to keep: not the frame's bytes
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Version is the only value the "jsonrpc" member may take.
@@ -195,6 +197,9 @@ var ErrNotMessage = errors.New("not a JSON-RPC 2.0 message")
 // Decode parses one message. It rejects batches (JSON arrays), a missing or
 // wrong "jsonrpc" member, ids that are neither strings nor integers, and
 // responses with neither "result" nor "error", naming what was wrong.
+//
+// The raw members of the message (Params, Result, Error.Data) share data's
+// bytes rather than copying them: data must not change while they are used.
 func Decode(data []byte) (*Message, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -203,42 +208,193 @@ func Decode(data []byte) (*Message, error) {
 	if data[0] == '[' {
 		return nil, fmt.Errorf("jsonrpc: %w: batches (JSON arrays) are not supported", ErrNotMessage)
 	}
-	var w struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
-		Error   *Error          `json:"error"`
+	var f fields
+	if !f.scan(data) {
+		// Invalid JSON, or a shape the scanner leaves to encoding/json
+		// (escaped or differently cased keys, members of the wrong type):
+		// encoding/json decides, and names what is wrong.
+		var w struct {
+			JSONRPC *string         `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Method  *string         `json:"method"`
+			Params  json.RawMessage `json:"params"`
+			Result  json.RawMessage `json:"result"`
+			Error   *Error          `json:"error"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return nil, fmt.Errorf("jsonrpc: %w: %v", ErrNotMessage, err)
+		}
+		f = fields{id: w.ID, params: w.Params, result: w.Result, err: w.Error}
+		if f.hasVersion = w.JSONRPC != nil; f.hasVersion {
+			f.version = *w.JSONRPC
+		}
+		if f.hasMethod = w.Method != nil; f.hasMethod {
+			f.method = *w.Method
+		}
 	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, fmt.Errorf("jsonrpc: %w: %v", ErrNotMessage, err)
-	}
-	if w.JSONRPC == nil || *w.JSONRPC != Version {
+	return f.message()
+}
+
+// fields are the members of a message as encoding/json would decode them.
+type fields struct {
+	version        string
+	hasVersion     bool
+	id             []byte
+	method         string
+	hasMethod      bool
+	params, result []byte
+	err            *Error
+	sawError       bool // a second "error" goes to encoding/json
+}
+
+// message checks the members and makes the Message.
+func (f *fields) message() (*Message, error) {
+	if !f.hasVersion || f.version != Version {
 		return nil, fmt.Errorf("jsonrpc: %w: the \"jsonrpc\" member must be %q", ErrNotMessage, Version)
 	}
-	id, err := parseID(w.ID)
+	id, err := parseID(f.id)
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: %w: %v", ErrNotMessage, err)
 	}
-	m := &Message{ID: id, Params: w.Params, Result: w.Result, Error: w.Error}
-	if w.Method != nil {
-		if *w.Method == "" {
+	m := &Message{ID: id, Params: f.params, Result: f.result, Error: f.err}
+	if f.hasMethod {
+		if f.method == "" {
 			return nil, fmt.Errorf("jsonrpc: %w: empty \"method\"", ErrNotMessage)
 		}
-		m.Method = *w.Method
+		m.Method = f.method
 		if id.raw == "null" {
 			return nil, fmt.Errorf("jsonrpc: %w: request %q has a null id", ErrNotMessage, m.Method)
 		}
 		return m, nil
 	}
-	if w.Error == nil && w.Result == nil {
+	if f.err == nil && f.result == nil {
 		return nil, fmt.Errorf("jsonrpc: %w: a response needs \"result\" or \"error\"", ErrNotMessage)
 	}
 	if id.raw == "" {
 		return nil, fmt.Errorf("jsonrpc: %w: a response needs an \"id\"", ErrNotMessage)
 	}
 	return m, nil
+}
+
+// scan reads the message object without encoding/json. It reports false
+// when data is not valid JSON or has a shape it leaves to encoding/json;
+// when it reports true, f holds what encoding/json would have decoded.
+func (f *fields) scan(data []byte) bool {
+	end, ok := scanObject(data, 0, func(key []byte, escaped bool, start, end int) bool {
+		v, ok := data[start:end], true
+		switch {
+		case escaped:
+			return false // the key could spell a member's name
+		case string(key) == "jsonrpc" && string(v) == `"`+Version+`"`:
+			f.version, f.hasVersion = Version, true // without allocating
+		case string(key) == "jsonrpc":
+			f.version, f.hasVersion, ok = stringMember(v)
+		case string(key) == "id":
+			f.id = v
+		case string(key) == "method":
+			f.method, f.hasMethod, ok = stringMember(v)
+		case string(key) == "params":
+			f.params = v
+		case string(key) == "result":
+			f.result = v
+		case string(key) == "error":
+			if f.sawError {
+				return false // encoding/json merges the two objects
+			}
+			f.sawError = true
+			f.err, ok = errorMember(v)
+		default:
+			// encoding/json matches keys case-insensitively (and folds
+			// some non-ASCII letters): leave those keys to it.
+			return !foldsToMember(key)
+		}
+		return ok
+	})
+	return ok && skipSpace(data, end) == len(data)
+}
+
+// foldsToMember reports whether encoding/json could take key for a member
+// of a message or of its error object.
+func foldsToMember(key []byte) bool {
+	for _, c := range key {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	for _, name := range [...]string{"jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data"} {
+		if len(key) == len(name) && strings.EqualFold(string(key), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringMember decodes a member of type *string: a string, or null (absent).
+// ok is false for anything else.
+func stringMember(v []byte) (s string, present, ok bool) {
+	switch v[0] {
+	case 'n':
+		return "", false, true
+	case '"':
+		s, ok := unquote(v)
+		return s, true, ok
+	}
+	return "", false, false
+}
+
+// unquote decodes a valid JSON string literal as encoding/json does.
+func unquote(v []byte) (string, bool) {
+	body := v[1 : len(v)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	var s string
+	return s, json.Unmarshal(v, &s) == nil
+}
+
+// errorMember decodes the "error" member: an object, or null (absent).
+func errorMember(v []byte) (*Error, bool) {
+	if v[0] == 'n' {
+		return nil, true
+	}
+	e := new(Error)
+	_, ok := scanObject(v, 0, func(key []byte, escaped bool, start, end int) bool {
+		v := v[start:end]
+		switch {
+		case escaped:
+			return false
+		case string(key) == "code":
+			switch {
+			case v[0] == 'n': // null leaves a number as it was
+			case v[0] == '-' || isDigit(v[0]):
+				n, err := strconv.ParseInt(string(v), 10, 64)
+				if err != nil {
+					return false // a fraction or an overflow: encoding/json says which
+				}
+				e.Code = n
+			default:
+				return false
+			}
+		case string(key) == "message":
+			switch v[0] {
+			case 'n':
+			case '"':
+				s, ok := unquote(v)
+				if !ok {
+					return false
+				}
+				e.Message = s
+			default:
+				return false
+			}
+		case string(key) == "data":
+			e.Data = v
+		default:
+			return !foldsToMember(key)
+		}
+		return true
+	})
+	return e, ok
 }
 
 func describe(m *Message) string {

@@ -1,0 +1,150 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// decodeReference is Decode done by encoding/json alone, as it was before
+// the scanner: the fast path must agree with it on every input, results
+// and error texts alike.
+func decodeReference(data []byte) (*Message, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, fmt.Errorf("jsonrpc: %w: empty input", ErrNotMessage)
+	}
+	if data[0] == '[' {
+		return nil, fmt.Errorf("jsonrpc: %w: batches (JSON arrays) are not supported", ErrNotMessage)
+	}
+	var w struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  *string         `json:"method"`
+		Params  json.RawMessage `json:"params"`
+		Result  json.RawMessage `json:"result"`
+		Error   *Error          `json:"error"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, fmt.Errorf("jsonrpc: %w: %v", ErrNotMessage, err)
+	}
+	f := fields{id: w.ID, params: w.Params, result: w.Result, err: w.Error}
+	if f.hasVersion = w.JSONRPC != nil; f.hasVersion {
+		f.version = *w.JSONRPC
+	}
+	if f.hasMethod = w.Method != nil; f.hasMethod {
+		f.method = *w.Method
+	}
+	return f.message()
+}
+
+func sameRaw(a, b []byte) bool { return (a == nil) == (b == nil) && bytes.Equal(a, b) }
+
+func checkAgainstReference(t *testing.T, data []byte) {
+	t.Helper()
+	got, gotErr := Decode(data)
+	want, wantErr := decodeReference(data)
+	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+		t.Fatalf("%q: error %v, encoding/json says %v", data, gotErr, wantErr)
+	}
+	if gotErr != nil {
+		return
+	}
+	if got.ID != want.ID || got.Method != want.Method || !sameRaw(got.Params, want.Params) || !sameRaw(got.Result, want.Result) {
+		t.Fatalf("%q: decoded %+v, encoding/json says %+v", data, got, want)
+	}
+	if (got.Error == nil) != (want.Error == nil) {
+		t.Fatalf("%q: error member %+v, encoding/json says %+v", data, got.Error, want.Error)
+	}
+	if e, w := got.Error, want.Error; e != nil && (e.Code != w.Code || e.Message != w.Message || !sameRaw(e.Data, w.Data)) {
+		t.Fatalf("%q: error member %+v, encoding/json says %+v", data, e, w)
+	}
+}
+
+var scanSeeds = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"a","params":{}}`,
+	`{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"m"}}`,
+	`{"jsonrpc":"2.0","method":"n"}`,
+	` {"jsonrpc" : "2.0" , "id" : 7 , "result" : { "a" : [ 1 , -2.5e+3 , true , false , null , "s\"\\\/\b\f\n\r\t\u00e9" ] } } `,
+	`{"jsonrpc":"2.0","id":2,"result":null}`,
+	`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":1.5,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":99999999999999999999,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":null,"message":null,"data":null}}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"a"},"error":{"message":"b"}}`,
+	`{"jsonrpc":"2.0","id":3,"error":null,"result":{}}`,
+	`{"jsonrpc":"2.0","id":3,"error":"no"}`,
+	`{"JSONRPC":"2.0","ID":3,"Result":{}}`,
+	`{"jsonrpc":"2.0","i\u0064":3,"result":{}}`,
+	"{\"jſonrpc\":\"2.0\",\"id\":3,\"result\":{}}",
+	`{"jsonrpc":"2.0","id":3,"method":"m\u00e9","params":[]}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"bad\xff\"}",
+	`{"jsonrpc":"2.0","id":3,"method":"a","method":null}`,
+	`{"jsonrpc":"2.0","jsonrpc":null,"id":3,"result":1}`,
+	`{"jsonrpc":2,"id":3,"result":1}`,
+	`{"jsonrpc":"2.0","id":3,"result":1} x`,
+	`{"jsonrpc":"2.0","id":3,"result":01}`,
+	`{"jsonrpc":"2.0","id":3,"result":[1,]}`,
+	`{"jsonrpc":"2.0","id":3,"result":{"a":1,}}`,
+	`{"jsonrpc":"2.0","id":3,"result":"\x"}`,
+	`{"jsonrpc":"2.0","id":3,"result":"\u12"}`,
+	`{"jsonrpc":"2.0","id":3,"result":tru}`,
+	`{"jsonrpc":"2.0","id":3,"result":-}`,
+	`{"jsonrpc":"2.0","id":3,"result":1.}`,
+	`{"jsonrpc":"2.0","id":3,"result":1e}`,
+	`{"jsonrpc":"2.0","id":3,"result":{"a" 1}}`,
+	`{"jsonrpc":"2.0","id":3,"other":{"deep":[[[{}]]]},"result":{}}`,
+	`{}`,
+	`null`,
+	`"s"`,
+	`{"jsonrpc":"2.0","id":1.0,"result":{}}`,
+	`{"jsonrpc":"2.0","id":"a\u0062","result":{}}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"ctl\x01\"}",
+	`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+	`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", 63) + strings.Repeat("]", 63) + `}`,
+	`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat(`{"a":`, 64) + `1` + strings.Repeat("}", 64) + `}`,
+}
+
+func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range scanSeeds {
+		checkAgainstReference(t, []byte(s))
+	}
+}
+
+func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
+	for _, s := range scanSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAgainstReference(t, data)
+	})
+}
+
+// FuzzScanValue checks the scanner accepts exactly the JSON encoding/json
+// accepts, up to its depth limit.
+func FuzzScanValue(f *testing.F) {
+	for _, s := range scanSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, end, ok := scanValue(data, 0)
+		ok = ok && skipSpace(data, end) == len(data)
+		valid := json.Valid(data)
+		if ok && !valid {
+			t.Fatalf("%q: scanned, but encoding/json rejects it", data)
+		}
+		if !ok && valid && bytes.Count(data, []byte("{"))+bytes.Count(data, []byte("[")) <= maxScanDepth {
+			t.Fatalf("%q: not scanned, but encoding/json accepts it", data)
+		}
+	})
+}
+
+// The fast path allocates only the message itself.
+func TestDecodeAllocations(t *testing.T) {
+	data := []byte(`{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"hello"}]}}`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = Decode(data) }); n > 1 {
+		t.Errorf("Decode of a response: %v allocations, want 1", n)
+	}
+}
