@@ -147,6 +147,11 @@ var errFull = errors.New("memtransport: the buffer is full")
 
 // send delivers msg. With now set it does not wait for the direction's turn
 // or for room in the buffer, and fails with errFull instead.
+//
+// The common case (the turn free, no fault hook, room in the buffer) stays
+// in this small frame; waiting and faults are in functions of their own, so
+// that a goroutine started just to send (as a client's per-request sender
+// is) does not have to grow its stack.
 func (c *Conn) send(ctx context.Context, msg []byte, raw, now bool) error {
 	p := c.p
 	if c.closed.Load() {
@@ -163,37 +168,47 @@ func (c *Conn) send(ctx context.Context, msg []byte, raw, now bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if now {
-		select {
-		case l.turn <- struct{}{}:
-		default:
-			return errFull
-		}
-	} else {
-		select {
-		case l.turn <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-p.done:
-			return p.closeErr
-		}
-	}
-	defer func() { <-l.turn }()
-
-	l.n++
-	note := ""
-	if hook := p.cfg.fault; hook != nil {
-		act := hook(Frame{Dir: c.out, N: l.n, Data: msg, Raw: raw})
-		var err error
-		if msg, note, err = c.apply(ctx, act, msg); err != nil {
+	select {
+	case l.turn <- struct{}{}:
+	default:
+		if err := c.waitTurn(ctx, l, now); err != nil {
 			return err
 		}
-		if act.Drop {
-			p.tr.record(c.out, msg, raw, note)
-			return nil
+	}
+	err := c.enqueue(ctx, l, msg, raw, now)
+	<-l.turn
+	return err
+}
+
+// waitTurn waits for the direction's turn, unless now is set.
+//
+//go:noinline
+func (c *Conn) waitTurn(ctx context.Context, l *lane, now bool) error {
+	if now {
+		return errFull
+	}
+	select {
+	case l.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.p.done:
+		return c.p.closeErr
+	}
+}
+
+// enqueue records msg and puts it in the buffer; the caller holds the turn.
+func (c *Conn) enqueue(ctx context.Context, l *lane, msg []byte, raw, now bool) error {
+	p := c.p
+	l.n++
+	note := ""
+	if p.cfg.fault != nil {
+		var err error
+		var drop bool
+		if msg, note, drop, err = c.fault(ctx, l, msg, raw); err != nil || drop {
+			return err
 		}
 	}
-
 	// Record before enqueueing: once the frame is in the channel the peer
 	// may answer it, and the answer must not be listed first.
 	seq := p.tr.record(c.out, msg, raw, note)
@@ -201,7 +216,33 @@ func (c *Conn) send(ctx context.Context, msg []byte, raw, now bool) error {
 	case l.ch <- msg:
 		return nil
 	default:
+		return c.waitRoom(ctx, l, msg, seq, now)
 	}
+}
+
+// fault runs the fault hook on frame l.n and carries out its Action; drop
+// reports a frame dropped (and recorded) on purpose.
+//
+//go:noinline
+func (c *Conn) fault(ctx context.Context, l *lane, msg []byte, raw bool) (out []byte, note string, drop bool, err error) {
+	act := c.p.cfg.fault(Frame{Dir: c.out, N: l.n, Data: msg, Raw: raw})
+	if msg, note, err = c.apply(ctx, act, msg); err != nil {
+		return nil, "", false, err
+	}
+	if act.Drop {
+		c.p.tr.record(c.out, msg, raw, note)
+		return nil, "", true, nil
+	}
+	return msg, note, false, nil
+}
+
+// waitRoom waits for room in the buffer for the frame recorded as seq
+// (unless now is set), and notes in the transcript a frame that was not
+// delivered.
+//
+//go:noinline
+func (c *Conn) waitRoom(ctx context.Context, l *lane, msg []byte, seq int, now bool) error {
+	p := c.p
 	if now {
 		p.tr.annotate(seq, "not delivered: "+errFull.Error())
 		return errFull

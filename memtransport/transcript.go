@@ -145,11 +145,12 @@ const (
 func (t *Recorder) record(d Direction, data []byte, raw bool, note string) int {
 	at := time.Since(t.start)
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.seq++
+	seq := t.seq
 	if t.limit == 0 {
 		t.omitted++
-		return t.seq
+		t.mu.Unlock()
+		return seq
 	}
 	last := len(t.chunks) - 1
 	if last < 0 || len(t.chunks[last]) == cap(t.chunks[last]) {
@@ -171,7 +172,8 @@ func (t *Recorder) record(d Direction, data []byte, raw bool, note string) int {
 		t.chunks[0] = nil
 		t.chunks = t.chunks[1:]
 	}
-	return t.seq
+	t.mu.Unlock()
+	return seq
 }
 
 func (t *Recorder) annotate(seq int, note string) {
