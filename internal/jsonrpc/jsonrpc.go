@@ -213,26 +213,37 @@ func Decode(data []byte) (*Message, error) {
 		// Invalid JSON, or a shape the scanner leaves to encoding/json
 		// (escaped or differently cased keys, members of the wrong type):
 		// encoding/json decides, and names what is wrong.
-		var w struct {
-			JSONRPC *string         `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Method  *string         `json:"method"`
-			Params  json.RawMessage `json:"params"`
-			Result  json.RawMessage `json:"result"`
-			Error   *Error          `json:"error"`
-		}
-		if err := json.Unmarshal(data, &w); err != nil {
+		if err := f.unmarshal(data); err != nil {
 			return nil, fmt.Errorf("jsonrpc: %w: %v", ErrNotMessage, err)
-		}
-		f = fields{id: w.ID, params: w.Params, result: w.Result, err: w.Error}
-		if f.hasVersion = w.JSONRPC != nil; f.hasVersion {
-			f.version = *w.JSONRPC
-		}
-		if f.hasMethod = w.Method != nil; f.hasMethod {
-			f.method = *w.Method
 		}
 	}
 	return f.message()
+}
+
+// unmarshal fills f with encoding/json. It is out of line so that Decode
+// keeps a small frame on the reader goroutines that call it.
+//
+//go:noinline
+func (f *fields) unmarshal(data []byte) error {
+	var w struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  *string         `json:"method"`
+		Params  json.RawMessage `json:"params"`
+		Result  json.RawMessage `json:"result"`
+		Error   *Error          `json:"error"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*f = fields{id: w.ID, params: w.Params, result: w.Result, err: w.Error}
+	if f.hasVersion = w.JSONRPC != nil; f.hasVersion {
+		f.version = *w.JSONRPC
+	}
+	if f.hasMethod = w.Method != nil; f.hasMethod {
+		f.method = *w.Method
+	}
+	return nil
 }
 
 // fields are the members of a message as encoding/json would decode them.

@@ -19,23 +19,9 @@ func decodeReference(data []byte) (*Message, error) {
 	if data[0] == '[' {
 		return nil, fmt.Errorf("jsonrpc: %w: batches (JSON arrays) are not supported", ErrNotMessage)
 	}
-	var w struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
-		Error   *Error          `json:"error"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
+	var f fields
+	if err := f.unmarshal(data); err != nil {
 		return nil, fmt.Errorf("jsonrpc: %w: %v", ErrNotMessage, err)
-	}
-	f := fields{id: w.ID, params: w.Params, result: w.Result, err: w.Error}
-	if f.hasVersion = w.JSONRPC != nil; f.hasVersion {
-		f.version = *w.JSONRPC
-	}
-	if f.hasMethod = w.Method != nil; f.hasMethod {
-		f.method = *w.Method
 	}
 	return f.message()
 }
