@@ -59,7 +59,7 @@ func (c *connection) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		return nil, err
 	}
-	msg, err := jsonrpc.DecodeMessage(data)
+	msg, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("gosdk: decoding a message from the client: %w (message: %s)", err, clip(data))
 	}
