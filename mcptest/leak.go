@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -149,8 +150,9 @@ func ignored(g goroutineGroup, ignore []string) bool {
 // every goroutine the connection started, and every goroutine those
 // started, keeps the value's bytes reachable until it exits, when the
 // runtime drops the pointer. Each connection's value is an allocation of
-// its own (see newLeakLabel) that nothing of the harness keeps once the
-// connection has closed, with a cleanup (runtime.AddCleanup): when the
+// its own (see newLeakLabel) that nothing of the harness, the adapters or
+// the transports keeps once the connection has closed
+// (TestClosedConnectionsAreCollected), with a cleanup (runtime.AddCleanup): when the
 // cleanup runs, no goroutine carries the label, so the connection is clean.
 // Reachable proves nothing, though. Something else may keep the value: a
 // CPU profile being recorded keeps the label set of every goroutine it
@@ -167,14 +169,17 @@ func ignored(g goroutineGroup, ignore []string) bool {
 // So the checks of a test binary share one census. A connection that closes
 // is added to it and leaves it silently when its cleanup runs. The profile
 // is read, for every connection still waiting, only once one has waited
-// maxDelay (or its leak wait, if shorter) without being collected, or when
-// the closing connection probably leaked and reading is cheap: with few
-// goroutines in the process (tests that do not run in parallel), there are
-// more than when the connection was made, once its own have ended. A leak
-// found by a test's own read fails that test; a leak of a connection whose
-// test has already ended fails the test that found it, naming the test that
-// leaked. So a test that leaks fails by itself unless it runs in parallel
-// with many others, or other goroutines of the process ended while it ran.
+// maxDelay (or its leak wait, if shorter) without being collected, and for
+// the closing connection at once when reading is cheap (few goroutines in
+// the process) unless the connection was alone (no other connection open
+// when it was made, none made or closed while it was open) and left no more
+// goroutines in the process than there were when it was made, once its own
+// have had a chance to end (tests that do not run in parallel; a
+// benchmark). A leak found by a test's own
+// read fails that test; a leak of a connection whose test has already ended
+// fails the test that found it, naming the test that leaked. So a test that
+// leaks fails by itself unless it runs in parallel with many others, or it
+// ran alone and other goroutines of the process ended meanwhile.
 //
 // While a CPU profile is recorded, the connections it sampled are resolved
 // by reads (correct, slower). Connections still waiting when the test
@@ -191,6 +196,11 @@ type census struct {
 	// goroutines counts the goroutines in the process:
 	// runtime.NumGoroutine, or what a test makes it say.
 	goroutines func() int
+	// open counts the connections open; events, those made and closed. A
+	// connection made with none open, and that saw no other made or
+	// closed while it was open, was alone.
+	open   atomic.Int64
+	events atomic.Uint64
 
 	mu      sync.Mutex
 	pending map[uint64]*leakCheck // by id
@@ -223,15 +233,46 @@ func (c *config) leakCensus() *census {
 
 // leakCheck is one connection waiting for the census.
 type leakCheck struct {
-	id      uint64
-	label   string // a copy of the label's value, never the value itself, to find it in the profile
-	test    string // the test's name, for a report made by another test
-	ignore  []string
-	wait    time.Duration // how long its goroutines may take to end
-	started int           // goroutines in the process when the connection was made
-	closed  time.Time
-	due     time.Time // when to read for it, if the collector has not cleared it
-	active  bool      // its own test is reading for it: a leak is its to report
+	id     uint64
+	label  string // a copy of the label's value, never the value itself, to find it in the profile
+	test   string // the test's name, for a report made by another test
+	ignore []string
+	wait   time.Duration // how long its goroutines may take to end
+	start  leakStart
+	closed time.Time
+	due    time.Time // when to read for it, if the collector has not cleared it
+	active bool      // its own test is reading for it: a leak is its to report
+}
+
+// leakStart is what the census knows of the process when a connection is
+// made.
+type leakStart struct {
+	goroutines int    // in the process
+	events     uint64 // census.events, this connection's making counted
+	others     bool   // other connections were open
+}
+
+// connecting tells the census that a connection is being made, before it
+// starts anything; every call is followed by one of check or closed.
+func (c *census) connecting() leakStart {
+	n := c.goroutines()
+	// Goroutines that are about to exit (the last connection's, the last
+	// test's) would hide as many leaked ones: let them go first.
+	for i := 0; i < 3 && n <= c.cheap; i++ {
+		runtime.Gosched()
+		m := c.goroutines()
+		if m >= n {
+			break
+		}
+		n = m
+	}
+	return leakStart{goroutines: n, others: c.open.Add(1) > 1, events: c.events.Add(1)}
+}
+
+// closed tells the census that a connection it will not check has closed.
+func (c *census) closed() {
+	c.open.Add(-1)
+	c.events.Add(1)
 }
 
 // leakReport is a leak the census found in another test's connection.
@@ -251,11 +292,13 @@ type leakReport struct {
 // census keeps a copy): the cleanup that clears the connection runs once
 // only goroutines could have held them, and none does.
 func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool) (string, []leakReport) {
-	if !now {
-		// A hint only: other goroutines of the process come and go too.
-		if n := c.goroutines(); n <= c.cheap {
-			now = c.grew(lc.started, n)
-		}
+	c.open.Add(-1)
+	alone := c.events.Add(1) == lc.start.events+1 && !lc.start.others
+	if n := c.goroutines(); !now && n <= c.cheap {
+		// Other connections made or closed meanwhile make the count say
+		// nothing; other goroutines of the process coming and going make
+		// it a hint only.
+		now = !alone || c.grew(lc.start.goroutines, n)
 	}
 	lc.label = strings.Clone(label)
 	lc.closed = time.Now()

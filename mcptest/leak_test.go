@@ -2,10 +2,12 @@ package mcptest
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,6 +253,26 @@ func TestLoneLeakFailsItsOwnTest(t *testing.T) {
 	assert.Empty(t, cs.pending)
 }
 
+// With other connections made or closed while it was open, a connection's
+// count of goroutines says nothing: where reading is cheap, it is read for
+// at once, and its leak fails its own test even when the count hides it.
+func TestConnectionAmongOthersIsReadAtOnce(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	srv := spawnServer(release)
+	cs := newCensus()
+	scriptedCount(cs, 10, 10) // the other connection's end hides the leak
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, gosdk.Server(srv), func(c *config) { c.census, c.leakWait = cs, leakedWait })
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+		Connect(tb, goSDKEcho(), WithoutLeakCheck(), func(c *config) { c.census = cs })
+	})
+	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever")
+	assert.NotContains(t, f.output(), "a test that has ended")
+}
+
 // A lone connection that leaves no more goroutines than there were is left
 // to the collector: no profile read.
 func TestLoneCleanConnectionIsNotRead(t *testing.T) {
@@ -303,37 +325,54 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 	runtime.KeepAlive(ctx)
 }
 
-// TestChildLeaksAlone leaks a goroutine on purpose, in a child process run
-// by TestSerialTestFailsByItselfWhenItLeaks.
-func TestChildLeaksAlone(t *testing.T) {
-	if os.Getenv("MCPTEST_LONE_CHILD") != "1" {
+// TestChildLeaks leaks goroutines on purpose, in a child process run by
+// TestSerialTestFailsByItselfWhenItLeaks: its subtests do not run in
+// parallel.
+func TestChildLeaks(t *testing.T) {
+	if os.Getenv("MCPTEST_SERIAL_CHILD") != "1" {
 		t.Skip("run by TestSerialTestFailsByItselfWhenItLeaks")
 	}
 	release := make(chan struct{})
-	t.Cleanup(func() { close(release) }) // after the leak check
+	defer close(release)
 	srv := spawnServer(release)
-	for range 3 {
-		echoes(t, Connect(t, gosdk.Server(srv)), "clean")
+	leak := func(t *testing.T) {
+		// The leak wait is shortened; the check is the default one.
+		c := Connect(t, gosdk.Server(srv), func(c *config) { c.leakWait = leakedWait })
+		_, err := c.CallTool(t.Context(), "spawn", nil)
+		require.NoError(t, err)
 	}
-	// The leak wait is shortened; the check is the default one.
-	c := Connect(t, gosdk.Server(srv), func(c *config) { c.leakWait = leakedWait })
-	_, err := c.CallTool(t.Context(), "spawn", nil)
-	require.NoError(t, err)
+	// First, so that no goroutine of an earlier test or connection is still
+	// exiting while it runs, which would hide the leaked one from the count.
+	t.Run("alone", leak)
+	for i := range 3 {
+		t.Run(fmt.Sprint("clean", i), func(t *testing.T) { echoes(t, Connect(t, gosdk.Server(srv)), "clean") })
+	}
+	t.Run("among-others", func(t *testing.T) {
+		echoes(t, Connect(t, gosdk.Server(srv)), "open")
+		leak(t)
+	})
 }
 
 // A test that leaks, in a binary whose tests do not run in parallel, fails
-// by itself.
+// by itself: alone, because it leaves more goroutines than there were when
+// it connected, and among its own other connections, because reading is
+// cheap.
 func TestSerialTestFailsByItselfWhenItLeaks(t *testing.T) {
-	if os.Getenv("MCPTEST_LONE_CHILD") == "1" {
-		t.Skip("the child runs only TestChildLeaksAlone")
+	if os.Getenv("MCPTEST_SERIAL_CHILD") == "1" {
+		t.Skip("the child runs only TestChildLeaks")
 	}
 	t.Parallel()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildLeaksAlone$", "-test.v")
-	cmd.Env = append(os.Environ(), "MCPTEST_LONE_CHILD=1")
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildLeaks$", "-test.v")
+	cmd.Env = append(os.Environ(), "MCPTEST_SERIAL_CHILD=1")
 	out, err := cmd.CombinedOutput()
 	require.Error(t, err, "the child passed; want it to fail:\n%s", out)
-	for _, want := range []string{"--- FAIL: TestChildLeaksAlone", "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever"} {
+	for _, want := range []string{
+		"--- PASS: TestChildLeaks/clean2",
+		"--- FAIL: TestChildLeaks/alone",
+		"--- FAIL: TestChildLeaks/among-others",
+	} {
 		assert.Contains(t, string(out), want)
 	}
+	assert.Equal(t, 2, strings.Count(string(out), "mcptest: goroutine leak: 1 goroutine(s) started by the connection"), "%s", out)
 	assert.NotContains(t, string(out), "a test that has ended")
 }
