@@ -200,14 +200,13 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	c := &Client{
-		t:        t,
-		opts:     o,
-		logger:   logger,
-		done:     make(chan struct{}),
-		pending:  make(map[int64]*pendingCall),
-		progress: make(map[int64]*progressSink),
-		subs:     make(map[int64]*Subscription),
-		inflight: make(map[string]*inflightRequest),
+		t:       t,
+		opts:    o,
+		logger:  logger,
+		done:    make(chan struct{}),
+		pending: make(map[int64]*pendingCall),
+		// progress, subs and inflight are made when first needed: most
+		// connections never use them.
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	if o.LogLevel != "" {

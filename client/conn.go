@@ -51,12 +51,14 @@ const (
 	cancelReason           = "the client stopped waiting: "
 )
 
-// pendingCall is a request waiting for its response. Exactly one of ch and
-// sub is set. Whoever removes it from Client.pending (the reader with the
+// pendingCall is a request waiting for its response. Exactly one of done
+// and sub is set. Whoever removes it from Client.pending (the reader with the
 // response, the sender with a failure, the caller giving up, or the end of
-// the connection) is the one that answers it, so every call ends exactly once.
+// the connection) is the one that answers it (see [pendingCall.answer]), so
+// every call ends exactly once.
 type pendingCall struct {
-	ch     chan reply
+	done   chan struct{} // closed once r is set
+	r      reply
 	sub    *Subscription
 	method string       // to recognise the request echoed back
 	state  atomic.Int32 // sending, sent or abandoned
@@ -72,6 +74,14 @@ const (
 type reply struct {
 	msg *jsonrpc.Message
 	err error
+}
+
+// answer ends a call (one waiting on done, not a subscription). A closed
+// channel, rather than one carrying the reply, costs one allocation less
+// per request.
+func (p *pendingCall) answer(r reply) {
+	p.r = r
+	close(p.done)
 }
 
 // inflightRequest is a server-to-client request being answered.
@@ -154,19 +164,20 @@ func (c *Client) roundTrip(ctx context.Context, o op, params []byte) (json.RawMe
 		return nil, fmt.Errorf("%s: %w", o, context.Cause(ctx))
 	}
 	id := c.nextID.Add(1)
-	p := &pendingCall{ch: make(chan reply, 1), method: o.method}
+	p := &pendingCall{done: make(chan struct{}), method: o.method}
 	if err := c.register(id, p); err != nil {
 		return nil, fmt.Errorf("%s: %w", o, err)
 	}
 	msg := jsonrpc.AppendRequest(make([]byte, 0, 48+len(o.method)+len(params)), jsonrpc.Int64ID(id), o.method, params)
 	go c.sendRequest(ctx, id, p, msg)
 	select {
-	case r := <-p.ch:
-		return r.result(o)
+	case <-p.done:
+		return p.r.result(o)
 	case <-ctx.Done():
 		if !c.unregister(id) {
 			// The response (or the end of the connection) won the race.
-			return (<-p.ch).result(o)
+			<-p.done
+			return p.r.result(o)
 		}
 		cause := context.Cause(ctx)
 		c.abandon(id, p, cause)
@@ -197,7 +208,7 @@ func (c *Client) sendRequest(ctx context.Context, id int64, p *pendingCall, msg 
 		p.sub.finish(err)
 		return
 	}
-	p.ch <- reply{err: err}
+	p.answer(reply{err: err})
 }
 
 // abandon tells the server that the caller stopped waiting for request id,
@@ -371,15 +382,15 @@ func (c *Client) shutdown(err error) {
 	c.closed = true
 	cause := c.cause
 	pending := c.pending
-	c.pending = map[int64]*pendingCall{}
+	c.pending = nil // nothing is added once closed
 	subs := c.subs
-	c.subs = map[int64]*Subscription{}
+	c.subs = nil
 	c.mu.Unlock()
 	c.cancel()
 	closedErr := &closedError{cause: cause}
 	for _, p := range pending {
-		if p.ch != nil {
-			p.ch <- reply{err: closedErr}
+		if p.done != nil {
+			p.answer(reply{err: closedErr})
 		}
 	}
 	for _, s := range subs {
@@ -410,7 +421,7 @@ func (c *Client) deliver(msg *jsonrpc.Message) {
 	case p.sub != nil:
 		p.sub.ended(msg)
 	default:
-		p.ch <- reply{msg: msg}
+		p.answer(reply{msg: msg})
 	}
 }
 
@@ -445,7 +456,7 @@ func (c *Client) echoed(msg *jsonrpc.Message) bool {
 		c.forget(id)
 		p.sub.finish(errEchoed)
 	} else {
-		p.ch <- reply{err: errEchoed}
+		p.answer(reply{err: errEchoed})
 	}
 	return true
 }
@@ -702,6 +713,9 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	r := &inflightRequest{cancel: cancel}
+	if c.inflight == nil {
+		c.inflight = make(map[string]*inflightRequest)
+	}
 	c.inflight[key] = r
 	c.serving++
 	c.wg.Add(1)

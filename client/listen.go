@@ -90,6 +90,9 @@ func (c *Client) Listen(ctx context.Context, filter ListenFilter) (*Subscription
 	}
 	p := &pendingCall{sub: s, method: methodListen}
 	c.pending[id] = p
+	if c.subs == nil {
+		c.subs = make(map[int64]*Subscription)
+	}
 	c.subs[id] = s
 	c.wg.Add(1)
 	c.mu.Unlock()
@@ -147,6 +150,9 @@ func (c *Client) listenLegacy(ctx context.Context, filter ListenFilter) (*Subscr
 	if c.closed {
 		c.mu.Unlock()
 		return nil, fmt.Errorf("%s: %w", methodListen, &closedError{cause: c.cause})
+	}
+	if c.subs == nil {
+		c.subs = make(map[int64]*Subscription)
 	}
 	c.subs[s.key] = s
 	c.mu.Unlock()

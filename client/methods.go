@@ -19,6 +19,9 @@ func (c *Client) trackProgress(co *callOptions) (int64, func()) {
 	token := c.nextID.Add(1)
 	s := &progressSink{f: co.progress}
 	c.mu.Lock()
+	if c.progress == nil {
+		c.progress = make(map[int64]*progressSink)
+	}
 	c.progress[token] = s
 	c.mu.Unlock()
 	return token, func() {

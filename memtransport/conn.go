@@ -70,7 +70,8 @@ type pipe struct {
 
 	done      chan struct{}
 	closeOnce sync.Once
-	closeErr  error // set before done is closed
+	closeErr  error // set before done is closed: &closed
+	closed    closedError
 
 	tr Recorder
 }
@@ -79,10 +80,19 @@ func (p *pipe) lane(d Direction) *lane { return &p.lanes[d-1] }
 
 func (p *pipe) close(reason string) {
 	p.closeOnce.Do(func() {
-		p.closeErr = fmt.Errorf("%w (%s)", ErrClosed, reason)
+		p.closed.reason = reason
+		p.closeErr = &p.closed
 		close(p.done)
 	})
 }
+
+// closedError is the error of an ended connection: [ErrClosed] and why. The
+// pipe holds it, so closing allocates nothing.
+type closedError struct{ reason string }
+
+func (e *closedError) Error() string { return ErrClosed.Error() + " (" + e.reason + ")" }
+
+func (e *closedError) Unwrap() error { return ErrClosed }
 
 // Conn is one end of an in-memory connection. Its methods are safe for
 // concurrent use. A Conn satisfies the client package's Transport interface.
@@ -356,7 +366,11 @@ func (c *Conn) Receive(ctx context.Context) ([]byte, error) {
 // the messages this end sent before Close, then gets [ErrClosed]. Close never
 // blocks, holds nothing that outlives it, and is safe to call more than once.
 func (c *Conn) Close() error {
-	c.p.close("closed by the " + c.side() + " end")
+	reason := "closed by the server end"
+	if c.out == ClientToServer {
+		reason = "closed by the client end"
+	}
+	c.p.close(reason)
 	c.closed.Store(true)
 	return nil
 }
