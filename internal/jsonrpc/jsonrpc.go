@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonscan"
 )
 
 // Version is the only value the "jsonrpc" member may take.
@@ -291,8 +291,8 @@ func (f *fields) message() (*Message, error) {
 // when data is not valid JSON or has a shape it leaves to encoding/json;
 // when it reports true, f holds what encoding/json would have decoded.
 func (f *fields) scan(data []byte) bool {
-	end, ok := scanObject(data, 0, func(key []byte, escaped bool, start, end int) bool {
-		v, ok := data[start:end], true
+	return jsonscan.Object(data, func(key []byte, escaped bool, v []byte) bool {
+		ok := true
 		switch {
 		case escaped:
 			return false // the key could spell a member's name
@@ -315,93 +315,54 @@ func (f *fields) scan(data []byte) bool {
 			f.sawError = true
 			f.err, ok = errorMember(v)
 		default:
-			// encoding/json matches keys case-insensitively (and folds
-			// some non-ASCII letters): leave those keys to it.
-			return !foldsToMember(key)
+			return !jsonscan.Folds(key, "jsonrpc", "id", "method", "params", "result", "error")
 		}
 		return ok
 	})
-	return ok && skipSpace(data, end) == len(data)
-}
-
-// foldsToMember reports whether encoding/json could take key for a member
-// of a message or of its error object.
-func foldsToMember(key []byte) bool {
-	for _, c := range key {
-		if c >= 0x80 {
-			return true
-		}
-	}
-	for _, name := range [...]string{"jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data"} {
-		if len(key) == len(name) && strings.EqualFold(string(key), name) {
-			return true
-		}
-	}
-	return false
 }
 
 // stringMember decodes a member of type *string: a string, or null (absent).
 // ok is false for anything else.
 func stringMember(v []byte) (s string, present, ok bool) {
-	switch v[0] {
-	case 'n':
+	if jsonscan.IsNull(v) {
 		return "", false, true
-	case '"':
-		s, ok := unquote(v)
-		return s, true, ok
 	}
-	return "", false, false
-}
-
-// unquote decodes a valid JSON string literal as encoding/json does.
-func unquote(v []byte) (string, bool) {
-	body := v[1 : len(v)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return string(body), true
-	}
-	var s string
-	return s, json.Unmarshal(v, &s) == nil
+	s, ok = jsonscan.String(v)
+	return s, ok, ok
 }
 
 // errorMember decodes the "error" member: an object, or null (absent).
 func errorMember(v []byte) (*Error, bool) {
-	if v[0] == 'n' {
+	if jsonscan.IsNull(v) {
 		return nil, true
 	}
 	e := new(Error)
-	_, ok := scanObject(v, 0, func(key []byte, escaped bool, start, end int) bool {
-		v := v[start:end]
+	ok := jsonscan.Object(v, func(key []byte, escaped bool, v []byte) bool {
 		switch {
 		case escaped:
 			return false
 		case string(key) == "code":
-			switch {
-			case v[0] == 'n': // null leaves a number as it was
-			case v[0] == '-' || isDigit(v[0]):
-				n, err := strconv.ParseInt(string(v), 10, 64)
-				if err != nil {
-					return false // a fraction or an overflow: encoding/json says which
-				}
-				e.Code = n
-			default:
-				return false
+			if jsonscan.IsNull(v) {
+				return true // null leaves a number as it was
 			}
+			n, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil {
+				return false // not an integer: encoding/json says what it is
+			}
+			e.Code = n
 		case string(key) == "message":
-			switch v[0] {
-			case 'n':
-			case '"':
-				s, ok := unquote(v)
-				if !ok {
-					return false
-				}
-				e.Message = s
-			default:
+			if jsonscan.IsNull(v) {
+				return true
+			}
+			s, ok := jsonscan.String(v)
+			if !ok {
 				return false
 			}
+			e.Message = s
 		case string(key) == "data":
 			e.Data = v
 		default:
-			return !foldsToMember(key)
+			return !jsonscan.Folds(key, "code", "message", "data")
 		}
 		return true
 	})

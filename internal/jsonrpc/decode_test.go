@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -105,25 +104,6 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkAgainstReference(t, data)
-	})
-}
-
-// FuzzScanValue checks the scanner accepts exactly the JSON encoding/json
-// accepts, up to its depth limit.
-func FuzzScanValue(f *testing.F) {
-	for _, s := range scanSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, end, ok := scanValue(data, 0)
-		ok = ok && skipSpace(data, end) == len(data)
-		valid := json.Valid(data)
-		if ok && !valid {
-			t.Fatalf("%q: scanned, but encoding/json rejects it", data)
-		}
-		if !ok && valid && bytes.Count(data, []byte("{"))+bytes.Count(data, []byte("[")) <= maxScanDepth {
-			t.Fatalf("%q: not scanned, but encoding/json accepts it", data)
-		}
 	})
 }
 

@@ -1,12 +1,11 @@
-package jsonrpc
+package jsonscan
 
-// A small validating JSON scanner for the fast path of [Decode]: it finds the
-// members of the message object and the extent of each value in one pass,
-// with no reflection, no allocation and no recursion (a reader goroutine
-// that decodes with it keeps a small stack). It accepts exactly what
-// encoding/json accepts (invalid UTF-8 inside strings included); whatever it
-// is unsure of, it leaves to encoding/json, which then gives the result or
-// the error.
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
 
 // maxScanDepth is how deep the scanner follows nested arrays and objects (a
 // bit per level); deeper values go to encoding/json.
@@ -207,6 +206,103 @@ func scanValue(d []byte, i int) (start, end int, ok bool) {
 			return 0, 0, false
 		}
 	}
+}
+
+// Object calls member for each member of the object d (white space around
+// it allowed), in order, with the key's text (without quotes; escaped says
+// it holds an escape, so it is not the key's value) and the member's value
+// exactly as written. It reports false when d is not one valid JSON object
+// or member returned false.
+func Object(d []byte, member func(key []byte, escaped bool, value []byte) bool) bool {
+	end, ok := scanObject(d, 0, func(key []byte, escaped bool, start, end int) bool {
+		return member(key, escaped, d[start:end])
+	})
+	return ok && skipSpace(d, end) == len(d)
+}
+
+// Array calls elem for each element of the array d (white space around it
+// allowed), in order. It reports false when d is not one valid JSON array or
+// elem returned false.
+func Array(d []byte, elem func(value []byte) bool) bool {
+	i := skipSpace(d, 0)
+	if i >= len(d) || d[i] != '[' {
+		return false
+	}
+	i = skipSpace(d, i+1)
+	if i < len(d) && d[i] == ']' {
+		return skipSpace(d, i+1) == len(d)
+	}
+	for {
+		start, end, ok := scanValue(d, i)
+		if !ok || !elem(d[start:end]) {
+			return false
+		}
+		i = skipSpace(d, end)
+		if i >= len(d) {
+			return false
+		}
+		switch d[i] {
+		case ',':
+			i++
+		case ']':
+			return skipSpace(d, i+1) == len(d)
+		default:
+			return false
+		}
+	}
+}
+
+// Valid reports whether d is one JSON value (white space around it allowed)
+// that the scanner follows; false may also mean nesting deeper than it goes.
+func Valid(d []byte) bool {
+	_, end, ok := scanValue(d, 0)
+	return ok && skipSpace(d, end) == len(d)
+}
+
+// String decodes v, a valid JSON string literal (as the scanner hands out),
+// as encoding/json decodes one into a Go string. ok is false when v is not a
+// string.
+func String(v []byte) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	return s, json.Unmarshal(v, &s) == nil
+}
+
+// Bool decodes v as true or false; ok is false for anything else.
+func Bool(v []byte) (b, ok bool) {
+	switch string(v) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// IsNull reports whether v is null.
+func IsNull(v []byte) bool { return string(v) == "null" }
+
+// Folds reports whether encoding/json, which matches object keys to struct
+// fields without regard to case (and folds a few non-ASCII letters into
+// ASCII ones), could take key for one of names when it is not exactly that
+// name: such keys are left to encoding/json.
+func Folds(key []byte, names ...string) bool {
+	for _, c := range key {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	for _, name := range names {
+		if len(key) == len(name) && strings.EqualFold(string(key), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // scanObject calls member for each member of the object at d[i] (after
