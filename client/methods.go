@@ -93,11 +93,8 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 	obj = append(obj, '}')
 	var res *CallToolResult
 	err = c.mrtr(ctx, op{methodCallTool, name}, obj, &co, func(raw json.RawMessage) (*envelope, error) {
-		var w struct {
-			callToolWire
-			envelope
-		}
-		if err := json.Unmarshal(raw, &w); err != nil {
+		var w callToolEnvelope
+		if err := w.decode(raw); err != nil {
 			return nil, err
 		}
 		res = &CallToolResult{Content: w.Content, StructuredContent: w.StructuredContent, IsError: w.IsError, Meta: w.Meta}
