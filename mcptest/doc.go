@@ -120,23 +120,26 @@
 // no read: a goroutine's labels keep the label's value reachable, so once
 // the garbage collector finds a closed connection's value unreachable (a
 // busy test binary collects every few milliseconds), no goroutine carries
-// it and the connection is clean. A test in a process with few goroutines
-// (tests that do not run in parallel) is read for at once when more
-// goroutines are left than when it connected, so its leak fails it. Any
-// other connection the collector has not cleared within a second is looked
-// up in the profile, in one read for all of them; a leak found that way,
-// after its test has ended, fails the test whose cleanup made the read, and
-// the report names the test that leaked; run that test on its own to see it
-// fail by itself. A connection still waiting when the test binary exits is
-// not checked (goleak.VerifyTestMain, below, sees its goroutines), and while
-// a CPU profile is recorded (go test -cpuprofile) the profiler keeps the
-// labels it sampled reachable, so more connections need a read.
+// it and the connection is clean. In a process with few goroutines, where a
+// read is cheap, a connection is read for at once, so that its leak fails
+// its own test, unless it was the only connection open and left no more
+// goroutines in the process than there were when it connected (tests that
+// do not run in parallel; a benchmark). Any other connection the collector
+// has not cleared within a second is looked up in the profile, in one read
+// for all of them; a leak found that way, after its test has ended, fails
+// the test whose cleanup made the read, and the report names the test that
+// leaked; run that test on its own to see it fail by itself. A connection
+// still waiting when the test binary exits is not checked
+// (goleak.VerifyTestMain, below, sees its goroutines), and while a CPU
+// profile is recorded (go test -cpuprofile) the profiler keeps the labels
+// it sampled reachable, so more connections need a read.
 //
 // SDK-owned goroutines that may outlive a connection by design (mcp-go's
-// task expiry) are ignored. The other Connect functions make their transport inside the label too, and send
-// every message from a labelled goroutine, so that what a transport starts
-// per message (an HTTP request, an in-process handler call and the server
-// session it opens) is counted even when the test's goroutine sends it.
+// task expiry) are ignored. The other Connect functions make their
+// transport inside the label too, and send every message from a labelled
+// goroutine, so that what a transport starts per message (an HTTP request,
+// an in-process handler call and the server session it opens) is counted
+// even when the test's goroutine sends it.
 //
 // Limits: a goroutine started from an unlabelled goroutine is not seen:
 // one the test goroutine starts itself (after Connect returned), a
