@@ -73,7 +73,7 @@ func (c *connection) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write encodes msg the way the SDK's transports do and sends it.
 func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encode(msg)
 	if err != nil {
 		return fmt.Errorf("gosdk: encoding a message for the client: %w", err)
 	}

@@ -2,6 +2,8 @@ package gosdk
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -198,4 +200,96 @@ func assertSameAsSDK(t *testing.T, data []byte, got *jsonrpc.Request) {
 		t.Fatalf("decodeRequest(%q) = {ID: %#v, Method: %q, Params: %q}; DecodeMessage: {ID: %#v, Method: %q, Params: %q}",
 			data, got.ID.Raw(), got.Method, got.Params, want.ID.Raw(), want.Method, want.Params)
 	}
+}
+
+// Messages encodePlain writes itself.
+var plainMessages = []jsonrpc.Message{
+	&jsonrpc.Response{ID: mustID(1), Result: json.RawMessage(`{"content":[{"type":"text","text":"hi <&> \u2028"}],"isError":false}`)},
+	&jsonrpc.Response{ID: mustID(-9007199254740992), Result: json.RawMessage(" {\n \"a\" : [ 1 , 2 ] }\n")},
+	&jsonrpc.Response{ID: mustID(0), Result: json.RawMessage(`{}`)},
+	&jsonrpc.Response{Result: json.RawMessage(`"no id"`)},
+	&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{"progressToken":1,"progress":1,"message":"é ☃"}`)},
+	&jsonrpc.Request{Method: "notifications/tools/list_changed"},
+	&jsonrpc.Request{ID: mustID(7), Method: "sampling/createMessage", Params: json.RawMessage(`{"messages":[]}`)},
+	&jsonrpc.Request{ID: mustID(8), Method: ""},
+}
+
+// Messages encodePlain leaves to EncodeMessage, encodable or not.
+var otherMessages = []jsonrpc.Message{
+	&jsonrpc.Response{ID: mustID(1), Error: &jsonrpc.Error{Code: -32601, Message: "no such method"}},
+	&jsonrpc.Response{ID: mustID(1), Result: json.RawMessage(`{}`), Error: errors.New("both")},
+	&jsonrpc.Response{ID: mustID(1)},
+	&jsonrpc.Response{ID: mustID("s"), Result: json.RawMessage(`{}`)},
+	&jsonrpc.Response{ID: mustID(1), Result: json.RawMessage(`{"a":}`)},
+	&jsonrpc.Response{ID: mustID(1), Result: json.RawMessage(`{} {}`)},
+	&jsonrpc.Request{ID: mustID("s"), Method: "ping"},
+	&jsonrpc.Request{Method: `quote"d`},
+	&jsonrpc.Request{Method: "tab\tbed"},
+	&jsonrpc.Request{Method: "é"},
+	&jsonrpc.Request{Method: "m", Params: json.RawMessage(`[1,`)},
+}
+
+func mustID(v any) jsonrpc.ID {
+	if n, ok := v.(int); ok {
+		v = float64(n)
+	}
+	id, err := jsonrpc.MakeID(v)
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+func TestEncodePlainWritesWhatEncodeMessageWrites(t *testing.T) {
+	for _, msg := range plainMessages {
+		got := encodePlain(msg)
+		require.NotNil(t, got, "encodePlain declined %#v", msg)
+		want, err := jsonrpc.EncodeMessage(msg)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+}
+
+func TestEncodePlainLeavesOtherMessagesToSDK(t *testing.T) {
+	for _, msg := range otherMessages {
+		assert.Nil(t, encodePlain(msg), "%#v", msg)
+		got, gotErr := encode(msg)
+		want, wantErr := jsonrpc.EncodeMessage(msg)
+		assert.Equal(t, want, got)
+		assert.Equal(t, wantErr, gotErr)
+	}
+}
+
+// FuzzWriteEncode holds encodePlain to jsonrpc.EncodeMessage: for any
+// message it either declines or writes what EncodeMessage writes.
+func FuzzWriteEncode(f *testing.F) {
+	f.Add(true, int64(1), uint8(0), "", []byte(`{"content":[]}`))
+	f.Add(false, int64(0), uint8(1), "notifications/progress", []byte(` {"a" : "<\u2028>"} `))
+	f.Add(false, int64(-5), uint8(0), "ping", []byte(``))
+	f.Add(true, int64(2), uint8(2), "", []byte("\"\xff\""))
+	f.Add(false, int64(3), uint8(0), "m\u2028", []byte(`[1,`))
+	f.Fuzz(func(t *testing.T, response bool, n int64, idKind uint8, method string, raw []byte) {
+		var id jsonrpc.ID
+		switch idKind % 3 {
+		case 0:
+			id, _ = jsonrpc.MakeID(float64(n))
+		case 2:
+			id, _ = jsonrpc.MakeID(method)
+		}
+		var msg jsonrpc.Message = &jsonrpc.Request{ID: id, Method: method, Params: raw}
+		if response {
+			msg = &jsonrpc.Response{ID: id, Result: raw}
+		}
+		got := encodePlain(msg)
+		if got == nil {
+			return
+		}
+		want, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			t.Fatalf("encodePlain wrote %q for %#v, which EncodeMessage refuses: %v", got, msg, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("encodePlain(%#v) = %q; EncodeMessage: %q", msg, got, want)
+		}
+	})
 }

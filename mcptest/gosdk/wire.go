@@ -239,3 +239,70 @@ func stringEnd(d []byte, i int) int {
 	}
 	return -1
 }
+
+// encode returns msg's wire form exactly as jsonrpc.EncodeMessage does.
+//
+// EncodeMessage encodes through reflection, a bytes.Buffer and a copy; the
+// messages a server writes most (responses with a result, notifications
+// and requests with a plain method) are written here instead, and the rest
+// (errors, string ids, anything unusual) by EncodeMessage.
+func encode(msg jsonrpc.Message) ([]byte, error) {
+	if data := encodePlain(msg); data != nil {
+		return data, nil
+	}
+	return jsonrpc.EncodeMessage(msg)
+}
+
+// encodePlain writes a response with a result and no error, or a request or
+// notification whose method is printable ASCII without '"' or '\\' (text
+// encoding/json writes as it is), with an integer id or none, in
+// EncodeMessage's member order, the raw values compacted as encoding/json
+// compacts them. It returns nil for any other message, and when a raw value
+// is not valid JSON (EncodeMessage then reports it).
+func encodePlain(msg jsonrpc.Message) []byte {
+	var (
+		id          jsonrpc.ID
+		method, raw = "", []byte(nil)
+		member      string // the raw value's name
+	)
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		if m.Error != nil || len(m.Result) == 0 {
+			return nil
+		}
+		id, raw, member = m.ID, m.Result, `,"result":`
+	case *jsonrpc.Request:
+		for i := 0; i < len(m.Method); i++ {
+			if c := m.Method[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+				return nil
+			}
+		}
+		id, method, raw, member = m.ID, m.Method, m.Params, `,"params":`
+	default:
+		return nil
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(`{"jsonrpc":"2.0","id":-9223372036854775808,"method":"","params":}`) + len(method) + len(raw))
+	buf.WriteString(`{"jsonrpc":"2.0"`)
+	switch v := id.Raw().(type) {
+	case nil:
+	case int64:
+		buf.WriteString(`,"id":`)
+		buf.Write(strconv.AppendInt(buf.AvailableBuffer(), v, 10))
+	default:
+		return nil
+	}
+	if method != "" {
+		buf.WriteString(`,"method":"`)
+		buf.WriteString(method)
+		buf.WriteByte('"')
+	}
+	if len(raw) > 0 {
+		buf.WriteString(member)
+		if json.Compact(&buf, raw) != nil {
+			return nil
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
