@@ -189,8 +189,9 @@ type census struct {
 	reading sync.Mutex // held while the profile is read and judged
 
 	// cheap: with at most this many goroutines in the process, a
-	// connection that probably leaked is read for at once. maxDelay: how
-	// long a closed connection waits for the collector before a read.
+	// connection is read for at once unless its count of goroutines
+	// vouches for it. maxDelay: how long a closed connection waits for the
+	// collector before a read.
 	cheap    int
 	maxDelay time.Duration
 	// goroutines counts the goroutines in the process:
@@ -215,10 +216,9 @@ type census struct {
 // what it reads, the goroutine profile, is.
 var theCensus = newCensus()
 
-// newCensus returns a census that reads at once for a probable leak with at
-// most 64 goroutines in the process (a read then costs tens of
-// microseconds), and otherwise reads for a connection the collector has not
-// cleared within a second.
+// newCensus returns a census that reads at once with at most 64 goroutines
+// in the process (a read then costs tens of microseconds), and otherwise
+// reads for a connection the collector has not cleared within a second.
 func newCensus() *census {
 	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, pending: map[uint64]*leakCheck{}}
 }
@@ -283,8 +283,9 @@ type leakReport struct {
 }
 
 // check adds the connection labelled label to the census and reads the
-// profile at once when now is set, when the connection probably leaked and
-// reading is cheap, or when a connection waiting is due. It returns the
+// profile at once when now is set, when reading is cheap and the count of
+// goroutines does not vouch for the connection, or when a connection
+// waiting is due. It returns the
 // report on this connection's leaked goroutines ("" if none, or if it was
 // not checked yet) and those on other tests' connections.
 //
