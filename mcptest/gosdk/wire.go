@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonscan"
 )
 
 // decode returns the message in data exactly as jsonrpc.DecodeMessage does.
@@ -28,101 +30,64 @@ func decode(data []byte) (jsonrpc.Message, error) {
 // reads ids as float64, which holds every integer up to 2^53 exactly.
 const maxSafeID = 1 << 53
 
-// maxParamsDepth bounds the nesting of params that decodeRequest accepts,
-// well below the SDK's own limit (1000 levels for the whole message).
-const maxParamsDepth = 64
-
-// decodeRequest reads a request or notification whose frame is, after
-// optional JSON white space, one object with exactly these members, in any
-// order, each at most once, keys written exactly so and without escapes:
+// decodeRequest reads a request or notification whose frame is one JSON
+// object (white space around it allowed), valid UTF-8 throughout, with
+// exactly these members, in any order, each at most once, keys written
+// exactly so and without escapes:
 //
 //   - "jsonrpc": the string "2.0";
 //   - "method": a string of printable ASCII without escapes;
 //   - "id" (absent for a notification): an integer literal (no fraction or
 //     exponent) of magnitude at most 2^53, or a string like method's;
-//   - "params" (optional): any valid JSON value nested at most
-//     maxParamsDepth deep;
+//   - "params" (optional): any JSON value the scanner follows.
 //
-// followed only by white space, the whole frame valid UTF-8. For any other
-// frame it returns nil. Params is a copy: the frame is shared with the
-// connection's transcript.
+// For any other frame it returns nil. Params is a copy: the frame is shared
+// with the connection's transcript.
 func decodeRequest(data []byte) *jsonrpc.Request {
 	if !utf8.Valid(data) {
 		return nil
 	}
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return nil
-	}
-	i++
 	var (
 		version, method, id, params []byte
 		seen                        uint8 // bit per member
 	)
-	for {
-		i = skipSpace(data, i)
-		key, next, ok := plainString(data, i)
-		if !ok {
-			return nil
-		}
-		i = skipSpace(data, next)
-		if i >= len(data) || data[i] != ':' {
-			return nil
-		}
-		i = skipSpace(data, i+1)
+	ok := jsonscan.Object(data, func(key []byte, escaped bool, v []byte) bool {
 		var bit uint8
-		var end int
 		switch string(key) {
 		case "jsonrpc":
-			bit = 1
-			version, end, ok = plainString(data, i)
+			bit, version = 1, v
 		case "method":
-			bit = 2
-			method, end, ok = plainString(data, i)
+			bit, method = 2, v
 		case "id":
-			bit = 4
-			if end, ok = idEnd(data, i); ok {
-				id = data[i:end:end]
-			}
+			bit, id = 4, v
 		case "params":
-			bit = 8
-			if end, ok = paramsEnd(data, i); ok {
-				params = data[i:end:end]
-			}
+			bit, params = 8, v
 		default:
-			return nil
+			return false
 		}
-		if !ok || seen&bit != 0 {
-			return nil
+		if escaped || seen&bit != 0 {
+			return false
 		}
 		seen |= bit
-		i = skipSpace(data, end)
-		if i >= len(data) {
-			return nil
-		}
-		if data[i] == '}' {
-			i++
-			break
-		}
-		if data[i] != ',' {
-			return nil
-		}
-		i++
-	}
-	if skipSpace(data, i) != len(data) || seen&3 != 3 || string(version) != "2.0" {
+		return true
+	})
+	if !ok || string(version) != `"2.0"` || !plainString(method) {
 		return nil
 	}
-	req := &jsonrpc.Request{Method: string(method)}
+	req := &jsonrpc.Request{Method: string(method[1 : len(method)-1])}
 	if id != nil {
 		var v any
-		if id[0] == '"' {
+		switch {
+		case plainString(id):
 			v = string(id[1 : len(id)-1])
-		} else {
+		case isInteger(id):
 			n, err := strconv.ParseInt(string(id), 10, 64)
 			if err != nil || n > maxSafeID || n < -maxSafeID {
 				return nil
 			}
 			v = float64(n) // what DecodeMessage hands MakeID
+		default:
+			return nil
 		}
 		var err error
 		if req.ID, err = jsonrpc.MakeID(v); err != nil {
@@ -130,114 +95,40 @@ func decodeRequest(data []byte) *jsonrpc.Request {
 		}
 	}
 	if params != nil {
-		if !json.Valid(params) {
-			return nil
-		}
 		req.Params = bytes.Clone(params)
 	}
 	return req
 }
 
-func skipSpace(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
-		i++
+// plainString reports whether v, a valid JSON value, is a string of
+// printable ASCII without escapes.
+func plainString(v []byte) bool {
+	if len(v) < 2 || v[0] != '"' {
+		return false
 	}
-	return i
-}
-
-// plainString reads the string at d[i] if it holds only printable ASCII and
-// no escapes, returning its text without the quotes and where it ends.
-func plainString(d []byte, i int) (text []byte, end int, ok bool) {
-	if i >= len(d) || d[i] != '"' {
-		return nil, 0, false
-	}
-	for j := i + 1; j < len(d); j++ {
-		switch c := d[j]; {
-		case c == '"':
-			return d[i+1 : j], j + 1, true
-		case c == '\\' || c < 0x20 || c > 0x7e:
-			return nil, 0, false
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c < 0x20 || c > 0x7e {
+			return false
 		}
 	}
-	return nil, 0, false
+	return true
 }
 
-// idEnd returns where the id at d[i] ends if it is a plain string or an
-// integer literal (whose range the caller checks).
-func idEnd(d []byte, i int) (end int, ok bool) {
-	if i < len(d) && d[i] == '"' {
-		_, end, ok = plainString(d, i)
-		return end, ok
+// isInteger reports whether v, a valid JSON value, is a number without a
+// fraction or an exponent.
+func isInteger(v []byte) bool {
+	if len(v) > 0 && v[0] == '-' {
+		v = v[1:]
 	}
-	j := i
-	if j < len(d) && d[j] == '-' {
-		j++
+	if len(v) == 0 {
+		return false
 	}
-	digits := j
-	for j < len(d) && '0' <= d[j] && d[j] <= '9' {
-		j++
-	}
-	switch {
-	case j == digits, j-digits > 1 && d[digits] == '0', j-digits > 16:
-		return 0, false // no digits, a leading zero, or surely out of range
-	case j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E'):
-		return 0, false
-	}
-	return j, true
-}
-
-// paramsEnd returns where the value at d[i] ends, by its brackets and
-// strings only; the caller validates the value with json.Valid. ok is false
-// when the value nests deeper than maxParamsDepth or does not end.
-func paramsEnd(d []byte, i int) (end int, ok bool) {
-	if i >= len(d) {
-		return 0, false
-	}
-	depth := 0
-	for j := i; j < len(d); j++ {
-		switch d[j] {
-		case '"':
-			if j = stringEnd(d, j); j < 0 {
-				return 0, false
-			}
-			if depth == 0 {
-				return j + 1, true
-			}
-		case '{', '[':
-			if depth++; depth > maxParamsDepth {
-				return 0, false
-			}
-		case '}', ']':
-			if depth == 0 {
-				return j, true // the end of a number or literal
-			}
-			if depth--; depth == 0 {
-				return j + 1, true
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return j, true // the end of a number or literal
-			}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
 		}
 	}
-	if depth == 0 {
-		return len(d), true
-	}
-	return 0, false
-}
-
-// stringEnd returns the index of the quote that closes the string at d[i],
-// or -1.
-func stringEnd(d []byte, i int) int {
-	for j := i + 1; j < len(d); j++ {
-		switch d[j] {
-		case '\\':
-			j++
-		case '"':
-			return j
-		}
-	}
-	return -1
+	return true
 }
 
 // encode returns msg's wire form exactly as jsonrpc.EncodeMessage does.

@@ -30,6 +30,7 @@ var plainFrames = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":true}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"\u00e9\n","n":[1e400,-0.5]}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"héllo ☃"}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + deep(64) + `}`,
 	// what mcptest's client sends, in each era
 	`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcptestkit","version":"v0"}}}}`,
 	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcptestkit","version":"v0"}}}}`,
@@ -91,7 +92,7 @@ var otherFrames = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\x"}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":"` + "\x01" + `"}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":"` + "\xff" + `"}`,
-	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + deep(65) + `}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + deep(100) + `}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + deep(1000) + `}`,
 }
 
