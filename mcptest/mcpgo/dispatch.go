@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/internal/jsonscan"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -24,6 +26,61 @@ type envelope struct {
 
 func (e *envelope) hasID() bool { return len(e.ID) > 0 && string(e.ID) != "null" }
 
+// readEnvelope decodes data's envelope as json.Unmarshal does: with the
+// scanner when it can, else with json.Unmarshal, which then gives the
+// envelope or the error.
+func readEnvelope(data []byte) (envelope, error) {
+	if env, ok := scanEnvelope(data); ok {
+		return env, nil
+	}
+	var env envelope
+	err := json.Unmarshal(data, &env)
+	return env, err
+}
+
+// scanEnvelope reads the envelope of an object whose routing members are
+// written plainly: exact keys without escapes, each at most once, no null,
+// a string method. It reports false for anything else, keys encoding/json
+// might fold into these included. The raw members are copies: the frame is
+// shared with the transcript.
+func scanEnvelope(data []byte) (envelope, bool) {
+	var env envelope
+	var seen uint8 // bit per member
+	ok := jsonscan.Object(data, func(key []byte, escaped bool, v []byte) bool {
+		var bit uint8
+		switch string(key) {
+		case "id":
+			bit = 1
+		case "method":
+			bit = 2
+		case "result":
+			bit = 4
+		case "error":
+			bit = 8
+		default:
+			return !escaped && !jsonscan.Folds(key, "id", "method", "result", "error")
+		}
+		if escaped || seen&bit != 0 || jsonscan.IsNull(v) {
+			return false
+		}
+		seen |= bit
+		switch bit {
+		case 1:
+			env.ID = bytes.Clone(v)
+		case 2:
+			var ok bool
+			env.Method, ok = jsonscan.String(v)
+			return ok
+		case 4:
+			env.Result = bytes.Clone(v)
+		case 8:
+			env.Error = bytes.Clone(v)
+		}
+		return true
+	})
+	return env, ok
+}
+
 // readLoop reads messages until the connection ends or ctx is done, and
 // handles them with base, the context handlers derive theirs from.
 func (c *connection) readLoop(ctx, base context.Context) {
@@ -32,8 +89,8 @@ func (c *connection) readLoop(ctx, base context.Context) {
 		if err != nil {
 			return // closed, or ctx done: both end serving
 		}
-		var env envelope
-		if err := json.Unmarshal(data, &env); err != nil {
+		env, err := readEnvelope(data)
+		if err != nil {
 			var syntax *json.SyntaxError
 			if errors.As(err, &syntax) {
 				// Not JSON at all: answer as mcp-go's stdio transport does,
