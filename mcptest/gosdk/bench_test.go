@@ -47,20 +47,23 @@ func echoServer() *mcp.Server {
 }
 
 // BenchmarkServeFloor is the least a harness can cost with a go-sdk server:
-// one connection's whole life (start, three echo tools/call, close, the
-// session's end) driven through the adapter with pre-encoded frames over a
-// memtransport pair without a transcript (no client, no harness, no leak
+// one connection's whole life (start, three echo tools/call or none, close,
+// the session's end) driven through the adapter with pre-encoded frames over
+// a memtransport pair without a transcript (no client, no harness, no leak
 // check), side by side with go-sdk's own client over
-// mcp.NewInMemoryTransports doing the same (connect, three CallTool, close,
+// mcp.NewInMemoryTransports doing the same (connect, CallTool, close,
 // ServerSession.Wait), in each era.
 func BenchmarkServeFloor(b *testing.B) {
 	for _, era := range []struct {
 		name    string
-		frames  [][]byte
+		frames  [][]byte // the start's frames, then one per call
 		version string
+		calls   int
 	}{
-		{"modern", floorModern, "2026-07-28"},
-		{"legacy", floorLegacy, "2025-11-25"},
+		{"modern/calls=3", floorModern, "2026-07-28", 3},
+		{"legacy/calls=3", floorLegacy, "2025-11-25", 3},
+		{"modern/calls=0", floorModern[:1], "2026-07-28", 0},
+		{"legacy/calls=0", floorLegacy[:2], "2025-11-25", 0},
 	} {
 		b.Run(era.name+"/adapter", func(b *testing.B) {
 			srv := gosdk.Server(echoServer())
@@ -107,7 +110,7 @@ func BenchmarkServeFloor(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for range 3 {
+				for range era.calls {
 					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hello"}})
 					if err != nil || res.Content[0].(*mcp.TextContent).Text != "hello" {
 						b.Fatal(res, err)
