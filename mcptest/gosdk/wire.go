@@ -39,7 +39,8 @@ const maxSafeID = 1 << 53
 //   - "method": a string of printable ASCII without escapes;
 //   - "id" (absent for a notification): an integer literal (no fraction or
 //     exponent) of magnitude at most 2^53, or a string like method's;
-//   - "params" (optional): any JSON value the scanner follows.
+//   - "params" (optional): any JSON value the scanner follows (nested up
+//     to 64 levels).
 //
 // For any other frame it returns nil. Params is a copy: the frame is shared
 // with the connection's transcript.
