@@ -373,7 +373,7 @@ func (c *Client) discoverAt(ctx context.Context, version string, probe bool) (of
 		return offered, err
 	}
 	var res discoverResult
-	if err := json.Unmarshal(raw, &res); err != nil {
+	if err := res.decode(raw); err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", methodDiscover, errNotDiscover, err)
 	}
 	if res.ResultType != "" && res.ResultType != resultComplete {
@@ -435,13 +435,8 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return err
 	}
-	var res struct {
-		ProtocolVersion string             `json:"protocolVersion"`
-		Capabilities    ServerCapabilities `json:"capabilities"`
-		ServerInfo      Implementation     `json:"serverInfo"`
-		Instructions    string             `json:"instructions"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
+	var res initializeResult
+	if err := res.decode(raw); err != nil {
 		return fmt.Errorf("decoding initialize result: %w", err)
 	}
 	if !knownVersion(res.ProtocolVersion) || !IsLegacy(res.ProtocolVersion) {

@@ -29,6 +29,11 @@ var callToolSeeds = []string{
 	`[]`,
 	`{"content":[1,]}`,
 	`{"c\u006fntent":[]}`,
+	`{"content":[],"_meta":{"a":[1,-2.5e3,true,null,"s",{"b":{}}],"c":{},"d":[]}}`,
+	`{"content":[],"_meta":{"a":1e400}}`,
+	`{"content":[],"_meta":{"a":1,"a":2}}`,
+	`{"content":[],"_meta":{"\u0061":1}}`,
+	`{"content":[],"_meta":[]}`,
 }
 
 // FuzzCallToolDecode holds the tools/call fast path to encoding/json.
@@ -56,5 +61,55 @@ func TestCallToolDecodeAgrees(t *testing.T) {
 		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %#v %v\nwant %#v %v", s, got, gotErr, want, wantErr)
 		}
+	}
+}
+
+var startSeeds = []string{
+	`{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bench","version":"1"}},"ttlMs":0,"cacheScope":"public","supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"logging":{},"tools":{"listChanged":true}}}`,
+	`{"capabilities":{"logging":{},"tools":{"listChanged":true}},"protocolVersion":"2025-11-25","serverInfo":{"name":"bench","version":"1"}}`,
+	`{"capabilities":{"prompts":{"listChanged":false},"resources":{"subscribe":true,"listChanged":null,"other":1},"completions":{"x":1},"experimental":{"a":{"b":2}},"tasks":{"list":{}},"extensions":{"e":{}}},"instructions":"use \"me\""}`,
+	`{"capabilities":null,"serverInfo":null,"_meta":null,"supportedVersions":null}`,
+	`{"capabilities":{"tools":{"ListChanged":true}}}`,
+	`{"capabilities":{"tools":{"listChanged":"yes"}}}`,
+	`{"capabilities":{"logging":[]}}`,
+	`{"capabilities":{"tools":{},"tools":null}}`,
+	`{"serverInfo":{"name":"n","version":"v","title":"t","description":"d","websiteUrl":"u","icons":[{"src":"s"}]}}`,
+	`{"_meta":{"io.modelcontextprotocol/serverInfo":null,"other":1}}`,
+	`{"_meta":{"IO.modelcontextprotocol/serverInfo":{"name":"x"}}}`,
+	`{"supportedVersions":["a",null]}`,
+	`{"supportedVersions":[]}`,
+	`{"Instructions":"x"}`,
+	`{"protocolVersion":1}`,
+	`[]`,
+}
+
+// FuzzStartDecode holds the server/discover and initialize fast paths to
+// encoding/json.
+func FuzzStartDecode(f *testing.F) {
+	for _, s := range startSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkStartDecode(t, data)
+	})
+}
+
+func TestStartDecodeAgrees(t *testing.T) {
+	for _, s := range startSeeds {
+		checkStartDecode(t, []byte(s))
+	}
+}
+
+func checkStartDecode(t *testing.T, data []byte) {
+	t.Helper()
+	var gotD, wantD discoverResult
+	gotErr, wantErr := gotD.decode(data), json.Unmarshal(data, &wantD)
+	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || gotErr == nil && !reflect.DeepEqual(gotD, wantD) {
+		t.Fatalf("discover %q:\n got %#v %v\nwant %#v %v", data, gotD, gotErr, wantD, wantErr)
+	}
+	var gotI, wantI initializeResult
+	gotErr, wantErr = gotI.decode(data), json.Unmarshal(data, &wantI)
+	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || gotErr == nil && !reflect.DeepEqual(gotI, wantI) {
+		t.Fatalf("initialize %q:\n got %#v %v\nwant %#v %v", data, gotI, gotErr, wantI, wantErr)
 	}
 }
