@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 )
 
 // Defaults for [Options].
@@ -398,11 +400,11 @@ func (c *Client) setModern(version string) {
 		c.meta = nil
 		return
 	}
-	caps, err := json.Marshal(c.capabilitiesFor(version))
+	caps, err := marshalCapabilities(c.capabilitiesFor(version))
 	if err != nil {
 		caps = []byte("{}") // cannot happen: capabilities are plain data
 	}
-	info, err := json.Marshal(&c.opts.ClientInfo)
+	info, err := marshalImplementation(&c.opts.ClientInfo)
 	if err != nil {
 		info = []byte(`{"name":"mcptestkit","version":"v0"}`)
 	}
@@ -421,13 +423,36 @@ func newest(versions []string, legacy bool) string {
 	return best
 }
 
-// initialize runs the legacy handshake at version.
-func (c *Client) initialize(ctx context.Context, version string) error {
-	params, err := json.Marshal(struct {
+// initializeParams encodes the params of initialize exactly as json.Marshal
+// does, without reflection for the usual capabilities and client info.
+func initializeParams(version string, caps Capabilities, info *Implementation) ([]byte, error) {
+	c, err := marshalCapabilities(caps)
+	if err != nil {
+		return initializeParamsJSON(version, caps, info)
+	}
+	i, err := marshalImplementation(info)
+	if err != nil {
+		return initializeParamsJSON(version, caps, info)
+	}
+	b := make([]byte, 0, 64+len(version)+len(c)+len(i))
+	b = jsonrpc.AppendString(append(b, `{"protocolVersion":`...), version)
+	b = append(append(b, `,"capabilities":`...), c...)
+	b = append(append(b, `,"clientInfo":`...), i...)
+	return append(b, '}'), nil
+}
+
+// initializeParamsJSON is initializeParams by encoding/json, for its errors.
+func initializeParamsJSON(version string, caps Capabilities, info *Implementation) ([]byte, error) {
+	return json.Marshal(struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    Capabilities    `json:"capabilities"`
 		ClientInfo      *Implementation `json:"clientInfo"`
-	}{version, c.capabilitiesFor(version), &c.opts.ClientInfo})
+	}{version, caps, info})
+}
+
+// initialize runs the legacy handshake at version.
+func (c *Client) initialize(ctx context.Context, version string) error {
+	params, err := initializeParams(version, c.capabilitiesFor(version), &c.opts.ClientInfo)
 	if err != nil {
 		return fmt.Errorf("encoding initialize params: %w", err)
 	}

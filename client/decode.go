@@ -56,9 +56,7 @@ func (w *callToolEnvelope) scan(raw []byte) bool {
 			w.Meta, ok = scanMeta(v)
 		case "resultType":
 			bit = 16
-			if !jsonscan.IsNull(v) {
-				w.ResultType, ok = jsonscan.String(v)
-			}
+			ok = scanString(v, &w.ResultType)
 		default:
 			// inputRequests and requestState (input_required results) go to
 			// encoding/json, with every key it could take for a member.
@@ -207,7 +205,11 @@ func scanImplementation(v []byte, impl *Implementation) bool {
 
 // scanString decodes a string member: null leaves it as it was.
 func scanString(v []byte, s *string) bool {
-	if jsonscan.IsNull(v) {
+	switch string(v) {
+	case "null":
+		return true
+	case `"` + resultComplete + `"`: // every result's resultType
+		*s = resultComplete
 		return true
 	}
 	var ok bool

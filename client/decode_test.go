@@ -113,3 +113,39 @@ func checkStartDecode(t *testing.T, data []byte) {
 		t.Fatalf("initialize %q:\n got %#v %v\nwant %#v %v", data, gotI, gotErr, wantI, wantErr)
 	}
 }
+
+// The hand-written encodings of the start's params are json.Marshal's.
+func TestStartParamsMatchEncodingJSON(t *testing.T) {
+	infos := []Implementation{
+		{Name: "mcptestkit", Version: "v0"},
+		{Name: "a\"b\\c\nd\u2028é\x01", Version: ""},
+		{Name: "<html> & co", Version: "1"},
+		{Name: "n", Version: "v", Title: "t", Icons: []Icon{{Src: "s"}}},
+		{Name: "bad\xffutf8", Version: "v"},
+	}
+	capsList := []Capabilities{
+		{},
+		{Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Tools: true}},
+		{Experimental: map[string]json.RawMessage{"x": json.RawMessage(`{}`)}, Tasks: json.RawMessage(`{"a":1}`)},
+	}
+	for _, info := range infos {
+		got, err := marshalImplementation(&info)
+		want, wantErr := json.Marshal(&info)
+		if err != nil || wantErr != nil || string(got) != string(want) {
+			t.Errorf("implementation %+v: %s %v, json.Marshal %s %v", info, got, err, want, wantErr)
+		}
+		for _, caps := range capsList {
+			got, err := initializeParams(Version20251125, caps, &info)
+			want, wantErr := initializeParamsJSON(Version20251125, caps, &info)
+			if err != nil || wantErr != nil || string(got) != string(want) {
+				t.Errorf("initialize params %+v %+v: %s %v, json.Marshal %s %v", caps, info, got, err, want, wantErr)
+			}
+		}
+	}
+	bad := Capabilities{Tasks: json.RawMessage(`{`)}
+	_, err := initializeParams(Version20251125, bad, &infos[0])
+	_, wantErr := initializeParamsJSON(Version20251125, bad, &infos[0])
+	if err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+		t.Errorf("bad capabilities: %v, json.Marshal %v", err, wantErr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
@@ -166,4 +167,28 @@ func objectJSON(what string, v any) ([]byte, error) {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%s must encode as a JSON object, got %.40s", what, b)
+}
+
+// marshalCapabilities encodes caps exactly as json.Marshal does: the empty
+// set, which most clients declare, without reflection.
+func marshalCapabilities(caps Capabilities) ([]byte, error) {
+	if len(caps.Experimental) == 0 && caps.Roots == nil && caps.Sampling == nil && caps.Elicitation == nil &&
+		len(caps.Tasks) == 0 && len(caps.Extensions) == 0 {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(caps)
+}
+
+// marshalImplementation encodes impl exactly as json.Marshal does: a plain
+// name and version (no title, description, website or icons, nothing that
+// json.Marshal escapes for HTML) without reflection.
+func marshalImplementation(impl *Implementation) ([]byte, error) {
+	if impl.Title != "" || impl.Description != "" || impl.WebsiteURL != "" || len(impl.Icons) > 0 ||
+		strings.ContainsAny(impl.Name+impl.Version, "<>&") {
+		return json.Marshal(impl)
+	}
+	b := make([]byte, 0, 24+len(impl.Name)+len(impl.Version))
+	b = jsonrpc.AppendString(append(b, `{"name":`...), impl.Name)
+	b = jsonrpc.AppendString(append(b, `,"version":`...), impl.Version)
+	return append(b, '}'), nil
 }
