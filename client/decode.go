@@ -10,7 +10,7 @@ import (
 )
 
 // Fast decoders for the results every test reads (tools/call, and the
-// server/discover of every modern connection). Each reads the common shape
+// server/discover or initialize that starts every connection). Each reads the common shape
 // with the scanner of internal/jsonscan, in one pass and without
 // reflection, and hands anything else (an escaped or differently cased key,
 // a repeated member, an unusual type, invalid JSON, a block of another
@@ -24,49 +24,117 @@ type callToolEnvelope struct {
 }
 
 func (w *callToolEnvelope) decode(raw []byte) error {
-	if w.scan(raw) {
-		return nil
-	}
-	*w = callToolEnvelope{}
-	return json.Unmarshal(raw, w)
+	return decodeResult(raw, w, (*callToolEnvelope).scan)
 }
 
 func (w *callToolEnvelope) scan(raw []byte) bool {
-	var seen uint8
+	return scanFields(raw, []string{"content", "structuredContent", "isError", "_meta", "resultType", "inputRequests", "requestState"}, func(name string, v []byte) bool {
+		ok := true
+		switch name {
+		case "content":
+			w.Content, ok = scanContent(v)
+		case "structuredContent":
+			w.StructuredContent = bytes.Clone(v) // the caller's: not the frame's bytes
+		case "isError":
+			ok = scanBool(v, &w.IsError)
+		case "_meta":
+			w.Meta, ok = scanMeta(v)
+		case "resultType":
+			ok = scanString(v, &w.ResultType)
+		default: // inputRequests and requestState, of input_required results
+			return false
+		}
+		return ok
+	})
+}
+
+func (res *discoverResult) decode(raw []byte) error {
+	return decodeResult(raw, res, (*discoverResult).scan)
+}
+
+func (res *discoverResult) scan(raw []byte) bool {
+	return scanFields(raw, []string{"resultType", "supportedVersions", "capabilities", "instructions", "_meta"}, func(name string, v []byte) bool {
+		ok := true
+		switch name {
+		case "resultType":
+			ok = scanString(v, &res.ResultType)
+		case "supportedVersions":
+			res.SupportedVersions, ok = scanStrings(v)
+		case "capabilities":
+			ok = scanCapabilities(v, &res.Capabilities)
+		case "instructions":
+			ok = scanString(v, &res.Instructions)
+		case "_meta":
+			// Only its serverInfo; null, or not an object: encoding/json.
+			ok = v[0] == '{' && scanFields(v, []string{"io.modelcontextprotocol/serverInfo"}, func(_ string, v []byte) bool {
+				info, ok := scanEmpty[Implementation](v)
+				res.Meta.ServerInfo = info
+				return ok && (info == nil || scanImplementation(v, info))
+			})
+		}
+		return ok
+	})
+}
+
+// initializeResult is the wire form of an initialize result.
+type initializeResult struct {
+	ProtocolVersion string             `json:"protocolVersion"`
+	Capabilities    ServerCapabilities `json:"capabilities"`
+	ServerInfo      Implementation     `json:"serverInfo"`
+	Instructions    string             `json:"instructions"`
+}
+
+func (res *initializeResult) decode(raw []byte) error {
+	return decodeResult(raw, res, (*initializeResult).scan)
+}
+
+func (res *initializeResult) scan(raw []byte) bool {
+	return scanFields(raw, []string{"protocolVersion", "capabilities", "serverInfo", "instructions"}, func(name string, v []byte) bool {
+		switch name {
+		case "protocolVersion":
+			return scanString(v, &res.ProtocolVersion)
+		case "capabilities":
+			return scanCapabilities(v, &res.Capabilities)
+		case "serverInfo":
+			return v[0] == '{' && scanImplementation(v, &res.ServerInfo) // null: encoding/json
+		}
+		return scanString(v, &res.Instructions)
+	})
+}
+
+// decodeResult decodes raw into v with scan, or, when scan leaves it to
+// encoding/json, from scratch with encoding/json.
+func decodeResult[T any](raw []byte, v *T, scan func(*T, []byte) bool) error {
+	if scan(v, raw) {
+		return nil
+	}
+	var zero T
+	*v = zero
+	return json.Unmarshal(raw, v)
+}
+
+// scanFields reads the object raw member by member: for a key that is one
+// of names it calls field with it and the value, and it skips other keys.
+// It reports false (leave the whole value to encoding/json) for invalid
+// JSON, an escaped key, a key encoding/json could take for one of names
+// without being it (another case), a name seen twice (encoding/json would
+// merge or overwrite), or when field does.
+func scanFields(raw []byte, names []string, field func(name string, v []byte) bool) bool {
+	var seen uint64
 	return jsonscan.Object(raw, func(key []byte, escaped bool, v []byte) bool {
 		if escaped {
 			return false
 		}
-		var bit uint8
-		ok := true
-		switch string(key) {
-		case "content":
-			bit = 1
-			w.Content, ok = scanContent(v)
-		case "structuredContent":
-			bit = 2
-			w.StructuredContent = bytes.Clone(v) // the caller's: not the frame's bytes
-		case "isError":
-			bit = 4
-			if !jsonscan.IsNull(v) {
-				w.IsError, ok = jsonscan.Bool(v)
+		for i, name := range names {
+			if string(key) == name {
+				if seen&(1<<i) != 0 {
+					return false
+				}
+				seen |= 1 << i
+				return field(name, v)
 			}
-		case "_meta":
-			bit = 8
-			w.Meta, ok = scanMeta(v)
-		case "resultType":
-			bit = 16
-			ok = scanString(v, &w.ResultType)
-		default:
-			// inputRequests and requestState (input_required results) go to
-			// encoding/json, with every key it could take for a member.
-			return !jsonscan.Folds(key, "content", "structuredContent", "isError", "_meta", "resultType", "inputRequests", "requestState")
 		}
-		if seen&bit != 0 {
-			return false // encoding/json would merge or overwrite: let it
-		}
-		seen |= bit
-		return ok
+		return !jsonscan.Folds(key, names...)
 	})
 }
 
@@ -96,29 +164,30 @@ func scanContent(v []byte) (contentList, bool) {
 	return out, ok
 }
 
-// scanTextBlock reads {"type":"text","text":...} with no other members.
+// scanTextBlock reads {"type":"text","text":...} with no other members
+// (annotations and _meta go to contentBlock.UnmarshalJSON).
 func scanTextBlock(v []byte) (*TextContent, bool) {
-	var typ, hasText bool
-	var text string
+	var typed, texted bool
+	t := TextContent{}
 	ok := jsonscan.Object(v, func(key []byte, escaped bool, v []byte) bool {
 		switch {
 		case escaped:
 			return false
-		case string(key) == "type" && !typ:
-			typ = true
+		case string(key) == "type" && !typed:
+			typed = true
 			return string(v) == `"text"`
-		case string(key) == "text" && !hasText:
-			hasText = true
+		case string(key) == "text" && !texted:
+			texted = true
 			var ok bool
-			text, ok = jsonscan.String(v)
+			t.Text, ok = jsonscan.String(v)
 			return ok
 		}
 		return false
 	})
-	if !ok || !typ || !hasText {
+	if !ok || !typed || !texted {
 		return nil, false
 	}
-	return &TextContent{Text: text}, true
+	return &t, true
 }
 
 // scanMeta decodes a "_meta" member (a Meta map, or null) as encoding/json
@@ -172,35 +241,92 @@ func scanAny(v []byte) (any, bool) {
 	}
 }
 
+// scanCapabilities decodes a server's capabilities object: the standard
+// capabilities here, experimental and extensions through encoding/json for
+// that member alone.
+func scanCapabilities(v []byte, caps *ServerCapabilities) bool {
+	if v[0] != '{' {
+		return false // null too: encoding/json keeps "null" in Raw
+	}
+	caps.Raw = bytes.Clone(v)
+	return scanFields(v, []string{"logging", "completions", "prompts", "resources", "tools", "experimental", "tasks", "extensions"}, func(name string, v []byte) bool {
+		ok := true
+		switch name {
+		case "logging":
+			caps.Logging, ok = scanEmpty[LoggingCapability](v)
+		case "completions":
+			caps.Completions, ok = scanEmpty[CompletionsCapability](v)
+		case "prompts":
+			if caps.Prompts, ok = scanEmpty[PromptsCapability](v); caps.Prompts != nil {
+				ok = scanFields(v, []string{"listChanged"}, func(_ string, v []byte) bool {
+					return scanBool(v, &caps.Prompts.ListChanged)
+				})
+			}
+		case "resources":
+			if caps.Resources, ok = scanEmpty[ResourcesCapability](v); caps.Resources != nil {
+				ok = scanFields(v, []string{"subscribe", "listChanged"}, func(name string, v []byte) bool {
+					if name == "subscribe" {
+						return scanBool(v, &caps.Resources.Subscribe)
+					}
+					return scanBool(v, &caps.Resources.ListChanged)
+				})
+			}
+		case "tools":
+			if caps.Tools, ok = scanEmpty[ToolsCapability](v); caps.Tools != nil {
+				ok = scanFields(v, []string{"listChanged"}, func(_ string, v []byte) bool {
+					return scanBool(v, &caps.Tools.ListChanged)
+				})
+			}
+		case "experimental":
+			ok = json.Unmarshal(v, &caps.Experimental) == nil
+		case "tasks":
+			caps.Tasks = bytes.Clone(v)
+		case "extensions":
+			ok = json.Unmarshal(v, &caps.Extensions) == nil
+		}
+		return ok
+	})
+}
+
 // scanImplementation decodes an Implementation with no icons.
 func scanImplementation(v []byte, impl *Implementation) bool {
-	var seen uint8
-	return jsonscan.Object(v, func(key []byte, escaped bool, v []byte) bool {
-		if escaped {
-			return false
-		}
-		var bit uint8
-		var field *string
-		switch string(key) {
+	return scanFields(v, []string{"name", "version", "title", "description", "websiteUrl", "icons"}, func(name string, v []byte) bool {
+		switch name {
 		case "name":
-			bit, field = 1, &impl.Name
+			return scanString(v, &impl.Name)
 		case "version":
-			bit, field = 2, &impl.Version
+			return scanString(v, &impl.Version)
 		case "title":
-			bit, field = 4, &impl.Title
+			return scanString(v, &impl.Title)
 		case "description":
-			bit, field = 8, &impl.Description
+			return scanString(v, &impl.Description)
 		case "websiteUrl":
-			bit, field = 16, &impl.WebsiteURL
-		default: // icons among them
-			return !jsonscan.Folds(key, "name", "version", "title", "description", "websiteUrl", "icons")
+			return scanString(v, &impl.WebsiteURL)
 		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return scanString(v, field)
+		return false // icons
 	})
+}
+
+// scanEmpty decodes an object as a new T (its members, if any, left to the
+// caller), or null as nil.
+func scanEmpty[T any](v []byte) (*T, bool) {
+	switch v[0] {
+	case 'n':
+		return nil, true
+	case '{':
+		return new(T), true
+	}
+	return nil, false
+}
+
+// scanBool decodes a bool member: null leaves it as it was.
+func scanBool(v []byte, b *bool) bool {
+	if jsonscan.IsNull(v) {
+		return true
+	}
+	var ok bool
+	*b, ok = jsonscan.Bool(v)
+	return ok
 }
 
 // scanString decodes a string member: null leaves it as it was.
@@ -232,232 +358,4 @@ func scanStrings(v []byte) ([]string, bool) {
 		return ok
 	})
 	return out, ok
-}
-
-// scanCapabilities decodes a server's capabilities object: the standard
-// capabilities here, experimental, tasks and extensions through
-// encoding/json for that member alone.
-func scanCapabilities(v []byte, caps *ServerCapabilities) bool {
-	if v[0] != '{' {
-		return false // null too: encoding/json keeps "null" in Raw
-	}
-	var seen uint8
-	ok := jsonscan.Object(v, func(key []byte, escaped bool, v []byte) bool {
-		if escaped {
-			return false
-		}
-		var bit uint8
-		ok := true
-		switch string(key) {
-		case "logging":
-			bit = 1
-			caps.Logging, ok = scanEmpty[LoggingCapability](v)
-		case "completions":
-			bit = 2
-			caps.Completions, ok = scanEmpty[CompletionsCapability](v)
-		case "prompts":
-			bit = 4
-			caps.Prompts = nil
-			if !jsonscan.IsNull(v) {
-				caps.Prompts = new(PromptsCapability)
-				ok = scanFlags(v, flag{"listChanged", &caps.Prompts.ListChanged})
-			}
-		case "resources":
-			bit = 8
-			caps.Resources = nil
-			if !jsonscan.IsNull(v) {
-				caps.Resources = new(ResourcesCapability)
-				ok = scanFlags(v, flag{"subscribe", &caps.Resources.Subscribe}, flag{"listChanged", &caps.Resources.ListChanged})
-			}
-		case "tools":
-			bit = 16
-			caps.Tools = nil
-			if !jsonscan.IsNull(v) {
-				caps.Tools = new(ToolsCapability)
-				ok = scanFlags(v, flag{"listChanged", &caps.Tools.ListChanged})
-			}
-		case "experimental":
-			bit = 32
-			ok = json.Unmarshal(v, &caps.Experimental) == nil
-		case "tasks":
-			bit = 64
-			caps.Tasks = bytes.Clone(v)
-		case "extensions":
-			bit = 128
-			ok = json.Unmarshal(v, &caps.Extensions) == nil
-		default:
-			return !jsonscan.Folds(key, "logging", "completions", "prompts", "resources", "tools", "experimental", "tasks", "extensions")
-		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return ok
-	})
-	caps.Raw = bytes.Clone(v)
-	return ok
-}
-
-// scanEmpty decodes a capability with no members of its own: an object (of
-// any members) or null.
-func scanEmpty[T any](v []byte) (*T, bool) {
-	switch v[0] {
-	case 'n':
-		return nil, true
-	case '{':
-		return new(T), true
-	}
-	return nil, false
-}
-
-// flag is a boolean member of a capability.
-type flag struct {
-	name string
-	p    *bool
-}
-
-// scanFlags decodes an object of boolean members (others ignored).
-func scanFlags(v []byte, flags ...flag) bool {
-	var seen uint8
-	return jsonscan.Object(v, func(key []byte, escaped bool, v []byte) bool {
-		if escaped {
-			return false
-		}
-		for i, f := range flags {
-			switch {
-			case string(key) == f.name:
-				if seen&(1<<i) != 0 {
-					return false
-				}
-				seen |= 1 << i
-				if jsonscan.IsNull(v) {
-					return true
-				}
-				var ok bool
-				*f.p, ok = jsonscan.Bool(v)
-				return ok
-			case jsonscan.Folds(key, f.name):
-				return false
-			}
-		}
-		return true
-	})
-}
-
-func (res *discoverResult) decode(raw []byte) error {
-	if res.scan(raw) {
-		return nil
-	}
-	*res = discoverResult{}
-	return json.Unmarshal(raw, res)
-}
-
-func (res *discoverResult) scan(raw []byte) bool {
-	var seen uint8
-	return jsonscan.Object(raw, func(key []byte, escaped bool, v []byte) bool {
-		if escaped {
-			return false
-		}
-		var bit uint8
-		ok := true
-		switch string(key) {
-		case "resultType":
-			bit = 1
-			ok = scanString(v, &res.ResultType)
-		case "supportedVersions":
-			bit = 2
-			res.SupportedVersions, ok = scanStrings(v)
-		case "capabilities":
-			bit = 4
-			ok = scanCapabilities(v, &res.Capabilities)
-		case "instructions":
-			bit = 8
-			ok = scanString(v, &res.Instructions)
-		case "_meta":
-			bit = 16
-			ok = scanDiscoverMeta(v, res)
-		default:
-			return !jsonscan.Folds(key, "resultType", "supportedVersions", "capabilities", "instructions", "_meta")
-		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return ok
-	})
-}
-
-// scanDiscoverMeta reads the serverInfo of a server/discover's _meta.
-func scanDiscoverMeta(v []byte, res *discoverResult) bool {
-	const serverInfo = "io.modelcontextprotocol/serverInfo"
-	if v[0] != '{' {
-		return false // null, or not an object: encoding/json decides
-	}
-	seen := false
-	return jsonscan.Object(v, func(key []byte, escaped bool, v []byte) bool {
-		switch {
-		case escaped:
-			return false
-		case string(key) == serverInfo:
-			if seen {
-				return false
-			}
-			seen = true
-			res.Meta.ServerInfo = nil
-			if jsonscan.IsNull(v) {
-				return true
-			}
-			res.Meta.ServerInfo = new(Implementation)
-			return scanImplementation(v, res.Meta.ServerInfo)
-		}
-		return !jsonscan.Folds(key, serverInfo)
-	})
-}
-
-// initializeResult is the wire form of an initialize result.
-type initializeResult struct {
-	ProtocolVersion string             `json:"protocolVersion"`
-	Capabilities    ServerCapabilities `json:"capabilities"`
-	ServerInfo      Implementation     `json:"serverInfo"`
-	Instructions    string             `json:"instructions"`
-}
-
-func (res *initializeResult) decode(raw []byte) error {
-	if res.scan(raw) {
-		return nil
-	}
-	*res = initializeResult{}
-	return json.Unmarshal(raw, res)
-}
-
-func (res *initializeResult) scan(raw []byte) bool {
-	var seen uint8
-	return jsonscan.Object(raw, func(key []byte, escaped bool, v []byte) bool {
-		if escaped {
-			return false
-		}
-		var bit uint8
-		ok := true
-		switch string(key) {
-		case "protocolVersion":
-			bit = 1
-			ok = scanString(v, &res.ProtocolVersion)
-		case "capabilities":
-			bit = 2
-			ok = scanCapabilities(v, &res.Capabilities)
-		case "serverInfo":
-			bit = 4
-			ok = v[0] == '{' && scanImplementation(v, &res.ServerInfo) // null: encoding/json
-		case "instructions":
-			bit = 8
-			ok = scanString(v, &res.Instructions)
-		default:
-			return !jsonscan.Folds(key, "protocolVersion", "capabilities", "serverInfo", "instructions")
-		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return ok
-	})
 }
