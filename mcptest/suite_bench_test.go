@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgotest "github.com/mark3labs/mcp-go/mcptest"
@@ -24,28 +25,56 @@ const suiteEnv = "MCPTEST_BENCH_SUITE"
 
 // BenchmarkSuite measures what a user feels: the wall time of go test on a
 // suite of n parallel tests, each connecting to the same go-sdk echo server
-// with defaults and making three tools/call calls. Every iteration runs the
-// suite in a fresh child process of this test binary (TestBenchSuiteChild),
-// so the tests really are parallel subtests with t.Parallel, paused and
-// resumed by the testing package, as in a user's suite. The peers run side
-// by side: go-sdk's own client over mcp.NewInMemoryTransports, and mcp-go's
-// mcptest package (with mcp-go's own server, as its users would).
+// with defaults and making three tools/call calls. Every suite runs in a
+// fresh child process of this test binary (TestBenchSuiteChild), so the
+// tests really are parallel subtests with t.Parallel, paused and resumed by
+// the testing package, as in a user's suite. The peers run side by side in
+// the same iteration, in an order that turns each iteration, so that noise
+// on a shared machine hits them all: go-sdk's own client over
+// mcp.NewInMemoryTransports, and mcp-go's mcptest package (with mcp-go's own
+// server, as its users would). Each kind's seconds per suite are reported as
+// s-<kind>, and ratio is mcptest's time over go-sdk's client's (the goal is
+// at most 0.5).
 //
-//	go test -run '^$' -bench BenchmarkSuite -benchtime 1x -count 3 ./mcptest
+//	go test -run '^$' -bench 'BenchmarkSuite/n=2000' -benchtime 1x -count 3 ./mcptest
 func BenchmarkSuite(b *testing.B) {
+	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest"}
 	for _, n := range []int{500, 2000, 5000} {
-		for _, kind := range []string{"mcptest", "mcptest-no-leak-check", "gosdk-client", "mcpgo-mcptest"} {
-			b.Run(fmt.Sprintf("n=%d/%s", n, kind), func(b *testing.B) {
-				for b.Loop() {
-					cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
-					cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d", suiteEnv, kind, n))
-					if out, err := cmd.CombinedOutput(); err != nil {
-						b.Fatalf("the suite failed: %v\n%s", err, tail(out, 4000))
-					}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			runSideBySide(b, kinds, func(kind string) {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
+				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d", suiteEnv, kind, n))
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("the %s suite failed: %v\n%s", kind, err, tail(out, 4000))
 				}
-			})
-		}
+			}, time.Second, "s")
+		})
 	}
+}
+
+// runSideBySide runs each kind once per iteration, the first kind first in
+// one iteration and last in the next, and reports each kind's mean time in
+// unit (d long) as "<unit>-<kind>", and the first kind's time over the
+// second's as "ratio".
+func runSideBySide(b *testing.B, kinds []string, run func(kind string), d time.Duration, unit string) {
+	spent := make([]time.Duration, len(kinds))
+	iter := 0
+	for b.Loop() {
+		for j := range kinds {
+			k := j
+			if iter%2 == 1 {
+				k = len(kinds) - 1 - j
+			}
+			start := time.Now()
+			run(kinds[k])
+			spent[k] += time.Since(start)
+		}
+		iter++
+	}
+	for k, kind := range kinds {
+		b.ReportMetric(float64(spent[k])/float64(d)/float64(iter), unit+"-"+kind)
+	}
+	b.ReportMetric(float64(spent[0])/float64(spent[1]), "ratio")
 }
 
 func tail(b []byte, n int) []byte {
@@ -141,7 +170,13 @@ func suiteMCPGoTest(t *testing.T) {
 // BenchmarkConnectClose is one connection's whole life with nothing in it:
 // mcptest.Connect with defaults and its cleanup (close, Serve's return, leak
 // check), side by side with a fresh connection of go-sdk's own client over
-// mcp.NewInMemoryTransports to the same server, closed and waited for.
+// mcp.NewInMemoryTransports to the same server, closed and waited for. Per
+// era, "side-by-side" makes one of each per iteration and reports each one's
+// time (us-mcptest, us-gosdk-client) and ratio, mcptest's over go-sdk's (the
+// goal is at most 0.5); "mcptest" and "gosdk-client" measure each alone,
+// with its allocations.
+//
+//	go test -run '^$' -bench BenchmarkConnectClose -benchtime 3000x -count 3 ./mcptest
 func BenchmarkConnectClose(b *testing.B) {
 	for _, era := range []struct {
 		name string
@@ -151,22 +186,20 @@ func BenchmarkConnectClose(b *testing.B) {
 		{"modern", nil, nil},
 		{"legacy", []Option{WithProtocolVersion(client.LatestLegacyVersion)}, &mcp.ClientSessionOptions{ProtocolVersion: client.LatestLegacyVersion}},
 	} {
-		b.Run(era.name+"/mcptest", func(b *testing.B) {
+		ours := func(b *testing.B) func() {
 			srv := goSDKEcho()
-			b.ReportAllocs()
-			for b.Loop() {
+			return func() {
 				f := runFake(b, func(tb testing.TB) { Connect(tb, srv, era.opts...) })
 				if f.Failed() {
 					b.Fatal(f.output())
 				}
 			}
-		})
-		b.Run(era.name+"/gosdk-client", func(b *testing.B) {
+		}
+		theirs := func(b *testing.B) func() {
 			srv := probeServer(nil)
 			cl := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
+			return func() {
 				st, ct := mcp.NewInMemoryTransports()
 				ss, err := srv.Connect(ctx, st, nil)
 				if err != nil {
@@ -179,7 +212,23 @@ func BenchmarkConnectClose(b *testing.B) {
 				cs.Close()
 				ss.Wait()
 			}
+		}
+		b.Run(era.name+"/side-by-side", func(b *testing.B) {
+			run := map[string]func(){"mcptest": ours(b), "gosdk-client": theirs(b)}
+			runSideBySide(b, []string{"mcptest", "gosdk-client"}, func(kind string) { run[kind]() }, time.Microsecond, "us")
 		})
+		for _, side := range []struct {
+			kind string
+			make func(*testing.B) func()
+		}{{"mcptest", ours}, {"gosdk-client", theirs}} {
+			b.Run(era.name+"/"+side.kind, func(b *testing.B) {
+				run := side.make(b)
+				b.ReportAllocs()
+				for b.Loop() {
+					run()
+				}
+			})
+		}
 	}
 }
 
