@@ -123,6 +123,7 @@ type harness struct {
 	// takes to print; zero when there is none.
 	deadline time.Time
 	watchdog *time.Timer // stops the connection before the deadline
+	timer    *time.Timer // bounds the cleanup's waits (waitTimer)
 
 	mu   sync.Mutex
 	over bool // the cleanup has finished: t must not be used any more
@@ -348,6 +349,11 @@ func (h *harness) cleanup() {
 	if h.watchdog != nil {
 		h.watchdog.Stop()
 	}
+	defer func() {
+		if h.timer != nil {
+			h.timer.Stop()
+		}
+	}()
 	if h.client != nil {
 		h.endErr = h.client.Err()
 		h.closeClient()
@@ -448,8 +454,7 @@ func (h *harness) waitServe() {
 	if grace == 0 {
 		grace = h.waitLimit().Round(time.Millisecond)
 	}
-	timer := time.NewTimer(grace)
-	defer timer.Stop()
+	timer := h.waitTimer(grace)
 	select {
 	case err := <-h.served:
 		h.serveReturned(err)
@@ -481,8 +486,7 @@ func (h *harness) closeClient() {
 	done := make(chan error, 1)
 	go func() { done <- h.client.Close() }()
 	limit := h.waitLimit()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	timer := h.waitTimer(limit)
 	select {
 	case err := <-done:
 		if err != nil && !errors.Is(err, memtransport.ErrClosed) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
@@ -491,6 +495,17 @@ func (h *harness) closeClient() {
 	case <-timer.C:
 		h.t.Errorf("mcptest: closing the client did not finish within %v: one of its callbacks (sampling, elicitation, roots, a notification handler) is still running", limit)
 	}
+}
+
+// waitTimer returns the cleanup's one timer, set to fire in d: its waits
+// come one after another, so they share it. The cleanup stops it.
+func (h *harness) waitTimer(d time.Duration) *time.Timer {
+	if h.timer == nil {
+		h.timer = time.NewTimer(d)
+	} else {
+		h.timer.Reset(d) // a stopped or fired timer: Reset drains it (Go 1.23)
+	}
+	return h.timer
 }
 
 func (h *harness) serveReturned(err error) {

@@ -55,12 +55,19 @@ func callbackHint(text string) string {
 // missingCallbacks returns which requests for input the client, with these
 // options, has no callback for.
 func missingCallbacks(o *client.Options) func(method string) bool {
-	missing := map[string]bool{
-		"sampling/createMessage": o.CreateMessage == nil,
-		"elicitation/create":     o.Elicit == nil,
-		"roots/list":             o.ListRoots == nil,
+	// Three bools, not a map: every connection makes this, few tests read it.
+	sampling, elicit, roots := o.CreateMessage == nil, o.Elicit == nil, o.ListRoots == nil
+	return func(method string) bool {
+		switch method {
+		case "sampling/createMessage":
+			return sampling
+		case "elicitation/create":
+			return elicit
+		case "roots/list":
+			return roots
+		}
+		return false
 	}
-	return func(method string) bool { return missing[method] }
 }
 
 func inputHint(method string) string {
