@@ -1,12 +1,14 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // suiteEnv names the suite a child process of BenchmarkSuite runs:
@@ -34,11 +37,14 @@ const suiteEnv = "MCPTEST_BENCH_SUITE"
 // mcp.NewInMemoryTransports, and mcp-go's mcptest package (with mcp-go's own
 // server, as its users would). Each kind's seconds per suite are reported as
 // s-<kind>, and ratio is mcptest's time over go-sdk's client's (the goal is
-// at most 0.5).
+// at most 0.5). The server-floor kind is the same server's own work with no
+// client at all (pre-encoded frames through the adapter, see serveFrames):
+// floor-ratio, its time over go-sdk's client's, is the least ratio any
+// harness could reach with this server.
 //
 //	go test -run '^$' -bench 'BenchmarkSuite/n=2000' -benchtime 1x -count 3 ./mcptest
 func BenchmarkSuite(b *testing.B) {
-	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest"}
+	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest", "server-floor"}
 	for _, n := range []int{500, 2000, 5000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			runSideBySide(b, kinds, func(kind string) {
@@ -55,7 +61,8 @@ func BenchmarkSuite(b *testing.B) {
 // runSideBySide runs each kind once per iteration, the first kind first in
 // one iteration and last in the next, and reports each kind's mean time in
 // unit (d long) as "<unit>-<kind>", and the first kind's time over the
-// second's as "ratio".
+// second's as "ratio" (and a kind named server-floor's over the second's as
+// "floor-ratio").
 func runSideBySide(b *testing.B, kinds []string, run func(kind string), d time.Duration, unit string) {
 	spent := make([]time.Duration, len(kinds))
 	iter := 0
@@ -75,6 +82,9 @@ func runSideBySide(b *testing.B, kinds []string, run func(kind string), d time.D
 		b.ReportMetric(float64(spent[k])/float64(d)/float64(iter), unit+"-"+kind)
 	}
 	b.ReportMetric(float64(spent[0])/float64(spent[1]), "ratio")
+	if k := slices.Index(kinds, "server-floor"); k >= 0 {
+		b.ReportMetric(float64(spent[k])/float64(spent[1]), "floor-ratio")
+	}
 }
 
 func tail(b []byte, n int) []byte {
@@ -106,6 +116,9 @@ func TestBenchSuiteChild(t *testing.T) {
 		body = suiteGoSDKClient
 	case "mcpgo-mcptest":
 		body = suiteMCPGoTest
+	case "server-floor":
+		frames := floorFrames(client.LatestVersion, 3)
+		body = func(t *testing.T) { serveFrames(t, goSDKEcho(), frames) }
 	default:
 		t.Fatalf("unknown suite %q", kind)
 	}
@@ -150,6 +163,63 @@ func suiteGoSDKClient(t *testing.T) {
 	}
 }
 
+// floorFrames are a whole connection's frames as mcptest's client sends
+// them in an era (version is client.LatestVersion or
+// client.LatestLegacyVersion): the start (server/discover, or initialize
+// and notifications/initialized), then calls echo tools/call.
+func floorFrames(version string, calls int) [][]byte {
+	const info = `{"name":"mcptestkit","version":"v0"}`
+	var frames [][]byte
+	meta := ""
+	if version >= client.Version20260728 {
+		meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":` + info + `}`
+		frames = append(frames, []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta[1:]+`}}`))
+	} else {
+		frames = append(frames,
+			[]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":`+info+`}}`),
+			[]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	}
+	for id := 2; id < 2+calls; id++ {
+		frames = append(frames, []byte(`{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}`+meta+`}}`))
+	}
+	return frames
+}
+
+// serveFrames is the least any harness can cost: the server's own work for
+// a connection, driven by pre-encoded frames through its adapter over a
+// memtransport pair without a transcript (no client, no harness, no leak
+// check), waiting for each request's answer and for Serve's return.
+func serveFrames(tb testing.TB, srv Server, frames [][]byte) {
+	ctx := context.Background()
+	c, end := memtransport.Pair(memtransport.WithTranscriptLimit(0))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, end) }()
+	defer func() {
+		c.Close()
+		if err := <-done; err != nil {
+			tb.Error(err)
+		}
+	}()
+	for _, frame := range frames {
+		if err := c.Send(ctx, frame); err != nil {
+			tb.Error(err)
+			return
+		}
+		if bytes.Contains(frame, []byte(`"method":"notifications/`)) {
+			continue
+		}
+		answer, err := c.Receive(ctx)
+		if err != nil {
+			tb.Error(err)
+			return
+		}
+		if !bytes.Contains(answer, []byte(`"result"`)) {
+			tb.Errorf("%s was answered %s", frame, answer)
+			return
+		}
+	}
+}
+
 func suiteMCPGoTest(t *testing.T) {
 	ts, err := mcpgotest.NewServer(t, *mcpgoServer().GetTool("echo"))
 	if err != nil {
@@ -173,18 +243,21 @@ func suiteMCPGoTest(t *testing.T) {
 // mcp.NewInMemoryTransports to the same server, closed and waited for. Per
 // era, "side-by-side" makes one of each per iteration and reports each one's
 // time (us-mcptest, us-gosdk-client) and ratio, mcptest's over go-sdk's (the
-// goal is at most 0.5); "mcptest" and "gosdk-client" measure each alone,
-// with its allocations.
+// goal is at most 0.5), with the same server's own work alone
+// (us-server-floor, floor-ratio; see serveFrames); "mcptest",
+// "gosdk-client" and "server-floor" measure each alone, with its
+// allocations.
 //
 //	go test -run '^$' -bench BenchmarkConnectClose -benchtime 3000x -count 3 ./mcptest
 func BenchmarkConnectClose(b *testing.B) {
 	for _, era := range []struct {
-		name string
-		opts []Option
-		sdk  *mcp.ClientSessionOptions
+		name    string
+		version string
+		opts    []Option
+		sdk     *mcp.ClientSessionOptions
 	}{
-		{"modern", nil, nil},
-		{"legacy", []Option{WithProtocolVersion(client.LatestLegacyVersion)}, &mcp.ClientSessionOptions{ProtocolVersion: client.LatestLegacyVersion}},
+		{"modern", client.LatestVersion, nil, nil},
+		{"legacy", client.LatestLegacyVersion, []Option{WithProtocolVersion(client.LatestLegacyVersion)}, &mcp.ClientSessionOptions{ProtocolVersion: client.LatestLegacyVersion}},
 	} {
 		ours := func(b *testing.B) func() {
 			srv := goSDKEcho()
@@ -200,27 +273,36 @@ func BenchmarkConnectClose(b *testing.B) {
 			cl := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 			ctx := context.Background()
 			return func() {
-				st, ct := mcp.NewInMemoryTransports()
-				ss, err := srv.Connect(ctx, st, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cs, err := cl.Connect(ctx, ct, era.sdk)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cs.Close()
-				ss.Wait()
+				onTestGoroutine(func() {
+					st, ct := mcp.NewInMemoryTransports()
+					ss, err := srv.Connect(ctx, st, nil)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					cs, err := cl.Connect(ctx, ct, era.sdk)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					cs.Close()
+					ss.Wait()
+				})
 			}
 		}
+		floor := func(b *testing.B) func() {
+			srv := goSDKEcho()
+			frames := floorFrames(era.version, 0)
+			return func() { onTestGoroutine(func() { serveFrames(b, srv, frames) }) }
+		}
 		b.Run(era.name+"/side-by-side", func(b *testing.B) {
-			run := map[string]func(){"mcptest": ours(b), "gosdk-client": theirs(b)}
-			runSideBySide(b, []string{"mcptest", "gosdk-client"}, func(kind string) { run[kind]() }, time.Microsecond, "us")
+			run := map[string]func(){"mcptest": ours(b), "gosdk-client": theirs(b), "server-floor": floor(b)}
+			runSideBySide(b, []string{"mcptest", "gosdk-client", "server-floor"}, func(kind string) { run[kind]() }, time.Microsecond, "us")
 		})
 		for _, side := range []struct {
 			kind string
 			make func(*testing.B) func()
-		}{{"mcptest", ours}, {"gosdk-client", theirs}} {
+		}{{"mcptest", ours}, {"gosdk-client", theirs}, {"server-floor", floor}} {
 			b.Run(era.name+"/"+side.kind, func(b *testing.B) {
 				run := side.make(b)
 				b.ReportAllocs()
@@ -230,6 +312,19 @@ func BenchmarkConnectClose(b *testing.B) {
 			})
 		}
 	}
+}
+
+// onTestGoroutine runs fn on a goroutine of its own and waits for it, as
+// the testing package runs a test (mcptest's side runs in a fake test,
+// which does the same): a fresh goroutine grows its stack again, and every
+// side must pay that alike.
+func onTestGoroutine(fn func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	<-done
 }
 
 // BenchmarkIdleConnections holds 10,000 connections open at once and

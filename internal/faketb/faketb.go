@@ -39,19 +39,52 @@ func New(t testing.TB, name string) *TB {
 }
 
 // Run runs body against a fake test in its own goroutine (so FailNow can
-// end it with runtime.Goexit, as the testing package does), then finishes
-// it ([TB.Finish]) and returns it for inspection.
+// end it with runtime.Goexit, as the testing package does), then, on that
+// goroutine as the testing package does, cancels its context and runs its
+// cleanups, and returns it for inspection.
 func Run(t testing.TB, body func(tb testing.TB)) *TB {
 	t.Helper()
 	f := New(t, t.Name()+"/fake")
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer f.runCleanups()
 		body(f)
 	}()
 	<-done
-	f.Finish()
 	return f
+}
+
+// runCleanups runs the cleanups on the calling goroutine, last registered
+// first. One that ends its goroutine (FailNow) or panics does not stop the
+// others: they run while it unwinds.
+func (f *TB) runCleanups() {
+	f.cancel()
+	for fn := f.pop(); fn != nil; fn = f.pop() {
+		finished := false
+		func() {
+			defer func() {
+				if !finished {
+					f.runCleanups()
+				}
+			}()
+			fn()
+			finished = true
+		}()
+	}
+}
+
+// pop removes and returns the last cleanup registered, nil if none is left.
+func (f *TB) pop() func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(f.cleanups)
+	if n == 0 {
+		return nil
+	}
+	fn := f.cleanups[n-1]
+	f.cleanups = f.cleanups[:n-1]
+	return fn
 }
 
 // Finish ends the fake test as the testing package ends a test: its
@@ -59,16 +92,7 @@ func Run(t testing.TB, body func(tb testing.TB)) *TB {
 // on a goroutine of its own (so FailNow in one ends only that one).
 func (f *TB) Finish() {
 	f.cancel()
-	for {
-		f.mu.Lock()
-		n := len(f.cleanups)
-		if n == 0 {
-			f.mu.Unlock()
-			break
-		}
-		fn := f.cleanups[n-1]
-		f.cleanups = f.cleanups[:n-1]
-		f.mu.Unlock()
+	for fn := f.pop(); fn != nil; fn = f.pop() {
 		ran := make(chan struct{})
 		go func() { defer close(ran); fn() }()
 		<-ran
