@@ -3,7 +3,6 @@ package mcptest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"fmt"
 	"runtime"
 	"runtime/pprof"
@@ -41,11 +40,24 @@ func defaultLeakIgnores() []string {
 	}
 }
 
-// newLeakLabel returns a label value no other connection shares, in an
+// labelSeq numbers the connections of the process. It is process-wide, as
+// theCensus is: every census reads the one goroutine profile, so no two
+// connections may share a label value.
+var labelSeq atomic.Uint64
+
+// newLeakLabel returns a label value no other connection of the process
+// shares ("mcptest-" and the connection's number in 24 digits), in an
 // allocation of its own that the census can watch (see census): 32 bytes,
-// so that it is never batched with other objects in one tiny allocation
-// (a concatenation allocates its result afresh).
-func newLeakLabel() string { return rand.Text() + rand.Text()[:6] }
+// so that it is never batched with other objects in one tiny allocation. A
+// counter, not random text: crypto/rand's getrandom needs a large stack,
+// which every test's fresh goroutine had to grow for it.
+func newLeakLabel() string {
+	b := [32]byte([]byte("mcptest-000000000000000000000000"))
+	for n, i := labelSeq.Add(1), len(b)-1; n > 0; n, i = n/10, i-1 {
+		b[i] = '0' + byte(n%10)
+	}
+	return string(b[:])
+}
 
 // goroutineGroup is one stack in the goroutine profile and how many
 // goroutines sit on it.
