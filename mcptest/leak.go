@@ -166,7 +166,9 @@ func ignored(g goroutineGroup, ignore []string) bool {
 // the transports keeps once the connection has closed
 // (TestClosedConnectionsAreCollected), with a cleanup (runtime.AddCleanup): when the
 // cleanup runs, no goroutine carries the label, so the connection is clean.
-// Reachable proves nothing, though. Something else may keep the value: a
+// That is how the runtime behaves, not what it promises: the census checks
+// it once per process (labelsKeepValues) and does without the collector if
+// it finds otherwise. Reachable proves nothing, though. Something else may keep the value: a
 // CPU profile being recorded keeps the label set of every goroutine it
 // sampled until it stops, and a server may keep a handler's context. And a
 // busy process collects every few milliseconds, an idle one maybe not for
@@ -209,6 +211,10 @@ type census struct {
 	// goroutines counts the goroutines in the process:
 	// runtime.NumGoroutine, or what a test makes it say.
 	goroutines func() int
+	// collector reports whether the garbage collector may clear
+	// connections (labelsKeepValues, or what a test makes it say); when it
+	// may not, only profile reads do.
+	collector func() bool
 	// open counts the connections open; events, those made and closed. A
 	// connection made with none open, and that saw no other made or
 	// closed while it was open, was alone.
@@ -232,7 +238,7 @@ var theCensus = newCensus()
 // in the process (a read then costs tens of microseconds), and otherwise
 // reads for a connection the collector has not cleared within a second.
 func newCensus() *census {
-	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, pending: map[uint64]*leakCheck{}}
+	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: labelsKeepValues, pending: map[uint64]*leakCheck{}}
 }
 
 // leakCensus is the census the connection's leak check joins.
@@ -328,13 +334,89 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 	due := now || c.dueLocked(p.closed)
 	c.mu.Unlock()
 	// The cleanup is added once the connection waits, so that it finds it.
-	if label != "" {
+	if label != "" && c.collector() {
 		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.id)
 	}
 	if !due {
 		return "", nil
 	}
 	return c.read(ctx, p.id, now)
+}
+
+// labelsKeepValues reports whether this runtime does what the census's use
+// of the collector relies on (see census): a goroutine carrying a label
+// keeps the value's bytes reachable while it runs, and only while it runs.
+// It is tried once per process, at the first leak check, on a goroutine
+// of its own with a label of its own: about three forced collections.
+// Should a runtime copy label values, or keep them after the goroutine
+// exits, the census would take a leaking connection for a clean one, or
+// wait for nothing: it reads the profile instead, as without the collector.
+var labelsKeepValues = sync.OnceValue(func() bool {
+	value := newLeakLabel()
+	collected := make(chan struct{})
+	runtime.AddCleanup(unsafe.StringData(value), func(ch chan struct{}) { close(ch) }, collected)
+	// A second allocation with nothing keeping it: once its cleanup has
+	// run, a collection has run the cleanups it could.
+	control := func() chan struct{} {
+		ran := make(chan struct{})
+		b := new([32]byte)
+		runtime.AddCleanup(b, func(ch chan struct{}) { close(ch) }, ran)
+		return ran
+	}
+	running, stop, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	pprof.Do(context.Background(), pprof.Labels(leakLabel, value), func(context.Context) {
+		go func() {
+			defer close(exited)
+			close(running)
+			<-stop
+		}()
+	})
+	value = "" // from here on, only the goroutine's labels hold it
+	<-running
+	if !gcUntil(control()) {
+		close(stop)
+		return false
+	}
+	// Cleanups may run on more than one goroutine: give the label's, had
+	// it been queued with the control's, time to run too.
+	runtime.GC()
+	keptWhileRunning := !closedWithin(collected, time.Millisecond)
+	close(stop)
+	<-exited
+	// The goroutine has said it is done; the runtime drops its labels when
+	// it has exited, a moment later.
+	return gcUntil(collected) && keptWhileRunning
+})
+
+// gcUntil collects until ch is closed by a cleanup, for a second at most.
+func gcUntil(ch <-chan struct{}) bool {
+	for range 100 {
+		runtime.GC()
+		if closedWithin(ch, 10*time.Millisecond) {
+			return true
+		}
+	}
+	return false
+}
+
+// closedWithin reports whether ch is closed, or closes within d.
+func closedWithin(ch <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+	}
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // grew reports whether the process has more goroutines than before, n

@@ -376,3 +376,37 @@ func TestSerialTestFailsByItselfWhenItLeaks(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(string(out), "mcptest: goroutine leak: 1 goroutine(s) started by the connection"), "%s", out)
 	assert.NotContains(t, string(out), "a test that has ended")
 }
+
+// The census's use of the collector rests on this runtime keeping a label's
+// value reachable from the goroutines that carry it, and only from them:
+// the self-check the census makes once per process must find that so.
+func TestRuntimeKeepsLabelValuesOnlyWhileGoroutinesRun(t *testing.T) {
+	t.Parallel()
+	require.True(t, labelsKeepValues(), "the collector cleared a label still carried by a running goroutine, or never cleared it after the goroutine ended: the census cannot use the collector in this runtime")
+}
+
+// Without the collector (a runtime that failed the self-check), connections
+// are cleared by profile reads alone.
+func TestCensusWithoutTheCollectorReads(t *testing.T) {
+	t.Parallel()
+	cs := deferredCensus()
+	cs.maxDelay = time.Millisecond
+	cs.collector = func() bool { return false }
+	withCensus := func(c *config) { c.census = cs }
+	runFake(t, func(tb testing.TB) { echoes(tb, Connect(tb, goSDKEcho(), withCensus), "first") }).expectPass(t)
+	first := onlyWaiting(t, cs)
+	runtime.GC()
+	runtime.GC()
+	require.Eventually(t, func() bool {
+		return time.Now().After(first.due) && len(labelledGoroutines(first.label, nil)) == 0
+	}, 10*time.Second, time.Millisecond)
+	cs.mu.Lock()
+	assert.Contains(t, cs.pending, first.id, "cleared without the collector or a read")
+	cs.mu.Unlock()
+	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	assert.NotContains(t, cs.pending, first.id)
+	assert.Equal(t, 1, cs.reads)
+	assert.Equal(t, 0, cs.collected)
+}
