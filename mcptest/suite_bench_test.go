@@ -47,7 +47,7 @@ func BenchmarkSuite(b *testing.B) {
 	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest", "server-floor"}
 	for _, n := range []int{500, 2000, 5000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			runSideBySide(b, kinds, func(kind string) {
+			runSideBySide(b, kinds, 1, func(kind string) {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
 				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d", suiteEnv, kind, n))
 				if out, err := cmd.CombinedOutput(); err != nil {
@@ -58,12 +58,14 @@ func BenchmarkSuite(b *testing.B) {
 	}
 }
 
-// runSideBySide runs each kind once per iteration, the first kind first in
-// one iteration and last in the next, and reports each kind's mean time in
-// unit (d long) as "<unit>-<kind>", and the first kind's time over the
-// second's as "ratio" (and a kind named server-floor's over the second's as
-// "floor-ratio").
-func runSideBySide(b *testing.B, kinds []string, run func(kind string), d time.Duration, unit string) {
+// runSideBySide runs each kind batch times in a row per iteration, the
+// first kind first in one iteration and last in the next, and reports each
+// kind's mean time per run in unit (d long) as "<unit>-<kind>", and the
+// first kind's time over the second's as "ratio" (and a kind named
+// server-floor's over the second's as "floor-ratio"). Batches keep most of
+// the collections a kind's garbage causes in its own time: one run each in
+// turn would charge either one for the other's.
+func runSideBySide(b *testing.B, kinds []string, batch int, run func(kind string), d time.Duration, unit string) {
 	spent := make([]time.Duration, len(kinds))
 	iter := 0
 	for b.Loop() {
@@ -73,13 +75,15 @@ func runSideBySide(b *testing.B, kinds []string, run func(kind string), d time.D
 				k = len(kinds) - 1 - j
 			}
 			start := time.Now()
-			run(kinds[k])
+			for range batch {
+				run(kinds[k])
+			}
 			spent[k] += time.Since(start)
 		}
 		iter++
 	}
 	for k, kind := range kinds {
-		b.ReportMetric(float64(spent[k])/float64(d)/float64(iter), unit+"-"+kind)
+		b.ReportMetric(float64(spent[k])/float64(d)/float64(iter*batch), unit+"-"+kind)
 	}
 	b.ReportMetric(float64(spent[0])/float64(spent[1]), "ratio")
 	if k := slices.Index(kinds, "server-floor"); k >= 0 {
@@ -241,13 +245,14 @@ func suiteMCPGoTest(t *testing.T) {
 // mcptest.Connect with defaults and its cleanup (close, Serve's return, leak
 // check), side by side with a fresh connection of go-sdk's own client over
 // mcp.NewInMemoryTransports to the same server, closed and waited for. Per
-// era, "side-by-side" makes one of each per iteration and reports each one's
-// time (us-mcptest, us-gosdk-client) and ratio, mcptest's over go-sdk's (the
-// goal is at most 0.5), with the same server's own work alone
-// (us-server-floor, floor-ratio; see serveFrames); "mcptest",
-// "gosdk-client" and "server-floor" measure each alone, with its
-// allocations.
+// era, "side-by-side" makes 100 of each per iteration, in turn, and reports
+// each one's time per connection (us-mcptest, us-gosdk-client) and ratio,
+// mcptest's over go-sdk's (the goal is at most 0.5), with the same server's
+// own work alone (us-server-floor, floor-ratio; see serveFrames);
+// "mcptest", "gosdk-client" and "server-floor" measure each alone, with its
+// allocations. Every connection runs on a fresh goroutine, as a test does.
 //
+//	go test -run '^$' -bench 'BenchmarkConnectClose/.*/side-by-side' -benchtime 30x -count 3 ./mcptest
 //	go test -run '^$' -bench BenchmarkConnectClose -benchtime 3000x -count 3 ./mcptest
 func BenchmarkConnectClose(b *testing.B) {
 	for _, era := range []struct {
@@ -297,7 +302,7 @@ func BenchmarkConnectClose(b *testing.B) {
 		}
 		b.Run(era.name+"/side-by-side", func(b *testing.B) {
 			run := map[string]func(){"mcptest": ours(b), "gosdk-client": theirs(b), "server-floor": floor(b)}
-			runSideBySide(b, []string{"mcptest", "gosdk-client", "server-floor"}, func(kind string) { run[kind]() }, time.Microsecond, "us")
+			runSideBySide(b, []string{"mcptest", "gosdk-client", "server-floor"}, 100, func(kind string) { run[kind]() }, time.Microsecond, "us")
 		})
 		for _, side := range []struct {
 			kind string

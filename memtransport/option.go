@@ -8,8 +8,10 @@ import "fmt"
 const DefaultMaxMessageSize = 16 << 20
 
 // DefaultBufferSize is how many frames each direction holds before a sender
-// waits for the receiver.
-const DefaultBufferSize = 64
+// waits for the receiver: enough for a burst of notifications, and small,
+// because every connection of a suite allocates it (go-sdk's in-memory
+// transport holds none).
+const DefaultBufferSize = 16
 
 // Option configures a [Pair].
 type Option func(*config)
