@@ -61,8 +61,13 @@ func New(t testing.TB, opts ...Option) *Recorder {
 	r := &Recorder{min: cfg.min}
 	r.logger = slog.New(r)
 	if !cfg.noDump {
+		// The testing package keeps a finished test's cleanups until its
+		// parent test ends; this one lets go of the records once it has run.
+		rp := r
 		t.Cleanup(func() {
 			t.Helper() // the dump is labelled with the line that called New
+			r := rp
+			rp = nil
 			if !t.Failed() {
 				return
 			}

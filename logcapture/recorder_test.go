@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
@@ -261,4 +263,28 @@ func TestConcurrent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The testing package keeps a finished test's cleanups, and so all they
+// reference, until its parent test ends. The fake test keeps them the same
+// way; the dump's cleanup must let go of the records once it has run.
+func TestFinishedTestLetsGoOfItsRecords(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	ft := faketb.Run(t, func(tb testing.TB) {
+		logs := logcapture.New(tb)
+		logs.Logger().Info("kept?")
+		runtime.AddCleanup(logs, func(ch chan struct{}) { close(ch) }, released)
+	})
+	ft.ExpectPass(t)
+	for range 200 {
+		runtime.GC()
+		select {
+		case <-released:
+			runtime.KeepAlive(ft)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the records of a finished test are still reachable (from its cleanups, as the testing package keeps them)")
 }

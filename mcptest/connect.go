@@ -267,7 +267,17 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	for _, tr := range cfg.transcriptTo {
 		tr.attach(h.transcript)
 	}
-	t.Cleanup(h.cleanup)
+	// The testing package keeps a finished test's cleanups until its parent
+	// test ends: in a suite of parallel subtests, every test's at once. So
+	// the cleanup lets go of the harness once it has run, and with it the
+	// client, the transports and the transcript.
+	hp := h
+	t.Cleanup(func() {
+		t.Helper() // what the cleanup prints is labelled with the test's line that called Connect
+		h := hp
+		hp = nil
+		h.cleanup()
+	})
 	h.startWatchdog()
 	if err != nil {
 		h.handshakeFailed = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -413,4 +414,29 @@ func TestTransportOptionsReachTheConnection(t *testing.T) {
 		require.NoError(tb, err)
 	})
 	f.expectFailure(t, `tools/call "echo": no response within 500ms`, "[dropped]", `no response to tools/call "echo"`)
+}
+
+// The testing package keeps a finished test's cleanups, and so all they
+// reference, until its parent test ends: in a suite of parallel subtests,
+// every test's at once. The fake test keeps them the same way; the
+// connection's cleanup must let go of it once it has run.
+func TestFinishedTestLetsGoOfItsConnection(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, goSDKEcho())
+		echoes(tb, c, "kept?")
+		runtime.AddCleanup(c, func(ch chan struct{}) { close(ch) }, released)
+	})
+	f.expectPass(t)
+	for range 200 {
+		runtime.GC()
+		select {
+		case <-released:
+			runtime.KeepAlive(f)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the client of a finished test is still reachable (from its cleanups, as the testing package keeps them)")
 }
