@@ -183,12 +183,13 @@ func ignored(g goroutineGroup, ignore []string) bool {
 // So the checks of a test binary share one census. A connection that closes
 // is added to it and leaves it silently when its cleanup runs. The profile
 // is read, for every connection still waiting, only once one has waited
-// maxDelay (or its leak wait, if shorter) without being collected, and for
-// the closing connection at once when reading is cheap (few goroutines in
-// the process) unless the connection was alone (no other connection open
-// when it was made, none made or closed while it was open) and left no more
-// goroutines in the process than there were when it was made, once its own
-// have had a chance to end (tests that do not run in parallel; a
+// maxDelay (or its leak wait, if shorter) without being collected, and at
+// once when reading is cheap (few goroutines in the process) and either the
+// closing connection was not alone and no other is open now (a suite of
+// parallel tests pausing, or ending), or it was alone (no other connection
+// open when it was made, none made or closed while it was open) and left
+// more goroutines in the process than there were when it was made, once
+// its own have had a chance to end (tests that do not run in parallel; a
 // benchmark). A leak found by a test's own
 // read fails that test; a leak of a connection whose test has already ended
 // fails the test that found it, naming the test that leaked. So a test that
@@ -314,10 +315,18 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 	c.open.Add(-1)
 	alone := c.events.Add(1) == lc.start.events+1 && !lc.start.others
 	if n := c.goroutines(); !now && n <= c.cheap {
-		// Other connections made or closed meanwhile make the count say
-		// nothing; other goroutines of the process coming and going make
-		// it a hint only.
-		now = !alone || c.grew(lc.start.goroutines, n)
+		if alone {
+			// Other goroutines of the process coming and going make the
+			// count a hint only.
+			now = c.grew(lc.start.goroutines, n)
+		} else {
+			// Other connections made or closed meanwhile make the count
+			// say nothing. Each read still costs a few hundred
+			// microseconds: one for every connection waiting, once none is
+			// open (the suite may be ending, and a connection still
+			// waiting at exit is never read), not one per connection.
+			now = c.open.Load() == 0
+		}
 	}
 	lc.label = strings.Clone(label)
 	lc.closed = time.Now()
@@ -468,14 +477,20 @@ func (c *census) earliestDue() time.Time {
 }
 
 // read reads the profile for every connection waiting, forgets the clean
-// ones and reports those past their wait. With exact set it reads again
-// until its own connection is one or the other; the others still running
-// goroutines are read for again once their wait is over.
+// ones and reports those past their wait. The connections of own's test
+// are its test's to report, as its own. With exact set it reads again
+// until every connection waiting is one or the other (a leak costs its
+// wait), for those of other tests no longer than own's wait; those still
+// running goroutines after that are read for again once their wait is over.
 func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []leakReport) {
 	c.reading.Lock()
 	defer c.reading.Unlock()
 	c.mu.Lock()
-	_, waiting := c.pending[own]
+	p, waiting := c.pending[own]
+	test, until := "", time.Time{}
+	if waiting {
+		test, until = p.test, p.closed.Add(p.wait)
+	}
 	needed := exact && waiting || c.dueLocked(time.Now())
 	c.mu.Unlock()
 	if !needed {
@@ -483,7 +498,10 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 		// it clean, and the others due.
 		return "", nil
 	}
-	var ownReport string
+	// The connections of the reading test: closed earlier in the same
+	// test, they wait for its reads too.
+	mine := func(id uint64, p *leakCheck) bool { return id == own || test != "" && p.test == test }
+	var ownReports []string
 	var reports []leakReport
 	delay := 50 * time.Microsecond
 	for {
@@ -503,16 +521,19 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 			switch {
 			case len(groups) == 0:
 				delete(c.pending, id)
-			case p.active && id != own:
+			case p.active && !mine(id, p):
 				// Its test is waiting to read; the leak is its to report.
 			case now.Sub(p.closed) >= p.wait || ctx.Err() != nil:
 				delete(c.pending, id)
-				if id == own {
-					ownReport = describeLeaks(groups)
+				if mine(id, p) {
+					ownReports = append(ownReports, describeLeaks(groups))
 				} else {
 					reports = append(reports, leakReport{test: p.test, closed: now.Sub(p.closed), report: describeLeaks(groups)})
 				}
-			case id == own && exact:
+			case exact && (mine(id, p) || now.Before(until)):
+				// Read for at once, maybe as the suite ends: no
+				// connection waiting should be left unread at exit. Others
+				// are waited for no longer than this one would be.
 				left = true
 			default:
 				// Its goroutines may still be ending: unless the collector
@@ -523,7 +544,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 		c.nextDue = c.earliestDue()
 		c.mu.Unlock()
 		if !left {
-			return ownReport, reports
+			return strings.Join(ownReports, "\n\nAnother connection of this test: "), reports
 		}
 		t := time.NewTimer(delay)
 		select {

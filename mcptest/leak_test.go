@@ -267,8 +267,9 @@ func TestLoneLeakFailsItsOwnTest(t *testing.T) {
 }
 
 // With other connections made or closed while it was open, a connection's
-// count of goroutines says nothing: where reading is cheap, it is read for
-// at once, and its leak fails its own test even when the count hides it.
+// count of goroutines says nothing: where reading is cheap and no other
+// connection is open, it is read for at once, and its leak fails its own
+// test even when the count hides it.
 func TestConnectionAmongOthersIsReadAtOnce(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -422,4 +423,38 @@ func TestCensusWithoutTheCollectorReads(t *testing.T) {
 	assert.NotContains(t, cs.pending, first.id)
 	assert.Equal(t, 1, cs.reads)
 	assert.Equal(t, 0, cs.collected)
+}
+
+// Where reading is cheap, a connection that closes while another is open
+// is not read for at once: the read made once none is open reads for every
+// connection waiting, waiting out a leak, so that no leak is left unread
+// when a suite of parallel tests ends. The leak is reported by the test
+// that made the read, naming the test that leaked.
+func TestLeakLeftWaitingIsReadOnceNoConnectionIsOpen(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	srv := spawnServer(release)
+	cs := newCensus()
+	scriptedCount(cs, 10, 10)
+	withCensus := func(c *config) { c.census, c.leakWait = cs, 200*time.Millisecond }
+	open, leaked := make(chan struct{}), make(chan *fakeTB)
+	go func() {
+		<-open
+		leaked <- leakyTest(t, srv, withCensus)
+	}()
+	var leaky *fakeTB
+	last := runFake(t, func(tb testing.TB) {
+		Connect(tb, goSDKEcho(), withCensus)
+		close(open)
+		leaky = <-leaked
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		assert.Len(t, cs.pending, 1, "the leaky connection waits: another was open when it closed")
+	})
+	leaky.expectPass(t)
+	last.expectFailure(t, "goroutine leak in a connection of "+leaky.Name()+", a test that has ended", "mcptest.blockForever")
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	assert.Empty(t, cs.pending)
 }

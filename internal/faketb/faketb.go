@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -38,13 +39,17 @@ func New(t testing.TB, name string) *TB {
 	return &TB{TB: t, name: name, ctx: ctx, cancel: cancel}
 }
 
+// runs numbers the fake tests of the process: like the testing package's,
+// their names never repeat (the leak check tells tests apart by name).
+var runs atomic.Uint64
+
 // Run runs body against a fake test in its own goroutine (so FailNow can
 // end it with runtime.Goexit, as the testing package does), then, on that
 // goroutine as the testing package does, cancels its context and runs its
 // cleanups, and returns it for inspection.
 func Run(t testing.TB, body func(tb testing.TB)) *TB {
 	t.Helper()
-	f := New(t, t.Name()+"/fake")
+	f := New(t, fmt.Sprintf("%s/fake#%02d", t.Name(), runs.Add(1)))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
