@@ -167,12 +167,12 @@ func ignored(g goroutineGroup, ignore []string) bool {
 // (TestClosedConnectionsAreCollected), with a cleanup (runtime.AddCleanup): when the
 // cleanup runs, no goroutine carries the label, so the connection is clean.
 // That is how the runtime behaves, not what it promises: the census checks
-// it once per process (labelsKeepValues) and does without the collector if
-// it finds otherwise. Reachable proves nothing, though. Something else may keep the value: a
-// CPU profile being recorded keeps the label set of every goroutine it
-// sampled until it stops, and a server may keep a handler's context. And a
-// busy process collects every few milliseconds, an idle one maybe not for
-// minutes.
+// it once per process (selfCheck), and does without the collector until
+// the check has passed. Reachable proves nothing, though. Something else
+// may keep the value: a CPU profile being recorded keeps the label set of
+// every goroutine it sampled until it stops, and a server may keep a
+// handler's context. And a busy process collects every few milliseconds,
+// an idle one maybe not for minutes.
 //
 // The goroutine profile, which lists every goroutine with its labels.
 // Reading it costs time in proportion to every goroutine in the process: in
@@ -213,8 +213,8 @@ type census struct {
 	// runtime.NumGoroutine, or what a test makes it say.
 	goroutines func() int
 	// collector reports whether the garbage collector may clear
-	// connections (labelsKeepValues, or what a test makes it say); when it
-	// may not, only profile reads do.
+	// connections (theSelfCheck.passed, or what a test makes it say); when
+	// it may not, only profile reads do.
 	collector func() bool
 	// open counts the connections open; events, those made and closed. A
 	// connection made with none open, and that saw no other made or
@@ -239,7 +239,7 @@ var theCensus = newCensus()
 // in the process (a read then costs tens of microseconds), and otherwise
 // reads for a connection the collector has not cleared within a second.
 func newCensus() *census {
-	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: labelsKeepValues, pending: map[uint64]*leakCheck{}}
+	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: theSelfCheck.passed, pending: map[uint64]*leakCheck{}}
 }
 
 // leakCensus is the census the connection's leak check joins.
@@ -352,15 +352,57 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 	return c.read(ctx, p.id, now)
 }
 
+// selfCheck runs labelsKeepValues once per process, in the background from
+// the first leak check on, so that no test waits for its collections (a
+// few milliseconds). Until it has passed, the census does without the
+// collector.
+type selfCheck struct {
+	once sync.Once
+	done chan struct{}
+	ok   bool
+}
+
+// theSelfCheck is process-wide, as what it checks is.
+var theSelfCheck = &selfCheck{done: make(chan struct{})}
+
+func (s *selfCheck) start() {
+	s.once.Do(func() {
+		go func() {
+			pprof.SetGoroutineLabels(context.Background()) // not a connection's goroutine
+			s.ok = labelsKeepValues()
+			close(s.done)
+		}()
+	})
+}
+
+// passed reports whether the check has run and passed, starting it if
+// needed; it does not wait.
+func (s *selfCheck) passed() bool {
+	s.start()
+	select {
+	case <-s.done:
+		return s.ok
+	default:
+		return false
+	}
+}
+
+// wait waits for the check and reports whether it passed.
+func (s *selfCheck) wait() bool {
+	s.start()
+	<-s.done
+	return s.ok
+}
+
 // labelsKeepValues reports whether this runtime does what the census's use
 // of the collector relies on (see census): a goroutine carrying a label
 // keeps the value's bytes reachable while it runs, and only while it runs.
-// It is tried once per process, at the first leak check, on a goroutine
-// of its own with a label of its own: about three forced collections.
-// Should a runtime copy label values, or keep them after the goroutine
-// exits, the census would take a leaking connection for a clean one, or
-// wait for nothing: it reads the profile instead, as without the collector.
-var labelsKeepValues = sync.OnceValue(func() bool {
+// It tries, on a goroutine of its own with a label of its own, with about
+// three forced collections. Should a runtime copy label values, or keep
+// them after the goroutine exits, the census would take a leaking
+// connection for a clean one, or wait for nothing: it reads the profile
+// instead, as without the collector.
+func labelsKeepValues() bool {
 	value := newLeakLabel()
 	collected := make(chan struct{})
 	runtime.AddCleanup(unsafe.StringData(value), func(ch chan struct{}) { close(ch) }, collected)
@@ -395,7 +437,7 @@ var labelsKeepValues = sync.OnceValue(func() bool {
 	// The goroutine has said it is done; the runtime drops its labels when
 	// it has exited, a moment later.
 	return gcUntil(collected) && keptWhileRunning
-})
+}
 
 // gcUntil collects until ch is closed by a cleanup, for a second at most.
 func gcUntil(ch <-chan struct{}) bool {
@@ -483,8 +525,10 @@ func (c *census) earliestDue() time.Time {
 // wait), for those of other tests no longer than own's wait; those still
 // running goroutines after that are read for again once their wait is over.
 func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []leakReport) {
+	// One read at a time, which may serve others waiting for the lock; but
+	// not held between reads, so that a leak waited out does not hold up
+	// every other test's check.
 	c.reading.Lock()
-	defer c.reading.Unlock()
 	c.mu.Lock()
 	p, waiting := c.pending[own]
 	test, until := "", time.Time{}
@@ -496,6 +540,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 	if !needed {
 		// A read that began after it was added, or the collector, found
 		// it clean, and the others due.
+		c.reading.Unlock()
 		return "", nil
 	}
 	// The connections of the reading test: closed earlier in the same
@@ -516,6 +561,9 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 		for id, p := range c.pending {
 			if p.closed.After(now) {
 				continue // closed after the read began: for the next one
+			}
+			if exact && mine(id, p) {
+				p.active = true // others' reads between this one's leave it alone
 			}
 			groups := filterIgnored(labelled[p.label], p.ignore)
 			switch {
@@ -543,6 +591,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 		}
 		c.nextDue = c.earliestDue()
 		c.mu.Unlock()
+		c.reading.Unlock()
 		if !left {
 			return strings.Join(ownReports, "\n\nAnother connection of this test: "), reports
 		}
@@ -553,6 +602,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 			t.Stop()
 		}
 		delay = min(2*delay, 100*time.Millisecond)
+		c.reading.Lock()
 	}
 }
 
