@@ -120,19 +120,28 @@
 // no read: a goroutine's labels keep the label's value reachable, so once
 // the garbage collector finds a closed connection's value unreachable (a
 // busy test binary collects every few milliseconds), no goroutine carries
-// it and the connection is clean. In a process with few goroutines, where a
-// read is cheap, a connection is read for at once, so that its leak fails
-// its own test, unless it was the only connection open and left no more
-// goroutines in the process than there were when it connected (tests that
-// do not run in parallel; a benchmark). Any other connection the collector
-// has not cleared within a second is looked up in the profile, in one read
-// for all of them; a leak found that way, after its test has ended, fails
-// the test whose cleanup made the read, and the report names the test that
-// leaked; run that test on its own to see it fail by itself. A connection
-// still waiting when the test binary exits is not checked
-// (goleak.VerifyTestMain, below, sees its goroutines), and while a CPU
-// profile is recorded (go test -cpuprofile) the profiler keeps the labels
-// it sampled reachable, so more connections need a read.
+// it and the connection is clean (the harness checks once per test binary,
+// in the background, that the runtime behaves so). In a process with few
+// goroutines, where a read costs well under a millisecond, the profile is
+// read at once when a connection closes and no other is open, for every
+// connection waiting, so that a leak fails its own test, or at least the
+// test that ends a suite of parallel tests; a connection that was the only
+// one open and left no more goroutines in the process than there were when
+// it connected needs no read (tests that do not run in parallel; a
+// benchmark). Any other connection the collector has not cleared within a
+// second is looked up in the profile, in one read for all of them; a leak
+// found that way, after its test has ended, fails the test whose cleanup
+// made the read, and the report names the test that leaked; run that test
+// on its own to see it fail by itself. A connection still waiting when the
+// test binary exits is not checked (goleak.VerifyTestMain, below, sees its
+// goroutines), and while a CPU profile is recorded (go test -cpuprofile)
+// the profiler keeps the labels it sampled reachable, so more connections
+// need a read.
+//
+// The harness keeps nothing of a finished test's connection: the testing
+// package keeps every finished subtest's cleanups until the parent test
+// ends, so the harness's cleanup lets go of the client, the transports and
+// the transcript once it has run.
 //
 // SDK-owned goroutines that may outlive a connection by design (mcp-go's
 // task expiry) are ignored. The other Connect functions make their

@@ -45,7 +45,7 @@ const suiteEnv = "MCPTEST_BENCH_SUITE"
 //	go test -run '^$' -bench 'BenchmarkSuite/n=2000' -benchtime 1x -count 3 ./mcptest
 func BenchmarkSuite(b *testing.B) {
 	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest", "server-floor"}
-	for _, n := range []int{500, 2000, 5000} {
+	for _, n := range []int{100, 500, 2000, 5000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			runSideBySide(b, kinds, 1, func(kind string) {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
