@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TB is a testing.TB that records failures instead of failing the real
@@ -191,4 +192,28 @@ func (f *TB) ExpectPass(t *testing.T) {
 	if f.Failed() {
 		t.Fatalf("the fake test failed; expected it to pass. Its output:\n%s", f.Text())
 	}
+}
+
+// Watch arranges for released to be closed once v, which a body made, is
+// garbage; call it in the body. See [TB.ExpectLetGo].
+func Watch[T any](v *T, released chan struct{}) {
+	runtime.AddCleanup(v, func(ch chan struct{}) { close(ch) }, released)
+}
+
+// ExpectLetGo checks that what the body watched ([Watch]) becomes garbage
+// while the fake test, which keeps its cleanups as the testing package
+// keeps a finished test's until its parent ends, is still reachable:
+// nothing of what a finished test's cleanups reference may keep it.
+func (f *TB) ExpectLetGo(t *testing.T, released <-chan struct{}, what string) {
+	t.Helper()
+	defer runtime.KeepAlive(f)
+	for range 200 {
+		runtime.GC()
+		select {
+		case <-released:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("%s of a finished test is still reachable (from its cleanups, as the testing package keeps them)", what)
 }
