@@ -121,13 +121,14 @@
 // the garbage collector finds a closed connection's value unreachable (a
 // busy test binary collects every few milliseconds), no goroutine carries
 // it and the connection is clean (the harness checks once per test binary,
-// in the background, that the runtime behaves so). In a process with few
+// in the background once it has many goroutines, that the runtime behaves
+// so; a small test binary reads instead). In a process with few
 // goroutines, where a read costs well under a millisecond, the profile is
 // read at once when a connection closes and no other is open, for every
 // connection waiting, so that a leak fails its own test, or at least the
 // test that ends a suite of parallel tests; a connection that was the only
 // one open and left no more goroutines in the process than there were when
-// it connected needs no read (tests that do not run in parallel; a
+// it connected needs no read at once (tests that do not run in parallel; a
 // benchmark). Any other connection the collector has not cleared within a
 // second is looked up in the profile, in one read for all of them; a leak
 // found that way, after its test has ended, fails the test whose cleanup

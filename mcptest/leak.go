@@ -167,8 +167,9 @@ func ignored(g goroutineGroup, ignore []string) bool {
 // (TestClosedConnectionsAreCollected), with a cleanup (runtime.AddCleanup): when the
 // cleanup runs, no goroutine carries the label, so the connection is clean.
 // That is how the runtime behaves, not what it promises: the census checks
-// it once per process (selfCheck), and does without the collector until
-// the check has passed. Reachable proves nothing, though. Something else
+// it once per process (selfCheck), once the process is busy enough for the
+// collector to matter, and does without the collector until the check has
+// passed. Reachable proves nothing, though. Something else
 // may keep the value: a CPU profile being recorded keeps the label set of
 // every goroutine it sampled until it stops, and a server may keep a
 // handler's context. And a busy process collects every few milliseconds,
@@ -213,9 +214,10 @@ type census struct {
 	// runtime.NumGoroutine, or what a test makes it say.
 	goroutines func() int
 	// collector reports whether the garbage collector may clear
-	// connections (theSelfCheck.passed, or what a test makes it say); when
-	// it may not, only profile reads do.
-	collector func() bool
+	// connections (theSelfCheck.usable, or what a test makes it say); when
+	// it may not, only profile reads do. busy says that the process has
+	// more than cheap goroutines, where reads are dear.
+	collector func(busy bool) bool
 	// open counts the connections open; events, those made and closed. A
 	// connection made with none open, and that saw no other made or
 	// closed while it was open, was alone.
@@ -239,7 +241,7 @@ var theCensus = newCensus()
 // in the process (a read then costs tens of microseconds), and otherwise
 // reads for a connection the collector has not cleared within a second.
 func newCensus() *census {
-	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: theSelfCheck.passed, pending: map[uint64]*leakCheck{}}
+	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: theSelfCheck.usable, pending: map[uint64]*leakCheck{}}
 }
 
 // leakCensus is the census the connection's leak check joins.
@@ -314,7 +316,8 @@ type leakReport struct {
 func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool) (string, []leakReport) {
 	c.open.Add(-1)
 	alone := c.events.Add(1) == lc.start.events+1 && !lc.start.others
-	if n := c.goroutines(); !now && n <= c.cheap {
+	n := c.goroutines()
+	if !now && n <= c.cheap {
 		if alone {
 			// Other goroutines of the process coming and going make the
 			// count a hint only.
@@ -343,7 +346,7 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 	due := now || c.dueLocked(p.closed)
 	c.mu.Unlock()
 	// The cleanup is added once the connection waits, so that it finds it.
-	if label != "" && c.collector() {
+	if label != "" && c.collector(n > c.cheap) {
 		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.id)
 	}
 	if !due {
@@ -353,9 +356,9 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 }
 
 // selfCheck runs labelsKeepValues once per process, in the background from
-// the first leak check on, so that no test waits for its collections (a
-// few milliseconds). Until it has passed, the census does without the
-// collector.
+// the first leak check made with many goroutines in the process, so that no
+// test waits for its collections (a few milliseconds). Until it has passed,
+// the census does without the collector.
 type selfCheck struct {
 	once sync.Once
 	done chan struct{}
@@ -375,10 +378,16 @@ func (s *selfCheck) start() {
 	})
 }
 
-// passed reports whether the check has run and passed, starting it if
-// needed; it does not wait.
-func (s *selfCheck) passed() bool {
-	s.start()
+// usable reports whether the check has run and passed, without waiting
+// for it; busy (a process with many goroutines) starts it if needed. With
+// few goroutines the census reads instead, at a few hundred microseconds a
+// read, and a test binary that never gets busy never pays for the check:
+// 3-10 ms of forced collections, which goleak.VerifyTestMain waited out at
+// exit when a small suite ended before the check did.
+func (s *selfCheck) usable(busy bool) bool {
+	if busy {
+		s.start()
+	}
 	select {
 	case <-s.done:
 		return s.ok

@@ -27,7 +27,7 @@ import (
 // expectations count on, where the binary's census does not.
 func testCensus() *census {
 	c := newCensus()
-	c.collector = theSelfCheck.wait
+	c.collector = func(bool) bool { return theSelfCheck.wait() }
 	return c
 }
 
@@ -408,13 +408,35 @@ func TestRuntimeKeepsLabelValuesOnlyWhileGoroutinesRun(t *testing.T) {
 	require.True(t, theSelfCheck.wait(), "the collector cleared a label still carried by a running goroutine, or never cleared it after the goroutine ended: the census cannot use the collector in this runtime")
 }
 
+// The self-check starts only once a leak check finds the process busy (more
+// goroutines than reading cheaply allows): a small test binary does without
+// the collector and never pays for the check's forced collections, which
+// goleak.VerifyTestMain waited out at exit. Once passed, the collector
+// serves every check.
+func TestSelfCheckWaitsForABusyProcess(t *testing.T) {
+	t.Parallel()
+	sc := &selfCheck{done: make(chan struct{})}
+	cs := newCensus()
+	cs.collector = sc.usable
+	withCensus := func(c *config) { c.census = cs }
+	scriptedCount(cs, 10, 10)
+	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
+	assert.False(t, closedWithin(sc.done, 100*time.Millisecond), "a check with few goroutines in the process started the self-check")
+
+	scriptedCount(cs, cs.cheap+1, cs.cheap+1)
+	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
+	require.True(t, closedWithin(sc.done, 10*time.Second), "a check in a busy process did not start the self-check")
+	assert.True(t, sc.ok)
+	assert.True(t, sc.usable(false), "a passed self-check serves checks in a quiet process too")
+}
+
 // Without the collector (a runtime that failed the self-check), connections
 // are cleared by profile reads alone.
 func TestCensusWithoutTheCollectorReads(t *testing.T) {
 	t.Parallel()
 	cs := deferredCensus()
 	cs.maxDelay = time.Millisecond
-	cs.collector = func() bool { return false }
+	cs.collector = func(bool) bool { return false }
 	withCensus := func(c *config) { c.census = cs }
 	runFake(t, func(tb testing.TB) { echoes(tb, Connect(tb, goSDKEcho(), withCensus), "first") }).expectPass(t)
 	first := onlyWaiting(t, cs)

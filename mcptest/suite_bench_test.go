@@ -40,12 +40,13 @@ const suiteEnv = "MCPTEST_BENCH_SUITE"
 // at most 0.5). The server-floor kind is the same server's own work with no
 // client at all (pre-encoded frames through the adapter, see serveFrames):
 // floor-ratio, its time over go-sdk's client's, is the least ratio any
-// harness could reach with this server.
+// harness could reach with this server. n=1 is a package with one test:
+// the test binary's fixed costs (start, exit, TestMain's goleak check).
 //
 //	go test -run '^$' -bench 'BenchmarkSuite/n=2000' -benchtime 1x -count 3 ./mcptest
 func BenchmarkSuite(b *testing.B) {
 	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest", "server-floor"}
-	for _, n := range []int{100, 500, 2000, 5000} {
+	for _, n := range []int{1, 100, 500, 2000, 5000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			runSideBySide(b, kinds, 1, func(kind string) {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
