@@ -216,7 +216,8 @@ type census struct {
 	// collector reports whether the garbage collector may clear
 	// connections (theSelfCheck.usable, or what a test makes it say); when
 	// it may not, only profile reads do. busy says that the process has
-	// more than cheap goroutines, where reads are dear.
+	// more than cheap goroutines (reads are dear) or connections waiting
+	// (many tests have run).
 	collector func(busy bool) bool
 	// open counts the connections open; events, those made and closed. A
 	// connection made with none open, and that saw no other made or
@@ -344,9 +345,10 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 		c.nextDue = p.due
 	}
 	due := now || c.dueLocked(p.closed)
+	busy := n > c.cheap || len(c.pending) > c.cheap
 	c.mu.Unlock()
 	// The cleanup is added once the connection waits, so that it finds it.
-	if label != "" && c.collector(n > c.cheap) {
+	if label != "" && c.collector(busy) {
 		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.id)
 	}
 	if !due {
@@ -356,9 +358,10 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 }
 
 // selfCheck runs labelsKeepValues once per process, in the background from
-// the first leak check made with many goroutines in the process, so that no
-// test waits for its collections (a few milliseconds). Until it has passed,
-// the census does without the collector.
+// the first leak check made in a busy process (many goroutines, or many
+// connections waiting), so that no test waits for its collections (a few
+// milliseconds). Until it has passed, the census does without the
+// collector.
 type selfCheck struct {
 	once sync.Once
 	done chan struct{}
@@ -379,11 +382,11 @@ func (s *selfCheck) start() {
 }
 
 // usable reports whether the check has run and passed, without waiting
-// for it; busy (a process with many goroutines) starts it if needed. With
-// few goroutines the census reads instead, at a few hundred microseconds a
-// read, and a test binary that never gets busy never pays for the check:
-// 3-10 ms of forced collections, which goleak.VerifyTestMain waited out at
-// exit when a small suite ended before the check did.
+// for it; busy starts it if needed. Until the process is busy the census
+// reads instead, at a few hundred microseconds a read, and a test binary
+// that never gets busy (a package with a few tests) never pays for the
+// check: 3-10 ms of forced collections, which goleak.VerifyTestMain waited
+// out at exit when a small suite ended before the check did.
 func (s *selfCheck) usable(busy bool) bool {
 	if busy {
 		s.start()

@@ -408,26 +408,44 @@ func TestRuntimeKeepsLabelValuesOnlyWhileGoroutinesRun(t *testing.T) {
 	require.True(t, theSelfCheck.wait(), "the collector cleared a label still carried by a running goroutine, or never cleared it after the goroutine ended: the census cannot use the collector in this runtime")
 }
 
-// The self-check starts only once a leak check finds the process busy (more
-// goroutines than reading cheaply allows): a small test binary does without
-// the collector and never pays for the check's forced collections, which
-// goleak.VerifyTestMain waited out at exit. Once passed, the collector
-// serves every check.
+// The self-check starts only once a leak check finds the process busy:
+// more goroutines, or more connections waiting, than reading cheaply
+// allows. A small test binary does without the collector and never pays
+// for the check's forced collections, which goleak.VerifyTestMain waited
+// out at exit. Once passed, the collector serves every check.
 func TestSelfCheckWaitsForABusyProcess(t *testing.T) {
 	t.Parallel()
-	sc := &selfCheck{done: make(chan struct{})}
-	cs := newCensus()
-	cs.collector = sc.usable
-	withCensus := func(c *config) { c.census = cs }
-	scriptedCount(cs, 10, 10)
-	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
-	assert.False(t, closedWithin(sc.done, 100*time.Millisecond), "a check with few goroutines in the process started the self-check")
-
-	scriptedCount(cs, cs.cheap+1, cs.cheap+1)
-	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
-	require.True(t, closedWithin(sc.done, 10*time.Second), "a check in a busy process did not start the self-check")
-	assert.True(t, sc.ok)
-	assert.True(t, sc.usable(false), "a passed self-check serves checks in a quiet process too")
+	setup := func() (*selfCheck, *census, func()) {
+		sc := &selfCheck{done: make(chan struct{})}
+		cs := newCensus()
+		cs.cheap, cs.collector = 4, sc.usable
+		return sc, cs, func() {
+			runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), func(c *config) { c.census = cs }) }).expectPass(t)
+		}
+	}
+	t.Run("goroutines", func(t *testing.T) {
+		t.Parallel()
+		sc, cs, connect := setup()
+		scriptedCount(cs, 3, 3)
+		connect()
+		assert.False(t, closedWithin(sc.done, 100*time.Millisecond), "a check with few goroutines in the process started the self-check")
+		scriptedCount(cs, cs.cheap+1, cs.cheap+1)
+		connect()
+		require.True(t, closedWithin(sc.done, 10*time.Second), "a check in a process with many goroutines did not start the self-check")
+		assert.True(t, sc.ok)
+		assert.True(t, sc.usable(false), "a passed self-check serves checks in a quiet process too")
+	})
+	t.Run("waiting", func(t *testing.T) {
+		t.Parallel()
+		sc, cs, connect := setup()
+		scriptedCount(cs, 3, 3) // tests one after another, each leaving nothing: no read
+		for range cs.cheap {
+			connect()
+		}
+		assert.False(t, closedWithin(sc.done, 100*time.Millisecond), "a check with few connections waiting started the self-check")
+		connect()
+		require.True(t, closedWithin(sc.done, 10*time.Second), "a check with many connections waiting did not start the self-check")
+	})
 }
 
 // Without the collector (a runtime that failed the self-check), connections
