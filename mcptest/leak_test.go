@@ -419,8 +419,13 @@ func TestSelfCheckWaitsForABusyProcess(t *testing.T) {
 		sc := &selfCheck{done: make(chan struct{})}
 		cs := newCensus()
 		cs.cheap, cs.collector = 4, sc.usable
+		// No connection falls due for a read however slow the machine: a
+		// read would empty the waiting list the test fills.
+		cs.maxDelay = time.Hour
 		return sc, cs, func() {
-			runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), func(c *config) { c.census = cs }) }).expectPass(t)
+			runFake(t, func(tb testing.TB) {
+				Connect(tb, goSDKEcho(), func(c *config) { c.census, c.leakWait = cs, time.Hour })
+			}).expectPass(t)
 		}
 	}
 	t.Run("goroutines", func(t *testing.T) {
