@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
 
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -47,4 +46,23 @@ func tryConnect(t testing.TB, srv server, opts *Options, popts ...memtransport.O
 	return c, ce, err
 }
 
-func goSDK(s *mcp.Server, opts ...gosdk.Option) server { return gosdk.Server(s, opts...) }
+func eventOptions(events chan<- string) *Options {
+	return &Options{
+		OnToolListChanged:     func() { events <- "tools" },
+		OnPromptListChanged:   func() { events <- "prompts" },
+		OnResourceListChanged: func() { events <- "resources" },
+		OnResourceUpdated:     func(uri string) { events <- "updated " + uri },
+	}
+}
+
+// expectEvent waits for the next event; the fixtures' servers send them
+// promptly (go-sdk after a 10ms debounce).
+func expectEvent(t *testing.T, events <-chan string, want string) {
+	t.Helper()
+	select {
+	case got := <-events:
+		require.Equal(t, want, got)
+	case <-t.Context().Done():
+		t.Fatalf("no %q event", want)
+	}
+}

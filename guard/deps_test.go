@@ -33,7 +33,7 @@ func TestGuardDoesNotImportTheTestKit(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{"guard", "guard/gosdk", "guard/mcpgo"} {
+	for _, p := range []string{"guard", "gosdk", "mcpgo"} {
 		walk(module+p, filepath.Join("..", p))
 	}
 	if !seen[module+"guard/internal/contract"] {

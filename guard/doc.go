@@ -7,8 +7,8 @@
 //
 // Install it with the package for your SDK:
 //
-//	guard/gosdk   srv.AddReceivingMiddleware(gosdk.Guard(logger))              (modelcontextprotocol/go-sdk)
-//	guard/mcpgo   server.NewMCPServer(name, version, mcpgo.Guard(logger), ...)  (mark3labs/mcp-go)
+//	gosdk   srv.AddReceivingMiddleware(gosdk.Guard(logger))              (modelcontextprotocol/go-sdk)
+//	mcpgo   server.NewMCPServer(name, version, mcpgo.Guard(logger), ...)  (mark3labs/mcp-go)
 //
 // This package holds what both share: the messages and attribute keys of the
 // records, which tests assert on by name. None of these packages imports

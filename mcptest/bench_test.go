@@ -4,7 +4,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"testing"
 
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 
 // BenchmarkConnect measures one whole test's worth of harness work: connect
@@ -19,7 +19,7 @@ func BenchmarkConnect(b *testing.B) {
 		{"gosdk", goSDKEcho(), nil},
 		{"gosdk/legacy", goSDKEcho(), []Option{WithProtocolVersion(client.LatestLegacyVersion)}},
 		{"gosdk/no-leak-check", goSDKEcho(), []Option{WithoutLeakCheck()}},
-		{"mcpgo", mcpgo.Server(mcpgoServer()), nil},
+		{"mcpgo", mcpgotest.Server(mcpgoServer()), nil},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

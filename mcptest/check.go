@@ -61,7 +61,7 @@ func CheckWith(opts ...Option) CheckOption {
 //
 //	func TestServer(t *testing.T) {
 //		logs := logcapture.New(t)
-//		mcptest.CheckServer(t, gosdk.Server(myserver.New(logs.Logger())), mcptest.CheckLogs(logs))
+//		mcptest.CheckServer(t, gosdktest.Server(myserver.New(logs.Logger())), mcptest.CheckLogs(logs))
 //	}
 //
 // The checks need no fixture: they read what the server declares and lists,

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 // The first test of a server: every check of package servercheck, each a
@@ -16,7 +16,7 @@ import (
 func ExampleCheckServer() {
 	_ = func(t *testing.T) {
 		logs := logcapture.New(t)
-		mcptest.CheckServer(t, gosdk.Server(bookshop.New(logs.Logger())),
+		mcptest.CheckServer(t, gosdktest.Server(bookshop.New(logs.Logger())),
 			mcptest.CheckLogs(logs),
 			// go-sdk ends the session on a frame it cannot decode.
 			mcptest.SkipChecks("malformed-frame"))
@@ -26,6 +26,6 @@ func ExampleCheckServer() {
 // Fuzz the server's tools with go test -fuzz=FuzzServer.
 func ExampleFuzz() {
 	_ = func(f *testing.F) {
-		mcptest.Fuzz(f, gosdk.Server(bookshop.New(slog.New(slog.DiscardHandler))))
+		mcptest.Fuzz(f, gosdktest.Server(bookshop.New(slog.New(slog.DiscardHandler))))
 	}
 }

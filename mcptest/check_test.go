@@ -13,9 +13,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 
-	guardgosdk "github.com/mcptestkit/mcptestkit/guard/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -276,7 +276,7 @@ type countIn struct {
 func crashingServer(logger *slog.Logger, guard bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "crashy", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
 	if guard {
-		s.AddReceivingMiddleware(guardgosdk.Guard(logger))
+		s.AddReceivingMiddleware(gosdk.Guard(logger))
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "repeat", Description: "Repeat x count times."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in countIn) (*mcp.CallToolResult, any, error) {
@@ -287,18 +287,18 @@ func crashingServer(logger *slog.Logger, guard bool) *mcp.Server {
 
 func TestCheckServerNoCrashGuard(t *testing.T) {
 	t.Parallel()
-	f := runCheck(t, gosdk.Server(crashingServer(slog.New(slog.DiscardHandler), false)), SkipChecks("malformed-frame"))
+	f := runCheck(t, gosdktest.Server(crashingServer(slog.New(slog.DiscardHandler), false)), SkipChecks("malformed-frame"))
 	f.expectFailure(t,
 		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
 		`the handler panicked (panic in tool "repeat": strings: negative Repeat count), and the server has no crash guard of its own`,
-		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
+		"srv.AddReceivingMiddleware(gosdktest.Guard(logger))",
 	)
 }
 
 func TestCheckServerCrashOnEdgeValue(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t, logcapture.NoDump())
-	f := runCheck(t, gosdk.Server(crashingServer(logs.Logger(), true)), CheckLogs(logs), SkipChecks("malformed-frame"))
+	f := runCheck(t, gosdktest.Server(crashingServer(logs.Logger(), true)), CheckLogs(logs), SkipChecks("malformed-frame"))
 	f.expectFailure(t,
 		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
 		`the handler crashed (the crash guard caught it: the client got {isError:true content:["Error executing tool repeat"]})`,
@@ -363,7 +363,7 @@ func TestCheckServerCrashNotLogged(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	runCheck(t, gosdk.Server(s), CheckLogs(logs), SkipChecks("malformed-frame")).expectFailure(t,
+	runCheck(t, gosdktest.Server(s), CheckLogs(logs), SkipChecks("malformed-frame")).expectFailure(t,
 		"the handler crashed and the server logged 0 ERROR record(s) with a stack for it\nexpected: exactly one ERROR record with the stack per crash",
 	)
 }
@@ -372,7 +372,7 @@ func TestCheckServerCrashNotLogged(t *testing.T) {
 // answering -32700: the check says so, and how to leave it out.
 func TestCheckServerGoSDKMalformedFrame(t *testing.T) {
 	t.Parallel()
-	srv := gosdk.Server(crashingServer(slog.New(slog.DiscardHandler), true))
+	srv := gosdktest.Server(crashingServer(slog.New(slog.DiscardHandler), true))
 	runCheck(t, srv, func(o *servercheck.Options) { o.Run = "malformed-frame" }).expectFailure(t,
 		"malformed-frame: sent a frame that is not valid JSON",
 		"the connection ended",

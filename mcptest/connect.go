@@ -13,14 +13,14 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // Server is an MCP server the harness can connect to: Serve serves one
 // connection end until the connection closes (or ctx ends), then returns.
-// An SDK's server is not one; its adapter is: gosdk.Server(srv) for go-sdk,
-// mcpgo.Server(srv) for mcp-go. [ServerFunc] adapts any other server.
+// An SDK's server is not one; its adapter is: gosdktest.Server(srv) for go-sdk,
+// mcpgotest.Server(srv) for mcp-go. [ServerFunc] adapts any other server.
 //
 // Serve must not return before it has stopped using conn and every goroutine
 // it started for the connection has finished (or is about to), because the
@@ -47,8 +47,8 @@ const cancelWait = 500 * time.Millisecond
 // Connect connects a real [client.Client] to srv in memory and returns it
 // after the handshake. srv is an adapter, not an SDK's server:
 //
-//	c := mcptest.Connect(t, gosdk.Server(srv)) // srv is a go-sdk *mcp.Server
-//	c := mcptest.Connect(t, mcpgo.Server(srv)) // srv is an mcp-go *server.MCPServer
+//	c := mcptest.Connect(t, gosdktest.Server(srv)) // srv is a go-sdk *mcp.Server
+//	c := mcptest.Connect(t, mcpgotest.Server(srv)) // srv is an mcp-go *server.MCPServer
 //
 // Connect serves srv on one end of a fresh [memtransport.Pair]. When the
 // test ends (t.Cleanup) the client closes, Serve must return, and the test
@@ -342,7 +342,7 @@ Install the crash guard, which turns a handler panic into an error for the
 client and an ERROR log record with the stack:
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp-go:  mcpgo.Guard(logger)(srv)   (or pass it to server.NewMCPServer)
-(packages github.com/mcptestkit/mcptestkit/guard/gosdk and .../guard/mcpgo)
+(packages github.com/mcptestkit/mcptestkit/gosdk and .../mcpgo)
 Stack of the panicking goroutine:`
 
 // cleanup runs when the test ends: close the client, wait for the server

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -39,7 +39,7 @@ func probeServer(add func(s *mcp.Server)) *mcp.Server {
 
 func TestConnectCallsARealGoSDKServer(t *testing.T) {
 	t.Parallel()
-	c := Connect(t, gosdk.Server(probeServer(nil)))
+	c := Connect(t, gosdktest.Server(probeServer(nil)))
 	assert.Equal(t, client.LatestVersion, c.ProtocolVersion(), "era-neutral start lands on the modern protocol")
 
 	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hello"})
@@ -54,7 +54,7 @@ func TestEachVersionPinsEveryVersion(t *testing.T) {
 	var seen []string
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := Connect(t, gosdk.Server(probeServer(nil)), WithProtocolVersion(version))
+		c := Connect(t, gosdktest.Server(probeServer(nil)), WithProtocolVersion(version))
 		assert.Equal(t, version, c.ProtocolVersion())
 		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": version})
 		require.NoError(t, err)
@@ -74,7 +74,7 @@ func TestConnectManyInParallel(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	srv := gosdk.Server(probeServer(nil)) // one server, many sessions
+	srv := gosdktest.Server(probeServer(nil)) // one server, many sessions
 	for i := range n {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
@@ -114,7 +114,7 @@ func TestClientOptionsReachTheServer(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 		})
 	})
-	c := Connect(t, gosdk.Server(srv),
+	c := Connect(t, gosdktest.Server(srv),
 		WithProtocolVersion(client.LatestLegacyVersion), // server-to-client requests are a legacy feature
 		WithClient(client.Options{
 			ClientInfo: client.Implementation{Name: "probe-client", Version: "v7"},
@@ -149,7 +149,7 @@ func TestWithClient(t *testing.T) {
 	assert.Equal(t, time.Second, newConfig([]Option{WithClient(client.Options{Timeout: time.Second})}).client.Timeout)
 
 	runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(probeServer(nil)), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
+		Connect(tb, gosdktest.Server(probeServer(nil)), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
 	}).expectFailure(t, "mcptest.Connect: pin the protocol version with mcptest.WithProtocolVersion, not client.Options.ProtocolVersion")
 }
 
@@ -185,7 +185,7 @@ func TestHungToolFailsTheTestNamingTheMethod(t *testing.T) {
 		})
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), WithClient(client.Options{Timeout: time.Second}))
+		c := Connect(tb, gosdktest.Server(srv), WithClient(client.Options{Timeout: time.Second}))
 		_, err := c.CallTool(tb.Context(), "hang", nil)
 		require.NoError(tb, err)
 	})
@@ -202,7 +202,7 @@ func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 	})
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv))
+		c := Connect(tb, gosdktest.Server(srv))
 		_, callErr = c.CallTool(tb.Context(), "boom", nil)
 		// The server is still alive afterwards.
 		res, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "still here"})
@@ -212,7 +212,7 @@ func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 	f.expectFailure(t,
 		`the server panicked in tools/call "boom": kaboom`,
 		"Install the crash guard",
-		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
+		"srv.AddReceivingMiddleware(gosdktest.Guard(logger))",
 		"mcptest.explode", // the stack names the panicking function
 	)
 	AssertProtocolError(t, callErr, client.CodeInternalError)
@@ -229,7 +229,7 @@ func TestPanicReportsCanBeTurnedOff(t *testing.T) {
 		})
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), WithoutCrashReports())
+		c := Connect(tb, gosdktest.Server(srv), WithoutCrashReports())
 		_, err := c.CallTool(tb.Context(), "boom", nil)
 		AssertProtocolError(tb, err, client.CodeInternalError)
 	})
@@ -258,7 +258,7 @@ func TestServerWithOwnRecoveryIsLeftAlone(t *testing.T) {
 		})
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv))
+		c := Connect(tb, gosdktest.Server(srv))
 		res, err := c.CallTool(tb.Context(), "boom", nil)
 		require.NoError(tb, err)
 		AssertToolError(tb, res, "Error executing tool boom")
@@ -296,7 +296,7 @@ func TestLeakedGoroutineFailsTheTest(t *testing.T) {
 
 	srv := spawnServer(release)
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), withLeakWait(leakedWait))
+		c := Connect(tb, gosdktest.Server(srv), withLeakWait(leakedWait))
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 	})
@@ -314,7 +314,7 @@ func TestIgnoredOrUncheckedLeaksPass(t *testing.T) {
 		"WithoutLeakCheck": WithoutLeakCheck(),
 	} {
 		f := runFake(t, func(tb testing.TB) {
-			c := Connect(tb, gosdk.Server(srv), opt)
+			c := Connect(tb, gosdktest.Server(srv), opt)
 			_, err := c.CallTool(tb.Context(), "spawn", nil)
 			require.NoError(tb, err)
 		})
@@ -331,7 +331,7 @@ func TestLeakCheckIgnoresOtherGoroutines(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(probeServer(nil)))
+		c := Connect(tb, gosdktest.Server(probeServer(nil)))
 		go blockForever(release) // started by the test, not by the connection
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
 		require.NoError(tb, err)
@@ -341,7 +341,7 @@ func TestLeakCheckIgnoresOtherGoroutines(t *testing.T) {
 
 func TestTranscriptOnlyOnFailure(t *testing.T) {
 	t.Parallel()
-	srv := gosdk.Server(probeServer(nil))
+	srv := gosdktest.Server(probeServer(nil))
 	call := func(tb testing.TB, fail bool, opts ...Option) {
 		c := Connect(tb, srv, opts...)
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "marker-text"})
@@ -362,7 +362,7 @@ func TestTranscriptOnlyOnFailure(t *testing.T) {
 
 func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
 	t.Parallel()
-	inner := gosdk.Server(probeServer(nil))
+	inner := gosdktest.Server(probeServer(nil))
 	stubborn := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
 		err := inner.Serve(context.WithoutCancel(ctx), conn)
 		<-ctx.Done() // ignores the closed connection; only ctx ends it
@@ -379,7 +379,7 @@ func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
 
 func TestServeErrorFailsTheTest(t *testing.T) {
 	t.Parallel()
-	inner := gosdk.Server(probeServer(nil))
+	inner := gosdktest.Server(probeServer(nil))
 	failing := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
 		if err := inner.Serve(ctx, conn); err != nil {
 			return err
@@ -399,7 +399,7 @@ func TestPanicInServeIsRecovered(t *testing.T) {
 	assert.False(t, strings.Contains(f.output(), "goroutine leak"), f.output())
 }
 
-func goSDKEcho() Server { return gosdk.Server(probeServer(nil)) }
+func goSDKEcho() Server { return gosdktest.Server(probeServer(nil)) }
 
 // Transport options reach the connection: here a fault hook loses the
 // server's answer to the first tool call.

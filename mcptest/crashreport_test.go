@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -70,11 +70,11 @@ func TestCrashReportsStartAtThePanic(t *testing.T) {
 		frame string // the panicking function, right under panic(
 	}{
 		{"gosdk", func(tb testing.TB) {
-			c := Connect(tb, gosdk.Server(boom))
+			c := Connect(tb, gosdktest.Server(boom))
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"mcpgo", func(tb testing.TB) {
-			c := Connect(tb, mcpgo.Server(mcpgoServer()))
+			c := Connect(tb, mcpgotest.Server(mcpgoServer()))
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"http", func(tb testing.TB) {
@@ -118,7 +118,7 @@ func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
 		want string
 	}{
 		{"gosdk", func(tb testing.TB) {
-			c := Connect(tb, gosdk.Server(boom), WithoutCrashReports())
+			c := Connect(tb, gosdktest.Server(boom), WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, client.CodeInternalError)
 		}, `mcptest: the server panicked in tools/call "boom": "multi\nline" (recovered; the test goes on because of mcptest.WithoutCrashReports)`},

@@ -4,7 +4,7 @@
 //
 //	func TestGetAuthorUnknownTitle(t *testing.T) {
 //		logs := logcapture.New(t)
-//		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger()))) // gosdk.Server adapts a go-sdk *mcp.Server
+//		c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger()))) // gosdk.Server adapts a go-sdk *mcp.Server
 //
 //		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 //		require.NoError(t, err)                                // the request succeeded...
@@ -20,15 +20,15 @@
 //
 //	func TestCheckServer(t *testing.T) {
 //		logs := logcapture.New(t)
-//		mcptest.CheckServer(t, gosdk.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs),
+//		mcptest.CheckServer(t, gosdktest.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs),
 //			mcptest.SkipChecks("malformed-frame")) // go-sdk ends the session on unparsable JSON
 //	}
 //
 // # Connecting
 //
 // [Connect] takes a [Server], not an SDK's server: wrap a go-sdk *mcp.Server
-// with gosdk.Server(srv) (package mcptest/gosdk) and an mcp-go
-// *server.MCPServer with mcpgo.Server(srv) (package mcptest/mcpgo); a
+// with gosdktest.Server(srv) (package gosdk/gosdktest) and an mcp-go
+// *server.MCPServer with mcpgotest.Server(srv) (package mcpgo/mcpgotest); a
 // [ServerFunc] serves anything else on a [memtransport.Conn]. Connect
 // returns a [client.Client] after the handshake and cleans up when the test
 // ends. [WithProtocolVersion] pins the protocol version, and [EachVersion]
@@ -82,7 +82,7 @@
 //     fails with its report instead of being killed without one.
 //   - A handler panic that the server does not recover itself fails the test
 //     with the panic value, the method, the tool name and the stack, and
-//     tells you how to install the crash guard (guard/gosdk, guard/mcpgo).
+//     tells you how to install the crash guard (gosdk, mcpgo).
 //     The panic never kills the test binary. A panic in a goroutine the
 //     handler started does, before the harness can print anything: only
 //     that goroutine can recover it.

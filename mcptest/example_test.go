@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 // Connect needs a test, so this example shows a test function rather than
@@ -27,7 +27,7 @@ func ExampleConnect() {
 	})
 
 	testGreet := func(t *testing.T) {
-		c := mcptest.Connect(t, gosdk.Server(srv))
+		c := mcptest.Connect(t, gosdktest.Server(srv))
 		res, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"})
 		require.NoError(t, err)
 		mcptest.AssertText(t, res, "Hello, Ada")
@@ -37,7 +37,7 @@ func ExampleConnect() {
 
 // EachVersion runs the same test at every protocol version.
 func ExampleEachVersion() {
-	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
+	srv := gosdktest.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
 	testVersions := func(t *testing.T) {
 		mcptest.EachVersion(t, func(t *testing.T, version string) {
 			c := mcptest.Connect(t, srv)
@@ -150,7 +150,7 @@ func ExampleConnectHTTP() {
 
 // A whole session, compared with testdata/greet-session.json.
 func ExampleWithTranscript() {
-	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil))
+	srv := gosdktest.Server(mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil))
 	testSession := func(t *testing.T) {
 		var tr mcptest.Transcript
 		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(client.LatestLegacyVersion), mcptest.WithTranscript(&tr))
@@ -173,7 +173,7 @@ func ExampleRecordNotifications() {
 
 	testImportLogs := func(t *testing.T) {
 		var n mcptest.Notifications
-		c := mcptest.Connect(t, gosdk.Server(srv), mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
+		c := mcptest.Connect(t, gosdktest.Server(srv), mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
 		_, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
 		// Sent while the call was served, so recorded by now; use n.Wait
@@ -188,7 +188,7 @@ func ExampleRecordNotifications() {
 // Since runs a test only at the versions that have a feature: elicitation
 // came in 2025-06-18.
 func ExampleSince() {
-	srv := gosdk.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
+	srv := gosdktest.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
 	answer := func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 		return &client.ElicitResult{Action: client.ElicitDecline}, nil
 	}

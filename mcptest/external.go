@@ -133,7 +133,7 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 //     go-sdk runs tool handlers on goroutines of its own, which nothing
 //     outside the server can guard: a panic there ends the test binary, as
 //     it would end the server process. Install the crash guard
-//     (guard/gosdk, guard/mcpgo) to have the server recover it.
+//     (gosdk, mcpgo) to have the server recover it.
 //   - What the transport reports by itself (a tool dropped for an invalid
 //     x-mcp-header annotation, a failed GET stream) goes to t.Log;
 //     [WithHTTPOptions] with [transport.WithLogger] sends it elsewhere.
@@ -384,5 +384,5 @@ crashed the process. Install the crash guard, which turns a handler panic
 into an error for the client and an ERROR log record with the stack:
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp-go:  mcpgo.Guard(logger)(srv)   (or pass it to server.NewMCPServer)
-(packages github.com/mcptestkit/mcptestkit/guard/gosdk and .../guard/mcpgo)
+(packages github.com/mcptestkit/mcptestkit/gosdk and .../mcpgo)
 Stack of the panicking goroutine:`

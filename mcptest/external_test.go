@@ -24,7 +24,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -499,7 +499,7 @@ func TestConnectTransportAnyTransport(t *testing.T) {
 	t.Parallel()
 	cliEnd, srvEnd := memtransport.Pair()
 	served := make(chan error, 1)
-	go func() { served <- gosdk.Server(probeServer(nil)).Serve(context.Background(), srvEnd) }()
+	go func() { served <- gosdktest.Server(probeServer(nil)).Serve(context.Background(), srvEnd) }()
 	t.Cleanup(func() {
 		srvEnd.Close()
 		assert.NoError(t, <-served)
@@ -540,7 +540,7 @@ func TestSessionGoldenAcrossTransports(t *testing.T) {
 	t.Parallel()
 	for name, connect := range map[string]func(tb testing.TB, opts ...Option) *client.Client{
 		"memory": func(tb testing.TB, opts ...Option) *client.Client {
-			return Connect(tb, gosdk.Server(cmdserverTwin()), opts...)
+			return Connect(tb, gosdktest.Server(cmdserverTwin()), opts...)
 		},
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
 			return ConnectCommand(tb, cmdServer(tb, ""), opts...)

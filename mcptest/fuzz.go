@@ -16,7 +16,7 @@ import (
 // minimised and saved under testdata/fuzz, as go test does.
 //
 //	func FuzzServer(f *testing.F) {
-//		mcptest.Fuzz(f, gosdk.Server(myserver.New(slog.New(slog.DiscardHandler))))
+//		mcptest.Fuzz(f, gosdktest.Server(myserver.New(slog.New(slog.DiscardHandler))))
 //	}
 //
 // Run it with go test -fuzz=FuzzServer; without -fuzz it runs the seed

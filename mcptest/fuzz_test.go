@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	guardgosdk "github.com/mcptestkit/mcptestkit/guard/gosdk"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -26,7 +26,7 @@ type plantedIn struct {
 func plantedServer() *mcp.Server {
 	logger := slog.New(slog.DiscardHandler)
 	s := mcp.NewServer(&mcp.Implementation{Name: "planted", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
-	s.AddReceivingMiddleware(guardgosdk.Guard(logger))
+	s.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp.AddTool(s, &mcp.Tool{Name: "format", Description: "Format text count times."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in plantedIn) (*mcp.CallToolResult, any, error) {
 			if strings.Contains(in.Text, "%") || in.Count < 0 {
@@ -47,7 +47,7 @@ func FuzzPlantedCrash(f *testing.F) {
 	if os.Getenv("MCPTEST_FUZZ_PLANTED") == "" {
 		f.Skip("set MCPTEST_FUZZ_PLANTED=1 to run; it finds the planted crash, so it fails")
 	}
-	Fuzz(f, gosdk.Server(plantedServer()))
+	Fuzz(f, gosdktest.Server(plantedServer()))
 }
 
 // The fuzzer's inputs reach the planted crash: random bytes, as go test
@@ -55,7 +55,7 @@ func FuzzPlantedCrash(f *testing.F) {
 // says what was sent.
 func TestFuzzerFindsPlantedCrash(t *testing.T) {
 	t.Parallel()
-	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(gosdk.Server(plantedServer())), nil)
+	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(gosdktest.Server(plantedServer())), nil)
 	require.NoError(t, err)
 	defer fz.Close()
 	r := rand.New(rand.NewPCG(1, 2))

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -54,7 +54,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 	t.Parallel()
 	var text string
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion))
+		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion))
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
 		text = res.Text()
@@ -69,7 +69,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 
 	// With the callback the same test passes, and nothing hints.
 	f = runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{ListRoots: func(context.Context) ([]*client.Root, error) {
+		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{ListRoots: func(context.Context) ([]*client.Root, error) {
 			return []*client.Root{&client.Root{URI: "file:///w"}}, nil
 		}}))
 		res, err := c.CallTool(tb.Context(), "where", nil)
@@ -86,7 +86,7 @@ func TestMissingCallbackHintModern(t *testing.T) {
 	t.Parallel()
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(askingServer()), WithProtocolVersion(client.LatestVersion))
+		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestVersion))
 		_, callErr = c.CallTool(tb.Context(), "summarise", nil)
 		AssertProtocolError(tb, callErr, client.CodeInvalidParams)
 	})

@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 )
 
 // hungServer has a tool whose handler ignores its context and blocks until
 // release is closed.
 func hungServer(release <-chan struct{}) Server {
-	return gosdk.Server(probeServer(func(s *mcp.Server) {
+	return gosdktest.Server(probeServer(func(s *mcp.Server) {
 		mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			blockForever(release)
 			return nil, nil, nil

@@ -30,7 +30,7 @@ const leakLabel = "mcptest.connection"
 //     this goroutine sleeps for the task's TTL before deleting it.
 //
 // Nothing else is needed for go-sdk v1.8.0 and mcp-go v1.2.1 served through
-// mcptest/gosdk and mcptest/mcpgo: their session goroutines (readers,
+// gosdk/gosdktest and mcpgo/mcpgotest: their session goroutines (readers,
 // handlers, keepalive, notification writers) all end when the connection
 // closes, which the harness's own tests check. Debounce timers
 // (time.AfterFunc) run on unlabelled goroutines and are never counted.

@@ -18,8 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 
 // testCensus is a census of its own whose connections the collector may
@@ -44,7 +44,7 @@ func deferredCensus() *census {
 // the tool that leaves a goroutine running.
 func leakyTest(t *testing.T, srv *mcp.Server, opts ...Option) *fakeTB {
 	return runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), opts...)
+		c := Connect(tb, gosdktest.Server(srv), opts...)
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 	})
@@ -85,7 +85,7 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 	}, 10*time.Second, time.Millisecond)
 
 	later := runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(probeServer(nil)), withCensus, withLeakWait(leakedWait))
+		Connect(tb, gosdktest.Server(probeServer(nil)), withCensus, withLeakWait(leakedWait))
 	})
 	later.expectFailure(t,
 		"goroutine leak in a connection of "+leaky.Name()+", a test that has ended",
@@ -171,10 +171,10 @@ func TestClosedConnectionsAreCollected(t *testing.T) {
 	gosdkSrv, mcpgoSrv := probeServer(nil), mcpgoServer()
 	conns := map[string]func(tb testing.TB, opts ...Option) *client.Client{
 		"gosdk": func(tb testing.TB, opts ...Option) *client.Client {
-			return Connect(tb, gosdk.Server(gosdkSrv), opts...)
+			return Connect(tb, gosdktest.Server(gosdkSrv), opts...)
 		},
 		"mcpgo": func(tb testing.TB, opts ...Option) *client.Client {
-			return Connect(tb, mcpgo.Server(mcpgoSrv), opts...)
+			return Connect(tb, mcpgotest.Server(mcpgoSrv), opts...)
 		},
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
 			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
@@ -225,7 +225,7 @@ func TestLeakedConnectionWaitsForItsGoroutine(t *testing.T) {
 	leakyTest(t, srv, withCensus).expectPass(t) // its check is still to come
 	leaky := onlyWaiting(t, cs).id
 	// A clean connection closed after it is collected...
-	runFake(t, func(tb testing.TB) { Connect(tb, gosdk.Server(srv), withCensus) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Connect(tb, gosdktest.Server(srv), withCensus) }).expectPass(t)
 	require.Eventually(t, func() bool {
 		runtime.GC()
 		cs.mu.Lock()
@@ -287,7 +287,7 @@ func TestConnectionAmongOthersIsReadAtOnce(t *testing.T) {
 	cs := testCensus()
 	scriptedCount(cs, 10, 10) // the other connection's end hides the leak
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), func(c *config) { c.census, c.leakWait = cs, leakedWait })
+		c := Connect(tb, gosdktest.Server(srv), func(c *config) { c.census, c.leakWait = cs, leakedWait })
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 		Connect(tb, goSDKEcho(), WithoutLeakCheck(), func(c *config) { c.census = cs })
@@ -329,7 +329,7 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 	cs.maxDelay = time.Millisecond
 	withCensus := func(c *config) { c.census = cs }
 	runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdk.Server(srv), withCensus)
+		c := Connect(tb, gosdktest.Server(srv), withCensus)
 		_, err := c.CallTool(tb.Context(), "keep", nil)
 		require.NoError(tb, err)
 	}).expectPass(t)
@@ -340,7 +340,7 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return time.Now().After(first.due) && len(labelledGoroutines(first.label, nil)) == 0
 	}, 10*time.Second, time.Millisecond)
-	runFake(t, func(tb testing.TB) { Connect(tb, gosdk.Server(srv), withCensus) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Connect(tb, gosdktest.Server(srv), withCensus) }).expectPass(t)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	assert.NotContains(t, cs.pending, first.id)
@@ -360,7 +360,7 @@ func TestChildLeaks(t *testing.T) {
 	srv := spawnServer(release)
 	leak := func(t *testing.T) {
 		// The leak wait is shortened; the check is the default one.
-		c := Connect(t, gosdk.Server(srv), func(c *config) { c.leakWait = leakedWait })
+		c := Connect(t, gosdktest.Server(srv), func(c *config) { c.leakWait = leakedWait })
 		_, err := c.CallTool(t.Context(), "spawn", nil)
 		require.NoError(t, err)
 	}
@@ -368,10 +368,10 @@ func TestChildLeaks(t *testing.T) {
 	// exiting while it runs, which would hide the leaked one from the count.
 	t.Run("alone", leak)
 	for i := range 3 {
-		t.Run(fmt.Sprint("clean", i), func(t *testing.T) { echoes(t, Connect(t, gosdk.Server(srv)), "clean") })
+		t.Run(fmt.Sprint("clean", i), func(t *testing.T) { echoes(t, Connect(t, gosdktest.Server(srv)), "clean") })
 	}
 	t.Run("among-others", func(t *testing.T) {
-		echoes(t, Connect(t, gosdk.Server(srv)), "open")
+		echoes(t, Connect(t, gosdktest.Server(srv)), "open")
 		leak(t)
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 
 func mcpgoServer(opts ...server.ServerOption) *server.MCPServer {
@@ -29,7 +29,7 @@ func TestConnectCallsARealMCPGoServer(t *testing.T) {
 	t.Parallel()
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := Connect(t, mcpgo.Server(mcpgoServer()), WithProtocolVersion(version))
+		c := Connect(t, mcpgotest.Server(mcpgoServer()), WithProtocolVersion(version))
 		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": version})
 		require.NoError(t, err)
 		AssertText(t, res, version)
@@ -42,11 +42,11 @@ func TestConnectCallsARealMCPGoServer(t *testing.T) {
 func TestMCPGoPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, mcpgo.Server(mcpgoServer()))
+		c := Connect(tb, mcpgotest.Server(mcpgoServer()))
 		_, err := c.CallTool(tb.Context(), "boom", nil)
 		AssertProtocolError(tb, err, client.CodeInternalError)
 	})
-	f.expectFailure(t, `the server panicked in tools/call "boom": kaboom`, "mcpgo.Guard(logger)(srv)", "mcptest.explode")
+	f.expectFailure(t, `the server panicked in tools/call "boom": kaboom`, "mcpgotest.Guard(logger)(srv)", "mcptest.explode")
 }
 
 // mcp-go's own WithRecovery is recovery of the server's own: the harness
@@ -54,7 +54,7 @@ func TestMCPGoPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 func TestMCPGoOwnRecoveryIsLeftAlone(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, mcpgo.Server(mcpgoServer(server.WithRecovery())))
+		c := Connect(tb, mcpgotest.Server(mcpgoServer(server.WithRecovery())))
 		_, err := c.CallTool(tb.Context(), "boom", nil)
 		if e := RequireProtocolError(tb, err, client.CodeInternalError); e.Message != "panic recovered in boom tool handler: kaboom" {
 			tb.Errorf("unexpected message %q", e.Message)
@@ -67,7 +67,7 @@ func TestMCPGoOwnRecoveryIsLeftAlone(t *testing.T) {
 func TestBothSDKsInParallel(t *testing.T) {
 	t.Parallel()
 	// One server per SDK, shared by every connection.
-	servers := map[string]Server{"gosdk": goSDKEcho(), "mcpgo": mcpgo.Server(mcpgoServer())}
+	servers := map[string]Server{"gosdk": goSDKEcho(), "mcpgo": mcpgotest.Server(mcpgoServer())}
 	for i := range 50 {
 		for name, srv := range servers {
 			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {

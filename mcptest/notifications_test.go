@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 )
 
 // chattyServer is a go-sdk server whose "import" tool logs through its
@@ -65,7 +65,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		var n Notifications
-		c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(version), WithClient(client.Options{LogLevel: client.LevelInfo}), RecordNotifications(&n))
+		c := Connect(t, gosdktest.Server(chattyServer()), WithProtocolVersion(version), WithClient(client.Options{LogLevel: client.LevelInfo}), RecordNotifications(&n))
 		res, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
 		AssertText(t, res, "done")
@@ -82,7 +82,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 func TestNoLogLevelNoLogs(t *testing.T) {
 	t.Parallel()
 	var n Notifications
-	c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(client.LatestVersion), RecordNotifications(&n))
+	c := Connect(t, gosdktest.Server(chattyServer()), WithProtocolVersion(client.LatestVersion), RecordNotifications(&n))
 	_, err := c.CallTool(t.Context(), "import", nil)
 	require.NoError(t, err)
 	assert.Empty(t, n.Logs())
@@ -100,7 +100,7 @@ func TestRecordNotificationsProgressAndOwnHandlers(t *testing.T) {
 	t.Parallel()
 	var n Notifications
 	var own []string
-	c := Connect(t, gosdk.Server(chattyServer()), RecordNotifications(&n),
+	c := Connect(t, gosdktest.Server(chattyServer()), RecordNotifications(&n),
 		WithClient(client.Options{
 			OnNotification: func(method string, _ json.RawMessage) { own = append(own, method) },
 		}))
@@ -125,7 +125,7 @@ func TestRecordNotificationsWaitForChanges(t *testing.T) {
 			t.Parallel()
 			srv := chattyServer()
 			var n Notifications
-			c := Connect(t, gosdk.Server(srv), WithProtocolVersion(version), RecordNotifications(&n))
+			c := Connect(t, gosdktest.Server(srv), WithProtocolVersion(version), RecordNotifications(&n))
 			sub, err := c.Listen(t.Context(), client.ListenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"books://dune"}})
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = sub.Close() })
@@ -160,7 +160,7 @@ func TestRecordNotificationsWaitForChanges(t *testing.T) {
 func TestNotificationsWaitGivesUp(t *testing.T) {
 	t.Parallel()
 	var n Notifications
-	c := Connect(t, gosdk.Server(chattyServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{LogLevel: client.LevelWarning, Timeout: 2 * time.Second}), RecordNotifications(&n))
+	c := Connect(t, gosdktest.Server(chattyServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{LogLevel: client.LevelWarning, Timeout: 2 * time.Second}), RecordNotifications(&n))
 	_, err := c.CallTool(t.Context(), "import", nil)
 	require.NoError(t, err)
 

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 )
 
 func tool(name, input, output string) *client.Tool {
@@ -98,7 +98,7 @@ func TestSchemasOfARealServer(t *testing.T) {
 			return nil, sumOut{Sum: in.A + in.B}, nil
 		})
 	})
-	c := Connect(t, gosdk.Server(srv))
+	c := Connect(t, gosdktest.Server(srv))
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
 	AssertValidSchemas(t, list.Tools...)

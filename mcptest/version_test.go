@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -82,7 +82,7 @@ func TestEachVersionSinceElicitation(t *testing.T) {
 		mu.Lock()
 		ran = append(ran, version)
 		mu.Unlock()
-		c := Connect(t, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
+		c := Connect(t, gosdktest.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		res, err := c.CallTool(t.Context(), "greet", nil)
 		require.NoError(t, err)
 		AssertText(t, res, "hello Ada")
@@ -98,7 +98,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{client.Version20241105, client.Version20250326} {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
+			Connect(tb, gosdktest.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		})
 		f.expectPass(t)
 		want := `mcptest: client.Options.Elicit is set, but protocol version ` + version + ` has no elicitation (it came in 2025-06-18): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since("2025-06-18"))`
@@ -110,7 +110,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 	// either. And callbacks the version has give no note.
 	for _, version := range []string{client.Version20250618, client.Version20260728} {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{
+			Connect(tb, gosdktest.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{
 				Elicit: answerAda,
 				CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 					return nil, nil
@@ -122,7 +122,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 		assert.Empty(t, f.output(), version)
 	}
 	f := runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
+		Connect(tb, gosdktest.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
 	})
 	f.expectPass(t)
 	assert.True(t, strings.HasPrefix(f.output(), "mcptest: client.Options.Elicit is set, but protocol version 2025-03-26 has no elicitation"), f.output())
@@ -137,9 +137,9 @@ func TestEachVersionPinsConnectionsToItsVersion(t *testing.T) {
 	got := map[string]string{}
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := Connect(t, gosdk.Server(probeServer(nil)))
+		c := Connect(t, gosdktest.Server(probeServer(nil)))
 		t.Run("nested", func(t *testing.T) {
-			assert.Equal(t, version, Connect(t, mcpgo.Server(mcpgoServer())).ProtocolVersion())
+			assert.Equal(t, version, Connect(t, mcpgotest.Server(mcpgoServer())).ProtocolVersion())
 		})
 		mu.Lock()
 		defer mu.Unlock()
@@ -162,11 +162,11 @@ func TestEachVersionServerWithoutTheVersion(t *testing.T) {
 	var mu sync.Mutex
 	EachVersion(t, func(t *testing.T, version string) {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(versionsServer(client.Version20250326, client.Version20241105)))
+			Connect(tb, gosdktest.Server(versionsServer(client.Version20250326, client.Version20241105)))
 		})
 		// The old idiom, pinning the subtest's version by hand, is checked too.
 		f2 := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdk.Server(versionsServer(client.Version20250326, client.Version20241105)), WithProtocolVersion(version))
+			Connect(tb, gosdktest.Server(versionsServer(client.Version20250326, client.Version20241105)), WithProtocolVersion(version))
 		})
 		assert.Equal(t, f.Failed(), f2.Failed(), version)
 		mu.Lock()
@@ -197,7 +197,7 @@ To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn,
 
 	// Outside EachVersion, an explicit pin gets the other advice.
 	f = runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdk.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20260728))
+		Connect(tb, gosdktest.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20260728))
 	})
 	f.expectFailure(t, "To test it, pin a legacy version with mcptest.WithProtocolVersion(client.LatestLegacyVersion), or leave the version unpinned.")
 }
@@ -207,7 +207,7 @@ To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn,
 func TestEachVersionExplicitPinWins(t *testing.T) {
 	t.Parallel()
 	EachVersion(t, func(t *testing.T, version string) {
-		c := Connect(t, gosdk.Server(probeServer(nil)), WithProtocolVersion(client.Version20241105))
+		c := Connect(t, gosdktest.Server(probeServer(nil)), WithProtocolVersion(client.Version20241105))
 		assert.Equal(t, client.Version20241105, c.ProtocolVersion())
 	}, Since(client.Version20251125))
 }

@@ -3,11 +3,6 @@ package transport_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,33 +12,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 )
 
-// buildDir holds binaries the tests build, once per test binary (a link of
-// the go-sdk takes a second or two and every stdio test needs one). TestMain
-// makes and removes it; these two are the package's only globals.
-var buildDir string
-
-// stdioServerBuild builds testdata/stdioserver into buildDir, once.
-var stdioServerBuild = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(buildDir, "stdioserver")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/stdioserver").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build ./testdata/stdioserver: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "transport-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	buildDir = dir
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		os.RemoveAll(dir)
-		os.Exit(code)
-	}))
-}
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // conn is what both transports offer; the helpers below take it.
 type conn interface {

@@ -17,7 +17,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -208,7 +208,7 @@ func (s *server) dialer(logs *logRecorder) servercheck.Dialer {
 	if logs != nil {
 		h = logs
 	}
-	return servercheck.Serve(gosdk.Server(bookshop.New(slog.New(h))))
+	return servercheck.Serve(gosdktest.Server(bookshop.New(slog.New(h))))
 }
 
 // connect opens one client connection, for the one-shot commands.

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcptestkit/mcptestkit/guard/mcpgo"
+	"github.com/mcptestkit/mcptestkit/mcpgo"
 )
 
 // Book is one entry of the catalog.
@@ -64,7 +64,7 @@ type BooksByAuthorOutput struct {
 //     template, because a template handler can only fail with -32603: the
 //     SDK answers "resource not found" only for a URI that matches nothing.
 //
-// It also installs the crash guard, guard/mcpgo.Guard.
+// It also installs the crash guard, mcpgo.Guard.
 func New(logger *slog.Logger) *server.MCPServer {
 	books := catalog()
 	s := newServer(logger, books, server.WithInputSchemaValidation())

@@ -16,10 +16,10 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	bookshop "github.com/mcptestkit/mcptestkit/examples/bookshop-mcpgo"
 	"github.com/mcptestkit/mcptestkit/guard"
-	guardmcpgo "github.com/mcptestkit/mcptestkit/guard/mcpgo"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcpgo"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -28,7 +28,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func TestGetAuthorUnknownTitle(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logs.Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
@@ -43,7 +43,7 @@ func TestGetAuthorUnknownTitle(t *testing.T) {
 func TestGoErrorFromAToolIsAProtocolError(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.NewNaive(logs.Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.NewNaive(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	assert.Nil(t, res)
@@ -57,11 +57,11 @@ func TestGoErrorFromAToolIsAProtocolError(t *testing.T) {
 func TestToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	srv := server.NewMCPServer("lookup", "v1", guardmcpgo.Guard(logs.Logger(), guard.ToolErrorsAsResults))
+	srv := server.NewMCPServer("lookup", "v1", mcpgo.Guard(logs.Logger(), guard.ToolErrorsAsResults))
 	srv.AddTool(mcp.NewTool("get_author", mcp.WithString("title", mcp.Required())), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("No book titled %q in the catalog.", req.GetString("title", ""))
 	})
-	c := mcptest.Connect(t, mcpgo.Server(srv))
+	c := mcptest.Connect(t, mcpgotest.Server(srv))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
@@ -73,8 +73,8 @@ func TestToolErrorsAsResults(t *testing.T) {
 func TestGetAuthor(t *testing.T) {
 	t.Parallel()
 	for name, srv := range map[string]mcptest.Server{
-		"New":      mcpgo.Server(bookshop.New(logcapture.New(t).Logger())),
-		"NewNaive": mcpgo.Server(bookshop.NewNaive(logcapture.New(t).Logger())),
+		"New":      mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())),
+		"NewNaive": mcpgotest.Server(bookshop.NewNaive(logcapture.New(t).Logger())),
 	} {
 		c := mcptest.Connect(t, srv)
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
@@ -88,7 +88,7 @@ func TestGetAuthor(t *testing.T) {
 func TestGetAuthorCrash(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.NewUnchecked(logs.Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.NewUnchecked(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
@@ -99,7 +99,7 @@ func TestGetAuthorCrash(t *testing.T) {
 		logcapture.Level(slog.LevelError),
 		logcapture.Message(guard.MsgToolPanic),
 		logcapture.Attr(guard.KeyTool, "get_author"))
-	assert.Contains(t, rec.Stack(), "bookshop-mcpgo.authorOf", "the stack names the panicking function")
+	assert.Contains(t, rec.Stack(), "bookshop-mcpgotest.authorOf", "the stack names the panicking function")
 	assert.Equal(t, 1, logs.Count(logcapture.AtLeast(slog.LevelWarn)))
 
 	res, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Neuromancer"})
@@ -111,7 +111,7 @@ func TestGetAuthorCrash(t *testing.T) {
 // handler; with it, they are an error result before the handler runs.
 func TestArgumentsRejectedByTheSchema(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.NewUnchecked(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.NewUnchecked(logcapture.New(t).Logger())))
 	for name, args := range map[string]map[string]any{
 		"wrong type": {"title": 42},
 		"missing":    {},
@@ -122,7 +122,7 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 		mcptest.AssertToolError(t, res, "input schema validation failed")
 	}
 
-	naive := mcptest.Connect(t, mcpgo.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
+	naive := mcptest.Connect(t, mcpgotest.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
 	_, err := naive.CallTool(t.Context(), "get_author", map[string]any{"title": 42})
 	// The handler ran, and its own argument check failed with a Go error.
 	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
@@ -134,7 +134,7 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 // -32002, which the contract accepts.
 func TestReadUnknownBookLegacy(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	mcptest.AssertResourceNotFound(t, err, "books://Nothing")
@@ -144,7 +144,7 @@ func TestReadUnknownBookLegacy(t *testing.T) {
 // contract mcp-go cannot give. Assert the code and recognise the message.
 func TestReadUnknownBookModern(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())))
 	require.Equal(t, client.Version20260728, c.ProtocolVersion())
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
@@ -159,7 +159,7 @@ func TestReadUnknownBookModern(t *testing.T) {
 // say "not found".
 func TestTemplateCannotSayNotFound(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
@@ -179,7 +179,7 @@ func TestTemplateErrResourceNotFoundIsStillInternalError(t *testing.T) {
 			}
 			return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, req.Params.URI)
 		})
-	c := mcptest.Connect(t, mcpgo.Server(srv))
+	c := mcptest.Connect(t, mcpgotest.Server(srv))
 	for _, uri := range []string{"books://Bare", "books://Wrapped"} {
 		_, err := c.ReadResource(t.Context(), uri)
 		mcptest.RequireProtocolError(t, err, client.CodeInternalError)
@@ -192,8 +192,8 @@ func TestTemplateErrResourceNotFoundIsStillInternalError(t *testing.T) {
 func TestReadUnreadableBook(t *testing.T) {
 	t.Parallel()
 	for name, srv := range map[string]mcptest.Server{
-		"New":      mcpgo.Server(bookshop.New(logcapture.New(t).Logger())),
-		"NewNaive": mcpgo.Server(bookshop.NewNaive(logcapture.New(t).Logger())),
+		"New":      mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())),
+		"NewNaive": mcpgotest.Server(bookshop.NewNaive(logcapture.New(t).Logger())),
 	} {
 		c := mcptest.Connect(t, srv)
 		_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
@@ -209,7 +209,7 @@ func TestReadUnreadableBook(t *testing.T) {
 
 func TestUnknownTool(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	_, err := c.CallTool(t.Context(), "get_publisher", nil)
 	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
@@ -218,7 +218,7 @@ func TestUnknownTool(t *testing.T) {
 
 func TestBooksByAuthor(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	res, err := c.CallTool(t.Context(), "books_by_author", map[string]any{"author": "William Gibson"})
 	require.NoError(t, err)
@@ -234,7 +234,7 @@ func TestBooksByAuthor(t *testing.T) {
 // A prompt handler's error is -32603 in mcp-go (go-sdk lets it choose).
 func TestRecommendPrompt(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	p, err := c.GetPrompt(t.Context(), "recommend", map[string]string{"title": "Neuromancer"})
 	require.NoError(t, err)
@@ -246,7 +246,7 @@ func TestRecommendPrompt(t *testing.T) {
 
 func TestToolsSnapshot(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
@@ -258,7 +258,7 @@ func TestContractAtEveryVersion(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, mcpgo.Server(bookshop.New(logs.Logger())))
+		c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logs.Logger())))
 
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 		require.NoError(t, err)

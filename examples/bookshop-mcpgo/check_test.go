@@ -5,13 +5,13 @@ import (
 
 	bookshop "github.com/mcptestkit/mcptestkit/examples/bookshop-mcpgo"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/mcpgo"
 )
 
 func TestCheckServer(t *testing.T) {
 	logs := logcapture.New(t)
-	mcptest.CheckServer(t, mcpgo.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs),
+	mcptest.CheckServer(t, mcpgotest.Server(bookshop.New(logs.Logger())), mcptest.CheckLogs(logs),
 		// What CheckServer finds here are mcp-go v1.2.1's limits, which the
 		// other tests of this package pin: a resource or prompt handler's
 		// error is always -32603 (so the unreadable book, and a prompt

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcptestkit/mcptestkit/guard/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk"
 )
 
 // Book is one entry of the catalog.

@@ -10,10 +10,10 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // README's quick-start test, as written.)
 func TestGetAuthorUnknownTitle(t *testing.T) {
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)                                // the request succeeded...
@@ -33,7 +33,7 @@ func TestGetAuthorUnknownTitle(t *testing.T) {
 
 func TestGetAuthor(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
 	require.NoError(t, err)
@@ -47,7 +47,7 @@ func TestGetAuthor(t *testing.T) {
 func TestToolErrorInDetail(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
@@ -65,7 +65,7 @@ func TestToolErrorInDetail(t *testing.T) {
 func TestGetAuthorAsProtocolError(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, gosdk.Server(bookshop.NewStrict(logs.Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.NewStrict(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	assert.Nil(t, res, "no content, no isError: nothing for the model to read")
@@ -87,7 +87,7 @@ func TestGetAuthorAsProtocolError(t *testing.T) {
 func TestGetAuthorCrash(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, gosdk.Server(bookshop.NewUnchecked(logs.Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.NewUnchecked(logs.Logger())))
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestGetAuthorCrash(t *testing.T) {
 func TestReadUnknownBook(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
 	mcptest.AssertResourceNotFound(t, err, "books://Nothing")
@@ -129,7 +129,7 @@ func TestReadUnknownBook(t *testing.T) {
 func TestReadUnreadableBook(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
 	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
@@ -140,7 +140,7 @@ func TestReadUnreadableBook(t *testing.T) {
 
 func TestReadBook(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	res, err := c.ReadResource(t.Context(), "books://Neuromancer")
 	require.NoError(t, err)
@@ -153,7 +153,7 @@ func TestReadBook(t *testing.T) {
 // SDK rejects them with a tool error the model can read and correct.
 func TestArgumentsRejectedByTheSchema(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.NewUnchecked(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.NewUnchecked(logcapture.New(t).Logger())))
 
 	for name, args := range map[string]map[string]any{
 		"wrong type": {"title": 42},
@@ -169,7 +169,7 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 
 func TestUnknownTool(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	_, err := c.CallTool(t.Context(), "get_publisher", map[string]any{"title": "Dune"})
 	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
@@ -180,7 +180,7 @@ func TestUnknownTool(t *testing.T) {
 // output schema.
 func TestBooksByAuthor(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	res, err := c.CallTool(t.Context(), "books_by_author", map[string]any{"author": "Frank Herbert"})
 	require.NoError(t, err)
@@ -194,7 +194,7 @@ func TestBooksByAuthor(t *testing.T) {
 
 func TestRecommendPrompt(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	p, err := c.GetPrompt(t.Context(), "recommend", map[string]string{"title": "Dune"})
 	require.NoError(t, err)
@@ -208,7 +208,7 @@ func TestRecommendPrompt(t *testing.T) {
 // of testdata/tools.json. Refresh with MCPTEST_UPDATE=1.
 func TestToolsSnapshot(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(bookshop.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
@@ -222,7 +222,7 @@ func TestContractAtEveryVersion(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(bookshop.New(logs.Logger())))
+		c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 		require.Equal(t, version, c.ProtocolVersion())
 
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})

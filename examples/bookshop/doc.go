@@ -20,7 +20,7 @@
 // the input schema never reach the handler: the SDK answers with a tool
 // error. An unknown tool is a protocol error (-32602).
 //
-// Every constructor installs the crash guard (guard/gosdk.Guard), which is what
+// Every constructor installs the crash guard (gosdk.Guard), which is what
 // production code should do: the SDK itself lets a panicking handler kill the
 // process.
 //

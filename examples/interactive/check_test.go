@@ -6,9 +6,9 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/examples/interactive"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 // CheckServer calls every tool with generated arguments; the callbacks let
@@ -16,7 +16,7 @@ import (
 // successful results (and deploy's structured output) are checked too.
 func TestCheckServer(t *testing.T) {
 	logs := logcapture.New(t)
-	mcptest.CheckServer(t, gosdk.Server(interactive.New(logs.Logger())),
+	mcptest.CheckServer(t, gosdktest.Server(interactive.New(logs.Logger())),
 		mcptest.CheckLogs(logs),
 		mcptest.CheckWith(
 			mcptest.WithClient(client.Options{

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcptestkit/mcptestkit/guard/gosdk"
+	"github.com/mcptestkit/mcptestkit/gosdk"
 )
 
 // The keys of the tools' input requests. The client answers each request

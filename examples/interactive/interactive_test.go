@@ -13,10 +13,10 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/examples/interactive"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -34,7 +34,7 @@ func TestDeployConfirmed(t *testing.T) {
 		t.Parallel()
 		logs := logcapture.New(t)
 		var asked atomic.Int32
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logs.Logger())),
 			mcptest.WithClient(client.Options{Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 				asked.Add(1)
 				assert.Equal(t, "form", req.Mode)
@@ -74,7 +74,7 @@ func TestDeployNotConfirmed(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				logs := logcapture.New(t)
-				c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
+				c := mcptest.Connect(t, gosdktest.Server(interactive.New(logs.Logger())),
 					mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 						return tc.answer, nil
 					}}))
@@ -98,7 +98,7 @@ func TestDeployWithoutElicitation(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())))
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logs.Logger())))
 		require.Nil(t, c.Capabilities().Elicitation)
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
@@ -116,7 +116,7 @@ func TestDeployBeforeElicitation(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())),
 			mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 				t.Error("the callback ran at a version without elicitation")
 				return &client.ElicitResult{Action: client.ElicitDecline}, nil
@@ -137,7 +137,7 @@ func TestDeployTheOldWay(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(interactive.NewLegacyOnly(logs.Logger())),
+		c := mcptest.Connect(t, gosdktest.Server(interactive.NewLegacyOnly(logs.Logger())),
 			mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 				return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"confirm": true}}, nil
 			}}))
@@ -165,7 +165,7 @@ func TestDeployOnTheWire(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()
 			var tr mcptest.Transcript
-			c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
+			c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())),
 				mcptest.WithProtocolVersion(version),
 				mcptest.WithTranscript(&tr),
 				mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
@@ -188,7 +188,7 @@ func TestReleaseNotes(t *testing.T) {
 		t.Parallel()
 		logs := logcapture.New(t)
 		var sampled atomic.Int32
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logs.Logger())),
 			mcptest.WithClient(client.Options{CreateMessage: func(_ context.Context, req *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 				sampled.Add(1)
 				assert.Equal(t, "You write short, plain release notes for engineers.", req.SystemPrompt)
@@ -221,7 +221,7 @@ func TestReleaseNotesWithoutSampling(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())))
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())))
 
 		res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{"faster checkout"}})
 		require.NoError(t, err)
@@ -241,7 +241,7 @@ func TestReleaseNotesRefused(t *testing.T) {
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logs.Logger())),
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logs.Logger())),
 			mcptest.WithClient(client.Options{CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 				return nil, &client.Error{Code: client.CodeUserRejected, Message: "The user rejected the sampling request."}
 			}}))
@@ -275,7 +275,7 @@ func TestMigrateProgress(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())))
+		c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())))
 
 		var seen []client.Progress
 		res, err := c.CallTool(t.Context(), "migrate", map[string]any{"tables": []string{"users", "orders", "invoices"}},
@@ -303,7 +303,7 @@ func TestMigrateProgress(t *testing.T) {
 func TestMigrateWithoutProgress(t *testing.T) {
 	t.Parallel()
 	var progress atomic.Int32
-	c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
+	c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())),
 		mcptest.WithClient(client.Options{
 			OnNotification: func(method string, _ json.RawMessage) {
 				if method == "notifications/progress" {
@@ -322,7 +322,7 @@ func TestMigrateWithoutProgress(t *testing.T) {
 // asked.
 func TestEmptyArguments(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())),
+	c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())),
 		mcptest.WithClient(client.Options{CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 			return nil, errors.New("not reached")
 		}}))
@@ -339,7 +339,7 @@ func TestEmptyArguments(t *testing.T) {
 // The tools' contract, pinned. Refresh with MCPTEST_UPDATE=1.
 func TestToolsSnapshot(t *testing.T) {
 	t.Parallel()
-	c := mcptest.Connect(t, gosdk.Server(interactive.New(logcapture.New(t).Logger())))
+	c := mcptest.Connect(t, gosdktest.Server(interactive.New(logcapture.New(t).Logger())))
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)

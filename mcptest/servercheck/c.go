@@ -116,7 +116,7 @@ func (c *state) claimCrashes() {
 const guardHint = `Install the crash guard, which turns a handler panic into the bare error "Error executing tool <name>" for the client and one ERROR log record with the stack:
 	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
 	mcp-go:  server.NewMCPServer(name, version, mcpgo.Guard(logger))
-(packages github.com/mcptestkit/mcptestkit/guard/gosdk and .../guard/mcpgo)`
+(packages github.com/mcptestkit/mcptestkit/gosdk and .../mcpgo)`
 
 func (c *state) result() Result {
 	r := Result{Name: c.name, Status: c.status}

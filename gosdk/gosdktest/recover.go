@@ -1,0 +1,90 @@
+package gosdktest
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+)
+
+// go-sdk runs each handler on a goroutine of its own and offers no hook
+// around it but receiving middleware, which belongs to the *mcp.Server:
+// nothing on the adapter's side of the boundary (the transport, the context)
+// can recover a handler's panic. So the adapter adds one layer, once per
+// server, and makes it act only for its own sessions.
+
+// servingKey marks the contexts of sessions an Adapter serves. Requests
+// without it (the server served by anything else) pass the layer untouched.
+type servingKey struct{}
+
+// layersKey counts the last-resort layers a request has entered; only the
+// first (outermost) acts.
+type layersKey struct{}
+
+// lastResort is the receiving middleware layer. It recovers a panic no
+// middleware inside it recovered (the server has no crash guard), answers
+// the request with -32603 naming the panic, and hands the panic to the
+// reporter in the context (the harness, which fails the test).
+type lastResort struct{ next mcp.MethodHandler }
+
+func (l lastResort) handle(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+	if ctx.Value(servingKey{}) == nil {
+		return l.next(ctx, method, req)
+	}
+	if n, ok := ctx.Value(layersKey{}).(*int); ok {
+		*n++ // an outer layer is already recovering: stay out of its way
+		return l.next(ctx, method, req)
+	}
+	layers := 1
+	ctx = context.WithValue(ctx, layersKey{}, &layers)
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		r := crash.Report{Method: method, Name: subject(req), Value: v, Stack: debug.Stack()}
+		crash.Deliver(ctx, r)
+		res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: r.String()}
+	}()
+	return l.next(ctx, method, req)
+}
+
+// addLastResort adds the lastResort layer to s unless it is already s's
+// outermost receiving middleware, so that serving a server any number of
+// times, through any number of Adapters, one after another or at once, adds
+// it once. (AddReceivingMiddleware calls the middleware with the current
+// outermost handler under the server's lock, so two Serves cannot both add
+// it.) Middleware the server adds after its first Serve sits outside the
+// layer, and the next Serve adds another outside that; only the outermost
+// acts.
+func addLastResort(s *mcp.Server) {
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		if isLastResort(next) {
+			return next
+		}
+		return lastResort{next}.handle
+	})
+}
+
+// isLastResort reports whether h is a lastResort layer. Every method value
+// of lastResort.handle shares one code pointer, whatever its receiver.
+func isLastResort(h mcp.MethodHandler) bool {
+	return h != nil && reflect.ValueOf(h).Pointer() == reflect.ValueOf(lastResort{}.handle).Pointer()
+}
+
+// subject returns what a request acts on, for a crash report.
+func subject(req mcp.Request) string {
+	if req == nil {
+		return ""
+	}
+	params, err := json.Marshal(req.GetParams())
+	if err != nil {
+		return ""
+	}
+	return crash.Subject(params)
+}

@@ -1,0 +1,269 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/gosdk"
+	adapter "github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/logcapture"
+)
+
+// The handlers below are named functions, not closures, so that the tests
+// can check that a logged stack names the function that panicked.
+
+func explode(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	panic("kaboom")
+}
+
+func explodeRaw(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	panic("kaboom")
+}
+
+type nIn struct {
+	N int `json:"n"`
+}
+
+func explodeN(_ context.Context, _ *mcp.CallToolRequest, in nIn) (*mcp.CallToolResult, any, error) {
+	panic(fmt.Sprintf("kaboom %d", in.N))
+}
+
+type titleIn struct {
+	Title string `json:"title"`
+}
+
+func getAuthor(_ context.Context, _ *mcp.CallToolRequest, in titleIn) (*mcp.CallToolResult, any, error) {
+	if in.Title != "Dune" {
+		return nil, nil, fmt.Errorf("No book titled %q in the catalog.", in.Title)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Frank Herbert"}}}, nil, nil
+}
+
+func protocolFail(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	return nil, nil, &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}
+}
+
+func rawFail(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("raw boom")
+}
+
+func readCrash(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	panic(errors.New("resource kaboom"))
+}
+
+func readBook(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	var catalog map[string]string
+	catalog["x"] = "y" // a real runtime panic: assignment to a nil map
+	return nil, nil
+}
+
+func renderGreet(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	panic("prompt kaboom")
+}
+
+func completeArg(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	panic("completion kaboom")
+}
+
+// guarded builds a server that logs into logs, SDK records included, as a
+// real server would, with Guard installed.
+func guarded(logs *logcapture.Recorder, opts ...guard.Option) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "v0"},
+		&mcp.ServerOptions{Logger: logs.Logger(), CompletionHandler: completeArg})
+	object := json.RawMessage(`{"type":"object"}`)
+	mcp.AddTool(s, &mcp.Tool{Name: "explode"}, explode)
+	s.AddTool(&mcp.Tool{Name: "explode_raw", InputSchema: object}, explodeRaw)
+	mcp.AddTool(s, &mcp.Tool{Name: "explode_n"}, explodeN)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_author"}, getAuthor)
+	mcp.AddTool(s, &mcp.Tool{Name: "protocol"}, protocolFail)
+	s.AddTool(&mcp.Tool{Name: "raw_fail", InputSchema: object}, rawFail)
+	s.AddResource(&mcp.Resource{URI: "file:///crash", Name: "crash"}, readCrash)
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "books://{title}", Name: "book"}, readBook)
+	s.AddPrompt(&mcp.Prompt{Name: "greet"}, renderGreet)
+	s.AddReceivingMiddleware(gosdk.Guard(logs.Logger(), opts...))
+	return s
+}
+
+// guardedSession serves a guarded server and connects the go-sdk client.
+// When the test ends it checks that every panic stopped at the guard.
+func guardedSession(t *testing.T, version string, opts ...guard.Option) (*mcp.ClientSession, *logcapture.Recorder, *sdktest.Served) {
+	t.Helper()
+	logs := logcapture.New(t)
+	sv := sdktest.Serve(t, adapter.Server(guarded(logs, opts...)))
+	t.Cleanup(func() { sv.AssertNoPanic(t) })
+	return sv.Connect(t, version, nil), logs, sv
+}
+
+// TestGuardPanics walks the crash rows of the contract in the package doc:
+// for each kind of handler, exactly what the client gets (never the panic
+// text) and the one ERROR record, whose stack names the function that
+// panicked.
+func TestGuardPanics(t *testing.T) {
+	t.Parallel()
+	crashed := func(uri string) *jsonrpc.Error {
+		return &jsonrpc.Error{Code: -32603, Message: "Error reading resource " + uri, Data: json.RawMessage(`{"uri":"` + uri + `"}`)}
+	}
+	cases := []sdktest.Crash{{
+		Name: "typed tool", Send: sdktest.CallTool("explode", nil),
+		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
+		Method: "tools/call",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"), logcapture.Attr(guard.KeyPanic, "kaboom")},
+		Func:   "gosdk_test.explode(",
+	}, {
+		Name: "raw tool", Send: sdktest.CallTool("explode_raw", nil),
+		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode_raw"},
+		Method: "tools/call",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode_raw"), logcapture.Attr(guard.KeyPanic, "kaboom")},
+		Func:   "gosdk_test.explodeRaw(",
+	}, {
+		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
+		Want:   sdktest.Answer{Err: crashed("file:///crash")},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
+		Func:   "gosdk_test.readCrash(",
+	}, {
+		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
+		Want:   sdktest.Answer{Err: crashed("books://Dune")},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
+		Func:   "gosdk_test.readBook(",
+	}, {
+		Name: "prompt", Send: sdktest.GetPrompt("greet"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
+		Method: "prompts/get",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
+		Func:   "gosdk_test.renderGreet(",
+	}, {
+		Name: "other method", Send: sdktest.Complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
+		Method: "completion/complete",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
+		Func: "gosdk_test.completeArg(",
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
+				t.Parallel()
+				cs, logs, sv := guardedSession(t, era.Version)
+				sdktest.AssertCrash(t, cs, sv, logs, c)
+			})
+		}
+	})
+}
+
+func TestGuardResourcePanicValueIsKept(t *testing.T) {
+	t.Parallel()
+	cs, logs, _ := guardedSession(t, "")
+	_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
+	require.Error(t, err)
+	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgResourcePanic))
+	perr, ok := rec.Value(guard.KeyPanic).(error)
+	require.True(t, ok, "panic value %T, want the error given to panic", rec.Value(guard.KeyPanic))
+	assert.EqualError(t, perr, "resource kaboom")
+}
+
+// TestGuardFailures walks the expected-failure rows of the contract: the
+// client gets the handler's own answer, unchanged, and the log one INFO
+// record without a stack (or nothing, for a success).
+func TestGuardFailures(t *testing.T) {
+	t.Parallel()
+	notFound := `No book titled "Nothing" in the catalog.`
+	cases := []sdktest.Failure{{
+		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
+		Want: sdktest.Answer{IsError: true, Text: notFound},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, notFound)},
+	}, {
+		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
+		Want: sdktest.Answer{Text: "Frank Herbert"},
+	}, {
+		Name: "handler's JSON-RPC error", Send: sdktest.CallTool("protocol", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "protocol"), logcapture.Attr(guard.KeyCode, -32001), logcapture.Attr(guard.KeyError, "custom")},
+	}, {
+		Name: "SDK's unknown tool", Send: sdktest.CallTool("nope", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: `unknown tool "nope"`}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyTool, "nope"),
+			logcapture.Attr(guard.KeyCode, -32602)},
+	}, {
+		Name: "SDK's resource not found", Send: sdktest.ReadResource("file:///missing"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "Resource not found", Data: json.RawMessage(`{"uri":"file:///missing"}`)}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
+			logcapture.Attr(guard.KeyURI, "file:///missing"), logcapture.Attr(guard.KeyCode, -32602)},
+	}, {
+		Name: "raw handler's plain error", Send: sdktest.CallTool("raw_fail", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: 0, Message: "raw boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyTool, "raw_fail"),
+			logcapture.Attr(guard.KeyCode, 0), logcapture.Attr(guard.KeyError, "raw boom")},
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, f := range cases {
+			t.Run(f.Name, func(t *testing.T) {
+				t.Parallel()
+				cs, logs, _ := guardedSession(t, era.Version)
+				sdktest.AssertFailure(t, cs, logs, f)
+			})
+		}
+	})
+}
+
+func TestGuardToolErrorsAsResults(t *testing.T) {
+	t.Parallel()
+	cs, logs, _ := guardedSession(t, "", guard.ToolErrorsAsResults)
+
+	res := sdktest.Call(t, cs, "raw_fail", nil)
+	assert.True(t, res.IsError)
+	assert.Equal(t, "raw boom", sdktest.Text(t, res))
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
+		logcapture.Attr(guard.KeyTool, "raw_fail"), logcapture.Attr(guard.KeyError, "raw boom"))
+
+	// A JSON-RPC error is still a protocol error.
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol", Arguments: map[string]any{}})
+	assert.Equal(t, int64(-32001), sdktest.WireError(t, err).Code)
+	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolError))
+	logs.AssertNoWarnings(t)
+}
+
+func TestGuardKeepsServingAfterPanic(t *testing.T) {
+	t.Parallel()
+	cs, logs, _ := guardedSession(t, "")
+	for range 3 {
+		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
+	}
+	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
+}
+
+func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
+	t.Parallel()
+	cs, logs, _ := guardedSession(t, "")
+	const n = 32
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "explode_n", Arguments: map[string]any{"n": i}})
+			if assert.NoError(t, err) {
+				assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "Error executing tool explode_n"}}, res.Content)
+			}
+		})
+	}
+	wg.Wait()
+	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
+	for i := range n {
+		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyPanic, fmt.Sprintf("kaboom %d", i)))
+	}
+}

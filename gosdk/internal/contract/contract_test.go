@@ -1,0 +1,85 @@
+package contract_test
+
+import (
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/contract"
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/logcapture"
+)
+
+func TestPanic(t *testing.T) {
+	for _, tc := range []struct {
+		method, name, msg, key string
+	}{
+		{"tools/call", "explode", guard.MsgToolPanic, guard.KeyTool},
+		{"resources/read", "db://stats", guard.MsgResourcePanic, guard.KeyURI},
+		{"prompts/get", "greet", guard.MsgPromptPanic, guard.KeyPrompt},
+		{"completion/complete", "", guard.MsgPanic, ""},
+	} {
+		logs := logcapture.New(t)
+		contract.New(logs.Logger(), nil).Panic(t.Context(), tc.method, tc.name, "kaboom")
+		ms := []logcapture.Matcher{
+			logcapture.Level(slog.LevelError), logcapture.Message(tc.msg),
+			logcapture.Attr(guard.KeyMethod, tc.method), logcapture.Attr(guard.KeyPanic, "kaboom"),
+		}
+		if tc.key != "" {
+			ms = append(ms, logcapture.Attr(tc.key, tc.name))
+		}
+		rec := logs.RequireLogged(t, ms...)
+		if !strings.Contains(rec.Stack(), "contract_test.TestPanic(") {
+			t.Errorf("%s: the stack does not name the caller:\n%s", tc.method, rec.Stack())
+		}
+		logs.AssertCount(t, 1)
+		if tc.key == "" {
+			logs.AssertNone(t, logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))
+		}
+	}
+}
+
+func TestToolError(t *testing.T) {
+	logs := logcapture.New(t)
+	contract.New(logs.Logger(), nil).ToolError(t.Context(), "get_author", "No book titled 'Nothing'")
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
+		logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, "No book titled 'Nothing'"))
+	logs.AssertNone(t, logcapture.HasAttr(guard.KeyStack))
+}
+
+func TestRequestFailed(t *testing.T) {
+	logs := logcapture.New(t)
+	contract.New(logs.Logger(), nil).RequestFailed(t.Context(), "resources/read", "db://x", -32602, errors.New("Resource not found"))
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed),
+		logcapture.Attr(guard.KeyMethod, "resources/read"), logcapture.Attr(guard.KeyURI, "db://x"),
+		logcapture.Attr(guard.KeyCode, -32602), logcapture.Attr(guard.KeyError, "Resource not found"))
+}
+
+// TestNilLoggerUsesDefault swaps slog.Default, so it is not parallel.
+func TestNilLoggerUsesDefault(t *testing.T) {
+	logs := logcapture.New(t, logcapture.CaptureDefault())
+	contract.New(nil, nil).ToolError(t.Context(), "t", "e")
+	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolError))
+}
+
+func TestTexts(t *testing.T) {
+	for got, want := range map[string]string{
+		contract.ToolCrashText("get_author"):        "Error executing tool get_author",
+		contract.ResourceCrashMessage("db://stats"): "Error reading resource db://stats",
+		contract.PromptCrashMessage("greet"):        "Error rendering prompt greet",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+func TestNewReadsOptions(t *testing.T) {
+	if contract.New(nil, nil).ToolErrorsAsResults {
+		t.Error("ToolErrorsAsResults without the option")
+	}
+	if !contract.New(nil, []guard.Option{guard.ToolErrorsAsResults}).ToolErrorsAsResults {
+		t.Error("guard.ToolErrorsAsResults not read")
+	}
+}

@@ -1,0 +1,193 @@
+package transport_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+)
+
+// buildDir holds binaries the tests build, once per test binary (a link of
+// the go-sdk takes a second or two and every stdio test needs one). TestMain
+// makes and removes it; these two are the package's only globals.
+var buildDir string
+
+// stdioServerBuild builds testdata/stdioserver into buildDir, once.
+var stdioServerBuild = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(buildDir, "stdioserver")
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/stdioserver").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build ./testdata/stdioserver: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "transport-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	buildDir = dir
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		os.RemoveAll(dir)
+		os.Exit(code)
+	}))
+}
+
+// conn is what both transports offer; the helpers below take it.
+type conn interface {
+	Send(ctx context.Context, msg []byte) error
+	Receive(ctx context.Context) ([]byte, error)
+	Close() error
+}
+
+// send encodes m and sends it.
+func send(t testing.TB, c conn, m *jsonrpc.Message) {
+	t.Helper()
+	b, err := jsonrpc.Encode(m)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Send(ctx, b), "sending %s", b)
+}
+
+// recv receives and decodes the next message.
+func recv(t testing.TB, c conn) *jsonrpc.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	b, err := c.Receive(ctx)
+	require.NoError(t, err)
+	m, err := jsonrpc.Decode(b)
+	require.NoError(t, err, "decoding %s", b)
+	return m
+}
+
+// recvResponse receives until the response to id, returning it and the
+// messages that came before it.
+func recvResponse(t testing.TB, c conn, id jsonrpc.ID) (*jsonrpc.Message, []*jsonrpc.Message) {
+	t.Helper()
+	var before []*jsonrpc.Message
+	for {
+		m := recv(t, c)
+		if m.IsResponse() && m.ID.String() == id.String() {
+			return m, before
+		}
+		before = append(before, m)
+	}
+}
+
+// request builds a request with params marshalled from p.
+func request(t testing.TB, id int64, method string, p any) *jsonrpc.Message {
+	t.Helper()
+	m := &jsonrpc.Message{ID: jsonrpc.Int64ID(id), Method: method}
+	if p != nil {
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		m.Params = b
+	}
+	return m
+}
+
+// notification builds a notification with params marshalled from p.
+func notification(t testing.TB, method string, p any) *jsonrpc.Message {
+	t.Helper()
+	m := &jsonrpc.Message{Method: method}
+	if p != nil {
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		m.Params = b
+	}
+	return m
+}
+
+// initializeParams is a legacy initialize request's params at version v.
+func initializeParams(v string) map[string]any {
+	return map[string]any{
+		"protocolVersion": v,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "transport-test", "version": "1.0.0"},
+	}
+}
+
+// modern returns params carrying the 2026-07-28 _meta, merged with extra.
+func modern(extra map[string]any) map[string]any {
+	p := map[string]any{"_meta": map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "transport-test", "version": "1.0.0"},
+	}}
+	for k, v := range extra {
+		p[k] = v
+	}
+	return p
+}
+
+// result decodes a successful response's result into a map.
+func result(t testing.TB, m *jsonrpc.Message) map[string]any {
+	t.Helper()
+	require.Nil(t, m.Error, "response %s is an error", m.ID)
+	var r map[string]any
+	require.NoError(t, json.Unmarshal(m.Result, &r))
+	return r
+}
+
+// legacyHandshake runs initialize + notifications/initialized at version v
+// and returns the initialize result.
+func legacyHandshake(t testing.TB, c conn, v string) map[string]any {
+	t.Helper()
+	send(t, c, request(t, 1, "initialize", initializeParams(v)))
+	resp, _ := recvResponse(t, c, jsonrpc.Int64ID(1))
+	r := result(t, resp)
+	send(t, c, notification(t, "notifications/initialized", nil))
+	return r
+}
+
+// callText calls tool name with args and returns the text of its first
+// content block.
+func callText(t testing.TB, c conn, id int64, params map[string]any) string {
+	t.Helper()
+	send(t, c, request(t, id, "tools/call", params))
+	resp, _ := recvResponse(t, c, jsonrpc.Int64ID(id))
+	r := result(t, resp)
+	content, ok := r["content"].([]any)
+	require.True(t, ok && len(content) > 0, "tools/call result without content: %v", r)
+	text, _ := content[0].(map[string]any)["text"].(string)
+	return text
+}
+
+// learnTools hands the tools of a 2026-07-28 tools/list response to tr, as
+// the client does when it lists tools, and returns the names of those it
+// accepted.
+func learnTools(t testing.TB, tr conn, resp *jsonrpc.Message) []string {
+	t.Helper()
+	var r struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(resp.Result, &r))
+	l, ok := tr.(interface {
+		LearnToolHeaders(string, json.RawMessage) error
+	})
+	require.True(t, ok, "%T does not learn tool headers", tr)
+	var kept []string
+	for _, tool := range r.Tools {
+		if l.LearnToolHeaders(tool.Name, tool.InputSchema) == nil {
+			kept = append(kept, tool.Name)
+		}
+	}
+	return kept
+}

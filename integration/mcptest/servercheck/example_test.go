@@ -1,0 +1,43 @@
+package servercheck_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/mcptestkit/mcptestkit/examples/bookshop"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+// Run the checks outside a test, reporting each as it finishes.
+func Example() {
+	srv := bookshop.New(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	failed := 0
+	err := servercheck.Run(context.Background(), servercheck.Serve(gosdktest.Server(srv)), &servercheck.Options{
+		Run:  "tools",
+		Skip: []string{"tools/cancellation"},
+		OnResult: func(r servercheck.Result) {
+			if r.Status == servercheck.Fail {
+				failed++
+			}
+			fmt.Println(r.Status, r.Name)
+		},
+	})
+	fmt.Println(failed, err)
+	// Output:
+	// pass tools/list
+	// pass tools/names
+	// pass tools/descriptions
+	// pass tools/schemas/books_by_author
+	// pass tools/schemas/get_author
+	// pass tools/calls/books_by_author
+	// pass tools/calls/get_author
+	// pass tools/invalid-arguments/books_by_author
+	// pass tools/invalid-arguments/get_author
+	// pass tools/unknown-tool
+	// skip tools/progress
+	// skip tools/cancellation
+	// 0 <nil>
+}

@@ -1,0 +1,191 @@
+package mcpgo
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/contract"
+)
+
+// Guard returns a server option that gives an mcp-go server the error
+// contract of the MCP Python SDK: a panicking tool, resource or prompt
+// handler becomes an error that shows the client nothing of its cause, plus
+// one ERROR record with the stack; an expected failure passes through, plus
+// one INFO record. The package documentation tables what the client gets and
+// what is logged in each case, and what mcp-go leaves out of reach. Give it
+// first, so that it is the outermost middleware, or apply it to a server
+// already built (then it is innermost):
+//
+//	srv := server.NewMCPServer("bookshop", "1.0", mcpgo.Guard(logger))
+//	mcpgo.Guard(logger)(srv)
+//
+// A nil logger means [slog.Default]; [guard.ToolErrorsAsResults] is its one
+// option.
+func Guard(logger *slog.Logger, opts ...guard.Option) server.ServerOption {
+	g := guarded{contract.New(logger, opts)}
+	return func(s *server.MCPServer) {
+		server.WithToolHandlerMiddleware(g.tools)(s)
+		server.WithResourceHandlerMiddleware(g.resources)(s)
+		server.WithPromptHandlerMiddleware(g.prompts)(s)
+	}
+}
+
+// guarded holds the middleware Guard adds.
+type guarded struct{ rec contract.Recorder }
+
+func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		name := req.Params.Name
+		defer func() {
+			if v := recover(); v != nil {
+				g.rec.Panic(ctx, contract.MethodCallTool, name, v)
+				res, err = mcp.NewToolResultError(contract.ToolCrashText(name)), nil
+			}
+		}()
+		res, err = next(ctx, req)
+		if err != nil {
+			if _, elicit := asURLElicitationRequired(err); g.rec.ToolErrorsAsResults && !elicit {
+				g.rec.ToolError(ctx, name, err.Error())
+				return mcp.NewToolResultError(err.Error()), nil
+			}
+			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, err), err)
+			return res, err
+		}
+		if res != nil && res.IsError {
+			g.rec.ToolError(ctx, name, toolErrorText(res))
+		}
+		return res, nil
+	}
+}
+
+func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		uri := req.Params.URI
+		return guardCall(ctx, call{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode},
+			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
+	}
+}
+
+func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
+	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		name := req.Params.Name
+		return guardCall(ctx, call{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode},
+			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
+	}
+}
+
+// call describes one guarded call of a resource, prompt or completion
+// handler, which fail the same way: with a Go error.
+type call struct {
+	rec    contract.Recorder
+	method string
+	name   string                             // the URI or prompt name; "" for a completion
+	crash  string                             // the error message the client gets after a panic
+	code   func(context.Context, error) int64 // the code mcp-go sends for a returned error
+}
+
+// guardCall runs next as c describes: a panic becomes the error c.crash,
+// logged at ERROR with the stack; a returned error passes through, logged
+// at INFO.
+func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res R, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.rec.Panic(ctx, c.method, c.name, v)
+			var zero R
+			res, err = zero, errors.New(c.crash)
+		}
+	}()
+	res, err = next()
+	if err != nil {
+		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, err), err)
+	}
+	return res, err
+}
+
+// methodComplete is the method completion providers serve.
+const methodComplete = string(mcp.MethodCompletionComplete)
+
+// GuardPromptCompletions wraps a prompt completion provider so that a panic
+// in it is answered with -32603 "Internal server error" and logged at ERROR
+// ([guard.MsgPanic], with method, panic and stack), and a returned error is
+// logged at INFO ([guard.MsgRequestFailed]). Install it with
+//
+//	server.WithPromptCompletionProvider(mcpgo.GuardPromptCompletions(logger, p))
+//
+// A nil logger means [slog.Default].
+func GuardPromptCompletions(logger *slog.Logger, p server.PromptCompletionProvider) server.PromptCompletionProvider {
+	return completions{rec: contract.New(logger, nil), prompts: p}
+}
+
+// GuardResourceCompletions is [GuardPromptCompletions] for a resource
+// completion provider:
+//
+//	server.WithResourceCompletionProvider(mcpgo.GuardResourceCompletions(logger, p))
+func GuardResourceCompletions(logger *slog.Logger, p server.ResourceCompletionProvider) server.ResourceCompletionProvider {
+	return completions{rec: contract.New(logger, nil), resources: p}
+}
+
+// completions is a guarded completion provider: of prompts or of resources.
+type completions struct {
+	rec       contract.Recorder
+	prompts   server.PromptCompletionProvider
+	resources server.ResourceCompletionProvider
+}
+
+func (g completions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.prompts.CompletePromptArgument(ctx, prompt, arg, cc) })
+}
+
+func (g completions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.resources.CompleteResourceArgument(ctx, uri, arg, cc) })
+}
+
+// call describes a guarded completion: mcp-go sends every error a provider
+// returns as -32603.
+func (g completions) call() call {
+	return call{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
+		code: func(context.Context, error) int64 { return contract.CodeInternalError }}
+}
+
+// handlerCode returns the code mcp-go sends for an error a handler returned:
+// -32042 for a URL elicitation on a legacy session, else -32603.
+func handlerCode(ctx context.Context, err error) int64 {
+	if required, ok := asURLElicitationRequired(err); ok && !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		return int64(required.JSONRPCError().Error.Code)
+	}
+	return contract.CodeInternalError
+}
+
+// asURLElicitationRequired finds a URL elicitation error in err's chain, as
+// a value or a pointer, the way mcp-go does.
+func asURLElicitationRequired(err error) (mcp.URLElicitationRequiredError, bool) {
+	var v mcp.URLElicitationRequiredError
+	if errors.As(err, &v) {
+		return v, true
+	}
+	var p *mcp.URLElicitationRequiredError
+	if errors.As(err, &p) && p != nil {
+		return *p, true
+	}
+	return v, false
+}
+
+// toolErrorText returns the text of an error result.
+func toolErrorText(r *mcp.CallToolResult) string {
+	var texts []string
+	for _, c := range r.Content {
+		switch tc := c.(type) {
+		case mcp.TextContent:
+			texts = append(texts, tc.Text)
+		case *mcp.TextContent:
+			texts = append(texts, tc.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}

@@ -1,0 +1,294 @@
+package mcpgo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcpgo"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	adapter "github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+)
+
+// The handlers below are named functions, not closures, so that the tests
+// can check that a logged stack names the function that panicked.
+
+func explode(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	panic("kaboom")
+}
+
+func explodeN(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	panic(fmt.Sprintf("kaboom %d", req.GetInt("n", -1)))
+}
+
+func getAuthor(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	title := req.GetString("title", "")
+	if title != "Dune" {
+		return mcp.NewToolResultError(fmt.Sprintf("No book titled %q in the catalog.", title)), nil
+	}
+	return mcp.NewToolResultText("Frank Herbert"), nil
+}
+
+func toolFail(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("boom")
+}
+
+func toolElicit(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
+}
+
+func readCrash(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	panic(errors.New("resource kaboom"))
+}
+
+func readBook(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	var catalog map[string]string
+	catalog["x"] = "y" // a real runtime panic: assignment to a nil map
+	return nil, nil
+}
+
+func readFail(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	return nil, errors.New("resource boom")
+}
+
+func renderGreet(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	panic("prompt kaboom")
+}
+
+func renderFail(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	return nil, errors.New("prompt boom")
+}
+
+type crashingCompletions struct{}
+
+func (crashingCompletions) CompletePromptArgument(context.Context, string, mcp.CompleteArgument, mcp.CompleteContext) (*mcp.Completion, error) {
+	panic("completion kaboom")
+}
+
+func (crashingCompletions) CompleteResourceArgument(context.Context, string, mcp.CompleteArgument, mcp.CompleteContext) (*mcp.Completion, error) {
+	return nil, errors.New("completion boom")
+}
+
+// guarded builds a server that logs into logs, SDK records included, as a
+// real server would, with Guard given first so that it is outermost.
+func guarded(logs *logcapture.Recorder, opts ...guard.Option) *server.MCPServer {
+	l := logs.Logger()
+	s := server.NewMCPServer("guarded", "v0",
+		mcpgo.Guard(l, opts...),
+		server.WithLogger(l),
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(mcpgo.GuardPromptCompletions(l, crashingCompletions{})),
+		server.WithResourceCompletionProvider(mcpgo.GuardResourceCompletions(l, crashingCompletions{})),
+	)
+	addHandlers(s)
+	return s
+}
+
+func addHandlers(s *server.MCPServer) {
+	s.AddTool(mcp.NewTool("explode"), explode)
+	s.AddTool(mcp.NewTool("explode_n", mcp.WithNumber("n")), explodeN)
+	s.AddTool(mcp.NewTool("get_author", mcp.WithString("title")), getAuthor)
+	s.AddTool(mcp.NewTool("fail"), toolFail)
+	s.AddTool(mcp.NewTool("elicit"), toolElicit)
+	s.AddResource(mcp.NewResource("file:///crash", "crash"), readCrash)
+	s.AddResource(mcp.NewResource("file:///fail", "fail"), readFail)
+	s.AddResourceTemplate(mcp.NewResourceTemplate("books://{title}", "book"), readBook)
+	s.AddPrompt(mcp.NewPrompt("greet"), renderGreet)
+	s.AddPrompt(mcp.NewPrompt("fail"), renderFail)
+}
+
+// guardedSession serves s and connects the go-sdk client. When the test ends
+// it checks that every panic stopped at the guard.
+func guardedSession(t *testing.T, s *server.MCPServer, version string) (*gomcp.ClientSession, *sdktest.Served) {
+	t.Helper()
+	sv := sdktest.Serve(t, adapter.Server(s))
+	t.Cleanup(func() { sv.AssertNoPanic(t) })
+	return sv.Connect(t, version, nil), sv
+}
+
+// TestGuardPanics walks the crash rows of the contract in the package doc:
+// for each kind of handler, exactly what the client gets (never the panic
+// text) and the one ERROR record, whose stack names the function that
+// panicked.
+func TestGuardPanics(t *testing.T) {
+	t.Parallel()
+	cases := []sdktest.Crash{{
+		Name: "tool", Send: sdktest.CallTool("explode", nil),
+		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
+		Method: "tools/call",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"), logcapture.Attr(guard.KeyPanic, "kaboom")},
+		Func:   "mcpgo_test.explode(",
+	}, {
+		// mcp-go gives a handler's error no data: no {"uri": ...} here.
+		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource file:///crash"}},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
+		Func:   "mcpgo_test.readCrash(",
+	}, {
+		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource books://Dune"}},
+		Method: "resources/read",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
+		Func:   "mcpgo_test.readBook(",
+	}, {
+		Name: "prompt", Send: sdktest.GetPrompt("greet"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
+		Method: "prompts/get",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
+		Func:   "mcpgo_test.renderGreet(",
+	}, {
+		Name: "guarded completion provider", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
+		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
+		Method: "completion/complete",
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
+		Func: "mcpgo_test.crashingCompletions.CompletePromptArgument(",
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
+				t.Parallel()
+				logs := logcapture.New(t)
+				cs, sv := guardedSession(t, guarded(logs), era.Version)
+				sdktest.AssertCrash(t, cs, sv, logs, c)
+			})
+		}
+	})
+}
+
+// TestGuardFailures walks the expected-failure rows of the contract: the
+// client gets mcp-go's answer, and the log one INFO record without a stack
+// (or nothing, where no handler ran or nothing failed).
+func TestGuardFailures(t *testing.T) {
+	t.Parallel()
+	notFound := `No book titled "Nothing" in the catalog.`
+	cases := []sdktest.Failure{{
+		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
+		Want: sdktest.Answer{IsError: true, Text: notFound},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, notFound)},
+	}, {
+		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
+		Want: sdktest.Answer{Text: "Frank Herbert"},
+	}, {
+		Name: "tool's Go error", Send: sdktest.CallTool("fail", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
+			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "boom")},
+	}, {
+		Name: "resource's Go error", Send: sdktest.ReadResource("file:///fail"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "resource boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
+			logcapture.Attr(guard.KeyURI, "file:///fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "resource boom")},
+	}, {
+		Name: "prompt's Go error", Send: sdktest.GetPrompt("fail"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "prompt boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "prompts/get"),
+			logcapture.Attr(guard.KeyPrompt, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "prompt boom")},
+	}, {
+		Name: "guarded completion provider's error", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/resource", URI: "books://{title}"}, "title"),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "completion boom"}},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "completion/complete"),
+			logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "completion boom")},
+	}, {
+		// mcp-go rejects it before any handler runs: the guard logs nothing.
+		Name: "mcp-go's unknown tool", Send: sdktest.CallTool("nope", nil),
+		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "tool 'nope' not found: tool not found"}},
+	}}
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		for _, f := range cases {
+			t.Run(f.Name, func(t *testing.T) {
+				t.Parallel()
+				logs := logcapture.New(t)
+				cs, _ := guardedSession(t, guarded(logs), era.Version)
+				sdktest.AssertFailure(t, cs, logs, f)
+			})
+		}
+	})
+}
+
+// A URL elicitation keeps its own code on a legacy session, and the record
+// says so.
+func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
+	t.Parallel()
+	logs := logcapture.New(t)
+	cs, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), "2025-11-25")
+
+	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "elicit", Arguments: map[string]any{}})
+	assert.Equal(t, int64(-32042), sdktest.WireError(t, err).Code)
+	logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed),
+		logcapture.Attr(guard.KeyTool, "elicit"), logcapture.Attr(guard.KeyCode, -32042))
+}
+
+func TestGuardToolErrorsAsResults(t *testing.T) {
+	t.Parallel()
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		logs := logcapture.New(t)
+		cs, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.Version)
+
+		res := sdktest.Call(t, cs, "fail", nil)
+		assert.True(t, res.IsError)
+		assert.Equal(t, "boom", sdktest.Text(t, res))
+		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
+			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyError, "boom"))
+		logs.AssertNone(t, logcapture.Message(guard.MsgRequestFailed))
+		logs.AssertNoWarnings(t)
+	})
+}
+
+func TestGuardRetrofitted(t *testing.T) {
+	t.Parallel()
+	logs := logcapture.New(t)
+	s := server.NewMCPServer("retrofitted", "v0")
+	addHandlers(s)
+	mcpgo.Guard(logs.Logger())(s) // on a server someone else built
+
+	cs, _ := guardedSession(t, s, "")
+	res := sdktest.Call(t, cs, "explode", nil)
+	assert.Equal(t, "Error executing tool explode", sdktest.Text(t, res))
+	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"))
+}
+
+func TestGuardKeepsServingAfterPanic(t *testing.T) {
+	t.Parallel()
+	logs := logcapture.New(t)
+	cs, _ := guardedSession(t, guarded(logs), "")
+	for range 3 {
+		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
+	}
+	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
+}
+
+func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
+	t.Parallel()
+	logs := logcapture.New(t)
+	cs, _ := guardedSession(t, guarded(logs), "")
+	const n = 32
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			res, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "explode_n", Arguments: map[string]any{"n": i}})
+			if assert.NoError(t, err) {
+				assert.Equal(t, []gomcp.Content{&gomcp.TextContent{Text: "Error executing tool explode_n"}}, res.Content)
+			}
+		})
+	}
+	wg.Wait()
+	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
+	for i := range n {
+		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyPanic, fmt.Sprintf("kaboom %d", i)))
+	}
+}

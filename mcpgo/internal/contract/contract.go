@@ -1,0 +1,107 @@
+package contract
+
+import (
+	"context"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/mcptestkit/mcptestkit/guard"
+)
+
+// Method names with a subject.
+const (
+	MethodCallTool     = "tools/call"
+	MethodReadResource = "resources/read"
+	MethodGetPrompt    = "prompts/get"
+)
+
+// CodeInternalError is the JSON-RPC code of every crash that is not a tool's.
+const CodeInternalError = -32603
+
+// InternalMessage is the error message of a crash in a method that has no
+// subject to name.
+const InternalMessage = "Internal server error"
+
+// ToolCrashText is the text of the error result a crashed tool returns: the
+// name only, never the panic, which may describe the server's internals.
+func ToolCrashText(tool string) string { return "Error executing tool " + tool }
+
+// ResourceCrashMessage is the error message of a crashed resource read.
+func ResourceCrashMessage(uri string) string { return "Error reading resource " + uri }
+
+// PromptCrashMessage is the error message of a crashed prompt.
+func PromptCrashMessage(prompt string) string { return "Error rendering prompt " + prompt }
+
+// subject returns the panic message for method and the key under which its
+// subject (tool, URI, prompt) is logged; "" when the method has none.
+func subject(method string) (msg, key string) {
+	switch method {
+	case MethodCallTool:
+		return guard.MsgToolPanic, guard.KeyTool
+	case MethodReadResource:
+		return guard.MsgResourcePanic, guard.KeyURI
+	case MethodGetPrompt:
+		return guard.MsgPromptPanic, guard.KeyPrompt
+	}
+	return guard.MsgPanic, ""
+}
+
+// A Recorder writes a guard's log records, as the guard's options ask.
+type Recorder struct {
+	logger *slog.Logger // nil: slog.Default() as it is when a record is written
+
+	// ToolErrorsAsResults is whether guard.ToolErrorsAsResults was given.
+	ToolErrorsAsResults bool
+}
+
+// New returns the Recorder for a guard given logger and opts.
+func New(logger *slog.Logger, opts []guard.Option) Recorder {
+	r := Recorder{logger: logger}
+	for _, o := range opts {
+		if o == guard.ToolErrorsAsResults {
+			r.ToolErrorsAsResults = true
+		}
+	}
+	return r
+}
+
+func (r Recorder) log() *slog.Logger {
+	if r.logger == nil {
+		return slog.Default()
+	}
+	return r.logger
+}
+
+// Panic writes the ERROR record for the panic value v, recovered while
+// handling method; name is the tool, URI or prompt ("" for other methods).
+// Call it from the deferred function that recovered v: the stack it records
+// then still has the panicking frames.
+func (r Recorder) Panic(ctx context.Context, method, name string, v any) {
+	msg, key := subject(method)
+	attrs := make([]slog.Attr, 0, 4)
+	attrs = append(attrs, slog.String(guard.KeyMethod, method))
+	if key != "" {
+		attrs = append(attrs, slog.String(key, name))
+	}
+	attrs = append(attrs, slog.Any(guard.KeyPanic, v), slog.String(guard.KeyStack, string(debug.Stack())))
+	r.log().LogAttrs(ctx, slog.LevelError, msg, attrs...)
+}
+
+// ToolError writes the INFO record for a tool that reported a failure.
+func (r Recorder) ToolError(ctx context.Context, tool, text string) {
+	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
+		slog.String(guard.KeyMethod, MethodCallTool), slog.String(guard.KeyTool, tool), slog.String(guard.KeyError, text))
+}
+
+// RequestFailed writes the INFO record for a request that ended in a
+// JSON-RPC error with the given code; name is as for Panic.
+func (r Recorder) RequestFailed(ctx context.Context, method, name string, code int64, err error) {
+	_, key := subject(method)
+	attrs := make([]slog.Attr, 0, 4)
+	attrs = append(attrs, slog.String(guard.KeyMethod, method))
+	if key != "" {
+		attrs = append(attrs, slog.String(key, name))
+	}
+	attrs = append(attrs, slog.Int64(guard.KeyCode, code), slog.String(guard.KeyError, err.Error()))
+	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgRequestFailed, attrs...)
+}

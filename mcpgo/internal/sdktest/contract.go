@@ -1,0 +1,113 @@
+package sdktest
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/logcapture"
+)
+
+// The crash guards of both SDKs give a server the same contract (see the
+// docs of gosdk and mcpgo). Each guard's tests list the cases
+// for its SDK, as Crash and Failure values; the checks below say once what
+// each case means.
+
+// Answer is what the client should get for a request: a tool result with
+// exactly one text content, Text, or the JSON-RPC error Err.
+type Answer struct {
+	// Text is the tool result's one text block (unused when Err is set).
+	Text    string
+	IsError bool // for a tool result: whether it is an error result
+	// Err is the JSON-RPC error the request should fail with; nil for a tool
+	// result.
+	Err *jsonrpc.Error
+}
+
+// assertAnswer checks what Request got against want.
+func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer) {
+	t.Helper()
+	if want.Err != nil {
+		assert.Equal(t, want.Err, WireError(t, err))
+		return
+	}
+	require.NoError(t, err, "a tool result, not a protocol error")
+	assert.Equal(t, want.IsError, res.IsError, "isError")
+	assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: want.Text}}, res.Content)
+}
+
+// A Crash is one crash row of the guard contract: a request whose handler
+// panics.
+type Crash struct {
+	// Name names the case's subtest.
+	Name string
+	// Send makes the request whose handler panics.
+	Send Request
+	Want Answer // never the panic's text
+	// Method is the MCP method the ERROR record names ("tools/call").
+	Method string
+	// Record is what the one ERROR record has, besides its level and method.
+	Record []logcapture.Matcher
+	// Func is the function the record's stack must name: the one that
+	// panicked (as "pkg.Func(").
+	Func string
+}
+
+// AssertCrash sends c's request on cs and checks that the client got
+// c.Want, that no panic text (containing "kaboom" or "nil map") crossed the
+// connection, and that logs has exactly one record at WARN or above: the
+// ERROR record c describes.
+func AssertCrash(t testing.TB, cs *mcp.ClientSession, sv *Served, logs *logcapture.Recorder, c Crash) {
+	t.Helper()
+	res, err := c.Send(t.Context(), cs)
+	assertAnswer(t, res, err, c.Want)
+	if res != nil {
+		assert.Nil(t, res.StructuredContent)
+	}
+	tr := sv.Client.Transcript().String()
+	assert.NotContains(t, tr, "kaboom", "the panic text reached the client")
+	assert.NotContains(t, tr, "nil map", "the panic text reached the client")
+
+	ms := append([]logcapture.Matcher{logcapture.Level(slog.LevelError), logcapture.Attr(guard.KeyMethod, c.Method)}, c.Record...)
+	rec := logs.RequireLogged(t, ms...)
+	assert.Contains(t, rec.Stack(), c.Func, "the stack names the panicking function")
+	logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
+}
+
+// A Failure is one expected-failure row of the guard contract (or a
+// success): a request whose handler, or the SDK, answers with an error.
+type Failure struct {
+	// Name names the case's subtest.
+	Name string
+	// Send makes the request.
+	Send Request
+	// Want is what the client should get.
+	Want Answer
+	// Record is what the one INFO record the guard writes has, besides its
+	// level; nil when the guard logs nothing.
+	Record []logcapture.Matcher
+}
+
+// AssertFailure sends f's request on cs and checks that the client got
+// f.Want and that the guard wrote f's INFO record, once and without a stack,
+// or nothing; and that nothing was logged at WARN or above.
+func AssertFailure(t testing.TB, cs *mcp.ClientSession, logs *logcapture.Recorder, f Failure) {
+	t.Helper()
+	res, err := f.Send(t.Context(), cs)
+	assertAnswer(t, res, err, f.Want)
+
+	guardRecords := logcapture.Any(logcapture.Message(guard.MsgToolError), logcapture.Message(guard.MsgRequestFailed))
+	if f.Record == nil {
+		logs.AssertNone(t, guardRecords)
+	} else {
+		logs.AssertLogged(t, append([]logcapture.Matcher{logcapture.Level(slog.LevelInfo)}, f.Record...)...)
+		logs.AssertCount(t, 1, guardRecords)
+	}
+	logs.AssertNone(t, logcapture.HasAttr(guard.KeyStack))
+	logs.AssertNoWarnings(t)
+}

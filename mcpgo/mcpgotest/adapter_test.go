@@ -1,0 +1,360 @@
+package mcpgotest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+func TestCallToolInBothEras(t *testing.T) {
+	t.Parallel()
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+		cs := sv.Connect(t, era.Version, nil)
+		assert.Equal(t, era.Want, cs.InitializeResult().ProtocolVersion)
+		res := sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"})
+		assert.False(t, res.IsError)
+		assert.Equal(t, "hi", sdktest.Text(t, res))
+	})
+}
+
+// The ordering mcp-go's StdioServer gets wrong (297 of 300 late): a
+// notification sent by a handler before it returns must precede its response.
+func TestProgressIsWrittenBeforeResponse(t *testing.T) {
+	t.Parallel()
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+		cs := sv.Connect(t, era.Version, nil)
+		sdktest.CallWithProgress(t, cs, "progress", "tok-", 200)
+		calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+		assert.Equal(t, 200, calls)
+		assert.Zero(t, late, "responses written before their progress notification")
+	})
+}
+
+// Two servers, and two connections to one server, in parallel subtests:
+// each client sees only its own notifications (mcp-go's StdioServer shares
+// one session per process and cross-delivers them).
+func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
+	t.Parallel()
+	shared := newServer("shared")
+	adapters := map[string]*mcpgotest.Adapter{
+		"alpha":    mcpgotest.Server(newServer("alpha")),
+		"beta":     mcpgotest.Server(newServer("beta")),
+		"shared-1": mcpgotest.Server(shared),
+		"shared-2": mcpgotest.Server(shared),
+	}
+	for name, a := range adapters {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sv := sdktest.Serve(t, a)
+			cs := sv.Connect(t, "2025-06-18", nil)
+			sdktest.CallWithProgress(t, cs, "progress", name+"-", 50)
+			calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+			assert.Equal(t, 50, calls, name)
+			assert.Zero(t, late, name)
+			notes := 0
+			for _, e := range sv.Client.Transcript().Entries {
+				var n struct {
+					Method string `json:"method"`
+					Params struct {
+						Token string `json:"progressToken"`
+					} `json:"params"`
+				}
+				require.NoError(t, json.Unmarshal(e.Data, &n))
+				if e.Dir == memtransport.ServerToClient && n.Method == "notifications/progress" {
+					notes++
+					assert.True(t, strings.HasPrefix(n.Params.Token, name+"-"), "%s got %s's notification", name, n.Params.Token)
+				}
+			}
+			assert.Equal(t, 50, notes, "%s got exactly its own notifications", name)
+		})
+	}
+}
+
+func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
+	t.Parallel()
+	s := newServer("probe")
+	a := mcpgotest.Server(s)
+	ids := map[string]bool{}
+	for range 3 {
+		c, end := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- a.Serve(t.Context(), end) }()
+		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).
+			Connect(t.Context(), sdktest.Transport{Conn: c}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+		require.NoError(t, err)
+		res, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "session", Arguments: map[string]any{}})
+		require.NoError(t, err)
+		id := sdktest.Text(t, res)
+		assert.Regexp(t, `^mcptest-`, id)
+		assert.False(t, ids[id], "session id %s reused", id)
+		ids[id] = true
+
+		require.NoError(t, s.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}))
+		require.NoError(t, cs.Close())
+		require.NoError(t, <-done)
+		assert.Error(t, s.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}),
+			"the session is unregistered when Serve returns")
+	}
+}
+
+func TestServerToClientRequestsAtLegacyVersion(t *testing.T) {
+	t.Parallel()
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+	client := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, &gomcp.ClientOptions{
+		CreateMessageHandler: func(_ context.Context, req *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
+			return &gomcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &gomcp.TextContent{Text: "hi there"}}, nil
+		},
+		ElicitationHandler: func(_ context.Context, req *gomcp.ElicitRequest) (*gomcp.ElicitResult, error) {
+			return &gomcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	})
+	client.AddRoots(&gomcp.Root{URI: "file:///work", Name: "work"})
+	cs, err := client.Connect(t.Context(), sdktest.Transport{Conn: sv.Client}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	require.NoError(t, err)
+	defer cs.Close()
+
+	assert.Equal(t, `test-model said "hi there"`, sdktest.Text(t, sdktest.Call(t, cs, "sample", nil)))
+	assert.Equal(t, "accept: map[name:Ada]", sdktest.Text(t, sdktest.Call(t, cs, "ask", nil)))
+	assert.Equal(t, "file:///work", sdktest.Text(t, sdktest.Call(t, cs, "roots", nil)))
+}
+
+// At 2026-07-28 server-initiated requests are gone; mcp-go refuses them and
+// the session carries on.
+func TestServerToClientRequestsRefusedAtModernVersion(t *testing.T) {
+	t.Parallel()
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+	cs := sv.Connect(t, "", &gomcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
+			return nil, errors.New("not reached")
+		},
+	})
+	res := sdktest.Call(t, cs, "sample", nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, sdktest.Text(t, res), "server-initiated requests are not supported")
+	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "ok"})))
+}
+
+func TestClientErrorAnswerReachesTheHandler(t *testing.T) {
+	t.Parallel()
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+	// No sampling handler: the go-sdk client answers with an error.
+	cs := sv.Connect(t, "2025-06-18", nil)
+	res := sdktest.Call(t, cs, "sample", nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, sdktest.Text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
+}
+
+func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
+	t.Parallel()
+	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+		cs := sv.Connect(t, era.Version, nil)
+
+		_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+		assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, sdktest.WireError(t, err))
+		r := <-sv.Reports
+		assert.Equal(t, "tools/call", r.Method)
+		assert.Equal(t, "boom", r.Name)
+		assert.Equal(t, "kaboom", r.Value)
+		assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
+
+		_, err = cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "crash"})
+		assert.Equal(t, `panic in prompt "crash": prompt kaboom`, sdktest.WireError(t, err).Message)
+		r = <-sv.Reports
+		assert.Equal(t, crash.Report{Method: "prompts/get", Name: "crash", Value: r.Value, Stack: r.Stack}, r)
+
+		assert.Equal(t, "still here", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "still here"})))
+	})
+}
+
+// With mcp-go's own WithRecovery the server turns the panic into an error
+// itself, and the adapter's last resort stays out of the way.
+func TestOwnRecoveryRunsFirst(t *testing.T) {
+	t.Parallel()
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe", server.WithRecovery())))
+	cs := sv.Connect(t, "2025-06-18", nil)
+	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	assert.Contains(t, sdktest.WireError(t, err).Message, "panic recovered in boom tool handler: kaboom")
+	sv.AssertNoPanic(t)
+}
+
+// Exact wire behaviour, with raw frames: malformed JSON gets -32700 and the
+// session goes on; a batch gets mcp-go's own answer.
+func TestMalformedInputOnTheWire(t *testing.T) {
+	t.Parallel()
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+	raw := rawSession{t, sv.Client}
+
+	raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"v0"}}}`)
+	assert.Contains(t, raw.receive(), `"protocolVersion":"2025-06-18"`)
+	raw.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	raw.send(`{"jsonrpc":"2.0","id":2,"method":`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, raw.receive())
+	raw.send(`not json at all`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, raw.receive())
+	raw.send(`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Failed to parse message"}}`, raw.receive())
+
+	raw.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"after"}}}`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"after"}]}}`, raw.receive())
+}
+
+func TestOversizedResponseIsAnsweredWithAnError(t *testing.T) {
+	t.Parallel()
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")), memtransport.WithMaxMessageSize(2048))
+	cs := sv.Connect(t, "2025-06-18", nil)
+	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "big", Arguments: map[string]any{}})
+	werr := sdktest.WireError(t, err)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+	assert.Contains(t, werr.Message, "exceeds the maximum message size of 2048 bytes")
+	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "ok"})))
+}
+
+func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
+	t.Parallel()
+	legacyOnly := mcpgotest.WithProtocolVersions("2025-06-18", "2025-03-26")
+	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
+		t.Parallel()
+		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe"), legacyOnly))
+		cs := sv.Connect(t, "", nil)
+		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+		tr := sv.Client.Transcript()
+		require.GreaterOrEqual(t, len(tr.Entries), 2)
+		assert.Contains(t, string(tr.Entries[1].Data), `"code":-32022`)
+		assert.Contains(t, string(tr.Entries[1].Data), `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
+	})
+	t.Run("client asks for a newer legacy version", func(t *testing.T) {
+		t.Parallel()
+		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe"), legacyOnly))
+		cs := sv.Connect(t, "2025-11-25", nil)
+		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+	})
+	t.Run("modern only", func(t *testing.T) {
+		t.Parallel()
+		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe"), mcpgotest.WithProtocolVersions("2026-07-28")))
+		cs := sv.Connect(t, "", nil)
+		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+		assert.Contains(t, sv.Client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
+		assert.Equal(t, "new", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "new"})))
+	})
+}
+
+func TestContextFuncReachesHandlers(t *testing.T) {
+	t.Parallel()
+	type userKey struct{}
+	s := newServer("probe")
+	s.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(ctx.Value(userKey{}).(string)), nil
+	})
+	sv := sdktest.Serve(t, mcpgotest.Server(s, mcpgotest.WithContextFunc(func(ctx context.Context) context.Context {
+		return context.WithValue(ctx, userKey{}, "alice")
+	})))
+	cs := sv.Connect(t, "", nil)
+	assert.Equal(t, "alice", sdktest.Text(t, sdktest.Call(t, cs, "whoami", nil)))
+}
+
+func TestShutdownIsClean(t *testing.T) {
+	t.Parallel()
+	t.Run("client closes", func(t *testing.T) {
+		t.Parallel()
+		c, s := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- mcpgotest.Server(newServer("probe")).Serve(t.Context(), s) }()
+		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
+		require.NoError(t, err)
+		require.NoError(t, cs.Close())
+		require.NoError(t, <-done)
+	})
+	t.Run("context cancelled with a request waiting on the client", func(t *testing.T) {
+		t.Parallel()
+		c, s := memtransport.Pair()
+		defer c.Close()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- mcpgotest.Server(newServer("probe")).Serve(ctx, s) }()
+		raw := rawSession{t, c}
+		raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"raw","version":"v0"}}}`)
+		raw.receive()
+		raw.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		raw.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sample","arguments":{}}}`)
+		assert.Contains(t, raw.receive(), `"method":"sampling/createMessage"`, "the handler now waits for an answer that never comes")
+		cancel()
+		require.NoError(t, <-done, "Serve ends the waiting handler and returns")
+		b, err := c.Receive(t.Context())
+		require.ErrorIs(t, err, memtransport.ErrClosed, "got %s", b)
+	})
+}
+
+func TestServeRejectsNilConnection(t *testing.T) {
+	t.Parallel()
+	require.ErrorContains(t, mcpgotest.Server(newServer("probe")).Serve(t.Context(), nil), "nil connection")
+}
+
+// WithNotificationBuffer bounds how many notifications wait for the writer.
+// With the writer held on a first notification, a buffer of 2 takes two
+// more, and mcp-go refuses the rest with ErrNotificationChannelBlocked.
+func TestNotificationBufferBoundsWhatWaits(t *testing.T) {
+	t.Parallel()
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	holdNotifications := memtransport.WithFault(func(f memtransport.Frame) memtransport.Action {
+		if f.Dir != memtransport.ServerToClient || !bytes.Contains(f.Data, []byte(`"notifications/message"`)) {
+			return memtransport.Action{}
+		}
+		once.Do(func() { close(held) })
+		return memtransport.Action{Hold: release}
+	})
+
+	s := server.NewMCPServer("flood", "v0")
+	s.AddTool(mcp.NewTool("flood"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		defer close(release)
+		notify := func() error {
+			return server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "info", "data": "x"})
+		}
+		if err := notify(); err != nil {
+			return nil, err
+		}
+		select {
+		case <-held: // the writer has taken the first: the buffer is empty
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		refused := 0
+		for range 5 {
+			if err := notify(); errors.Is(err, server.ErrNotificationChannelBlocked) {
+				refused++
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		return mcp.NewToolResultText(strconv.Itoa(refused)), nil
+	})
+
+	cs := sdktest.Serve(t, mcpgotest.Server(s, mcpgotest.WithNotificationBuffer(2)), holdNotifications).Connect(t, "2025-06-18", nil)
+	assert.Equal(t, "3", sdktest.Text(t, sdktest.Call(t, cs, "flood", nil)))
+}
+
+func TestNotificationBufferMustHoldOne(t *testing.T) {
+	t.Parallel()
+	assert.PanicsWithValue(t, "mcpgotest.WithNotificationBuffer: n must be at least 1, got 0", func() { mcpgotest.WithNotificationBuffer(0) })
+}

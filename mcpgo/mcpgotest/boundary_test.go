@@ -1,0 +1,34 @@
+package mcpgotest_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+)
+
+// The adapter recovers on its own side of the boundary (each request's
+// goroutine is the adapter's): serving a server, again and again, through
+// one Adapter or several, one after another or at once, gives each
+// connection the same behaviour, and afterwards the server is as it was: a
+// panic in it, handled by mcp-go directly, is not recovered.
+func TestServingLeavesTheServerAlone(t *testing.T) {
+	t.Parallel()
+	s := newServer("probe")
+	reused := mcpgotest.Server(s)
+	sdktest.ServeRepeatedly(t, []sdktest.Server{reused, reused, mcpgotest.Server(s), mcpgotest.Server(s)}, func(t *testing.T, sv *sdktest.Served, era sdktest.Era) {
+		cs := sv.Connect(t, era.Version, nil)
+		sdktest.AssertPanicAnswered(t, cs, sv)
+		assert.Equal(t, "hi", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"})))
+	})
+
+	panicked := func() (v any) {
+		defer func() { v = recover() }()
+		s.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"v0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`))
+		return nil
+	}()
+	assert.Equal(t, "kaboom", panicked, "the server has no recovery of the adapter's after serving")
+}
