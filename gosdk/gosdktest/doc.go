@@ -1,4 +1,4 @@
-// Package gosdk serves a server built with the official Go SDK
+// Package gosdktest serves a server built with the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk/mcp) to the mcptest harness, in
 // memory. It is for tests; the crash guard a server installs in production
 // is package gosdk.

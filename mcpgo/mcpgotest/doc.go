@@ -1,4 +1,4 @@
-// Package mcpgo serves a server built with github.com/mark3labs/mcp-go to
+// Package mcpgotest serves a server built with github.com/mark3labs/mcp-go to
 // the mcptest harness, in memory. It is for tests; the crash guard a server
 // installs in production is package mcpgo.
 //
