@@ -291,7 +291,7 @@ func TestCheckServerNoCrashGuard(t *testing.T) {
 	f.expectFailure(t,
 		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
 		`the handler panicked (panic in tool "repeat": strings: negative Repeat count), and the server has no crash guard of its own`,
-		"srv.AddReceivingMiddleware(gosdktest.Guard(logger))",
+		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
 	)
 }
 

@@ -212,7 +212,7 @@ func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 	f.expectFailure(t,
 		`the server panicked in tools/call "boom": kaboom`,
 		"Install the crash guard",
-		"srv.AddReceivingMiddleware(gosdktest.Guard(logger))",
+		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
 		"mcptest.explode", // the stack names the panicking function
 	)
 	AssertProtocolError(t, callErr, client.CodeInternalError)

@@ -46,7 +46,7 @@ func TestMCPGoPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 		_, err := c.CallTool(tb.Context(), "boom", nil)
 		AssertProtocolError(tb, err, client.CodeInternalError)
 	})
-	f.expectFailure(t, `the server panicked in tools/call "boom": kaboom`, "mcpgotest.Guard(logger)(srv)", "mcptest.explode")
+	f.expectFailure(t, `the server panicked in tools/call "boom": kaboom`, "mcpgo.Guard(logger)(srv)", "mcptest.explode")
 }
 
 // mcp-go's own WithRecovery is recovery of the server's own: the harness

@@ -99,7 +99,7 @@ func TestGetAuthorCrash(t *testing.T) {
 		logcapture.Level(slog.LevelError),
 		logcapture.Message(guard.MsgToolPanic),
 		logcapture.Attr(guard.KeyTool, "get_author"))
-	assert.Contains(t, rec.Stack(), "bookshop-mcpgotest.authorOf", "the stack names the panicking function")
+	assert.Contains(t, rec.Stack(), "bookshop-mcpgo.authorOf", "the stack names the panicking function")
 	assert.Equal(t, 1, logs.Count(logcapture.AtLeast(slog.LevelWarn)))
 
 	res, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Neuromancer"})
