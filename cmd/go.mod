@@ -1,3 +1,6 @@
+// The command line and the conformance client. No replace directives here: `go install
+// .../cmd/mcptestkit@version` refuses a module that has them; in the repository go.work
+// resolves the other modules of mcptestkit.
 module github.com/mcptestkit/mcptestkit/cmd
 
 go 1.25.5
@@ -26,10 +29,6 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 )
 
-replace github.com/mcptestkit/mcptestkit => ../
 
-replace github.com/mcptestkit/mcptestkit/gosdk => ../gosdk
 
-replace github.com/mcptestkit/mcptestkit/mcpgo => ../mcpgo
 
-replace github.com/mcptestkit/mcptestkit/examples => ../examples
