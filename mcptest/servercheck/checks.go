@@ -464,25 +464,64 @@ func (c *state) unknownResource() {
 	defer cancel()
 	const uri = "mcptestkit-check://no/such/resource"
 	res, err := cn.cl.ReadResource(ctx, uri)
-	e, ok := errorCode(err)
-	want := "expected: JSON-RPC error -32602 with data {\"uri\": \"" + uri + "\"} (the older -32002 is accepted)"
+	if err == nil {
+		c.failf("read %s, a URI the server does not have; it succeeded: %s\nexpected: %s", uri, describe(res, nil), notFoundWanted(cn.cl.ProtocolVersion(), uri))
+		return
+	}
+	failure, note := judgeNotFound(cn.cl.ProtocolVersion(), uri, err)
 	switch {
-	case err == nil:
-		c.failf("read %s, a URI the server does not have; it succeeded: %s\n%s", uri, describe(res, nil), want)
-	case !ok:
-		c.failf("read %s; got %v\n%s", uri, err, want)
-	case e.Code == client.CodeInvalidParams || e.Code == client.CodeResourceNotFound:
-		var got string
-		if !e.DataField("uri", &got) || got != uri {
-			c.failf("read %s; got %s: the error's data has no \"uri\" naming the resource\n%s", uri, describe(nil, err), want)
-		}
-		if e.Code == client.CodeResourceNotFound {
-			c.notef("answers an unknown resource with -32002, the code of protocol versions up to 2025-11-25; 2026-07-28 uses -32602")
-		}
-	default:
-		c.failf("read %s, a URI the server does not have; got %s\n%s", uri, describe(nil, err), want)
+	case failure != "":
+		c.failf("read %s, a URI the server does not have; got %s: %s\nexpected: %s", uri, describe(nil, err), failure, notFoundWanted(cn.cl.ProtocolVersion(), uri))
+	case note != "":
+		c.notef("%s", note)
 	}
 	c.noLeak("resources/read "+uri, nil, err)
+}
+
+// notFoundWanted says what the protocol version asks of a server that has
+// no resource at uri.
+func notFoundWanted(version, uri string) string {
+	if client.IsLegacy(version) {
+		return fmt.Sprintf("JSON-RPC error -32002 (resource not found) with data {\"uri\": %q}, the code of %s; -32602 with data.uri, the newer form, is accepted", uri, version)
+	}
+	return fmt.Sprintf("JSON-RPC error -32602 with data {\"uri\": %q} (resource not found, 2026-07-28)", uri)
+}
+
+// judgeNotFound judges the error a server answered a read of uri, which it
+// does not have, with, at the negotiated protocol version. Whether the
+// error is a "resource not found" at all is [client.IsResourceNotFound]'s
+// rule, the one mcptest.AssertResourceNotFound applies too; this adds only
+// what the version asks of the code and data. failure is empty when the
+// answer is acceptable; note tells what a server should still improve.
+func judgeNotFound(version, uri string, err error) (failure, note string) {
+	var e *client.Error
+	if !errors.As(err, &e) {
+		return "not a JSON-RPC error response", ""
+	}
+	if !client.IsResourceNotFound(err) {
+		return fmt.Sprintf("code %d is not resource not found (nor is -32602 whose message does not name the resource)", e.Code), ""
+	}
+	var got string
+	hasURI := e.DataField("uri", &got)
+	if hasURI && got != uri {
+		return fmt.Sprintf("data.uri names another resource, %q", got), ""
+	}
+	legacy := client.IsLegacy(version)
+	switch {
+	case !legacy && e.Code == client.CodeLegacyResourceNotFound:
+		// The 2026-07-28 specification retires -32002: a server speaking it
+		// must not send that code (clients still accept it from older ones).
+		return "-32002 is retired at 2026-07-28, which answers resource not found with -32602", ""
+	case legacy && e.Code == client.CodeResourceNotFound:
+		note = fmt.Sprintf("answers an unknown resource with -32602, the code of 2026-07-28; %s's is -32002 (clients accept both)", version)
+	}
+	if !hasURI {
+		if note != "" {
+			note += "; "
+		}
+		note += "the error has no data.uri naming the resource, which the specification says it should carry"
+	}
+	return "", note
 }
 
 func (c *state) readResource(r *client.Resource) {
@@ -526,7 +565,7 @@ func (c *state) readTemplate(t *client.ResourceTemplate) {
 			c.failf("read %s, an expansion of template %s; the result has no contents\nexpected: the contents, or resource not found (-32602 with data.uri); the specification forbids empty contents in place of not found", uri, t.URITemplate)
 			return
 		}
-		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams && e.Code != client.CodeResourceNotFound {
+		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams && !client.IsResourceNotFound(err) {
 			c.failf("read %s, an expansion of template %s; got %s\nexpected: the contents, or resource not found (-32602 with data.uri); a value the server has no resource for is not an internal error", uri, t.URITemplate, describe(nil, err))
 			return
 		}

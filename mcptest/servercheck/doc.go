@@ -41,7 +41,8 @@
 //	resources/list, resources/templates/list   paging, as for tools
 //	resources/read/<name>         every listed resource reads, with contents
 //	resources/templates/read/<name> expansions read, or get resource-not-found
-//	resources/unknown-uri         -32602 with data.uri (-32002, the older code, noted)
+//	resources/unknown-uri         resource not found: -32002 up to 2025-11-25, -32602 at 2026-07-28;
+//	                              the other code, or no data.uri, is noted; -32002 at 2026-07-28 fails
 //	prompts/list                  paging, as for tools
 //	prompts/get/<prompt>          renders with generated arguments, or -32602
 //	prompts/missing-argument/<prompt> a required argument left out gets -32602

@@ -50,9 +50,8 @@ func TestServerEverything(t *testing.T) {
 		// resource", not resource-not-found.
 		"resources/templates/read/Dynamic_Text_Resource",
 		"resources/templates/read/Dynamic_Blob_Resource",
-		// -32602 without data.uri.
-		"resources/unknown-uri",
-		// A bad argument value is -32603, not -32602.
+		// A bad argument value is -32603, not -32602. (Its unknown-resource
+		// answer, -32602 without data.uri, is noted, not failed.)
 		"prompts/get/resource-prompt",
 	}
 	slices.Sort(failed)
@@ -64,6 +63,7 @@ func TestServerMemory(t *testing.T) {
 	// The tools write the knowledge graph to this file.
 	t.Setenv("MEMORY_FILE_PATH", filepath.Join(t.TempDir(), "memory.jsonl"))
 	failed := runNPM(t, "@modelcontextprotocol/server-memory@2026.8.31")
-	// -32602 without data.uri.
-	assert.Equal(t, []string{"resources/unknown-uri"}, failed)
+	// Nothing fails: its -32602 without data.uri for an unknown resource is
+	// resource not found (the message names the URI), which the check notes.
+	assert.Empty(t, failed)
 }

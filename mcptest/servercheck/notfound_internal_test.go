@@ -1,0 +1,64 @@
+package servercheck
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// The answers real servers gave to a read of a URI they do not have (the
+// error's code, message and data as sent), judged at the version of the
+// connection they came on.
+func TestJudgeNotFoundOnRealAnswers(t *testing.T) {
+	const uri = "mcptestkit-check://no/such/resource"
+	const legacy, modern = client.Version20251125, client.Version20260728
+	withURI := `{"uri":"` + uri + `"}`
+	for _, tc := range []struct {
+		server  string
+		version string
+		code    int64
+		message string
+		data    string
+		fail    bool
+		noteHas string // "" for no note
+	}{
+		{"mcp-grafana (mcp-go) at 2025-11-25", legacy, -32002, "resource not found", withURI, false, ""},
+		{"mcp-go v1.2.1 at 2025-11-25", legacy, -32002, "handler not found for resource URI '" + uri + "': resource not found", "", false, "no data.uri"},
+		{"mcp-go v1.2.1 at 2026-07-28", modern, -32602, "handler not found for resource URI '" + uri + "': resource not found", "", false, "no data.uri"},
+		{"TypeScript SDK v1 (server-memory) at 2025-11-25", legacy, -32602, "Resource " + uri + " not found", "", false, "-32602, the code of 2026-07-28"},
+		{"TypeScript SDK v2 at 2026-07-28", modern, -32602, "Resource " + uri + " not found", withURI, false, ""},
+		{"go-sdk v1.8.0 at 2025-11-25", legacy, -32602, "Resource not found", withURI, false, "-32602, the code of 2026-07-28"},
+		{"go-sdk v1.8.0 at 2026-07-28", modern, -32602, "Resource not found", withURI, false, ""},
+		{"Python SDK at 2026-07-28", modern, -32602, "Resource not found", withURI, false, ""},
+		{"-32002 at 2026-07-28 (retired there)", modern, -32002, "Resource not found", withURI, true, ""},
+		{"an internal error", legacy, -32603, "Internal error", "", true, ""},
+		{"-32602 that does not say which resource", modern, -32602, "Invalid params", "", true, ""},
+		{"data.uri naming another resource", modern, -32602, "Resource not found", `{"uri":"other://x"}`, true, ""},
+	} {
+		t.Run(tc.server, func(t *testing.T) {
+			e := &client.Error{Code: tc.code, Message: tc.message, Method: "resources/read", Name: uri}
+			if tc.data != "" {
+				e.Data = json.RawMessage(tc.data)
+			}
+			failure, note := judgeNotFound(tc.version, uri, e)
+			if got := failure != ""; got != tc.fail {
+				t.Fatalf("failure = %q, want a failure: %v", failure, tc.fail)
+			}
+			if tc.fail {
+				return
+			}
+			switch {
+			case tc.noteHas == "" && note != "":
+				t.Errorf("note = %q, want none", note)
+			case tc.noteHas != "" && !strings.Contains(note, tc.noteHas):
+				t.Errorf("note = %q, want one saying %q", note, tc.noteHas)
+			}
+			// The assertion and the client's recogniser agree with the check.
+			if !client.IsResourceNotFound(e) {
+				t.Errorf("client.IsResourceNotFound rejects what the check accepts")
+			}
+		})
+	}
+}
