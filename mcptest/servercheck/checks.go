@@ -175,6 +175,13 @@ func (c *state) handshake(version string) {
 			if e, ok := errorCode(err); ok && (e.Code == client.CodeMethodNotFound || e.Code == client.CodeInvalidParams) || strings.Contains(err.Error(), "legacy") {
 				c.skipf("the server speaks only the legacy protocol (server/discover answered: %v)", err)
 			}
+			// Other answers (over HTTP, a 400 with a legacy server's own
+			// error, -32000 "Bad Request: Server not initialized") are for
+			// the client's fallback rule to read: if a client that pins
+			// nothing falls back to initialize, the server is legacy.
+			if legacy := c.legacyFallback(); legacy != "" {
+				c.skipf("the server speaks only the legacy protocol: it answered server/discover with %v, and a client that pins no version fell back to initialize and agreed on %s", err, legacy)
+			}
 		}
 		c.fatalf("sent the handshake at protocol version %s; expected the server to accept it or answer with a version it supports, got: %v", version, err)
 	}
@@ -185,6 +192,20 @@ func (c *state) handshake(version string) {
 	if early := cn.tap.earlyMessages(); len(early) > 0 {
 		c.failf("the server sent %s before the client's notifications/initialized; the specification allows only ping and log messages before it (lifecycle: operation starts once the client has sent notifications/initialized)", strings.Join(early, ", "))
 	}
+}
+
+// legacyFallback connects with no version pinned and returns the legacy
+// version the client's fallback agreed on, or "" when the connection fails
+// or speaks 2026-07-28.
+func (c *state) legacyFallback() string {
+	cn, err := c.s.open("")
+	if cn != nil {
+		defer cn.close()
+	}
+	if err != nil || !client.IsLegacy(cn.cl.ProtocolVersion()) {
+		return ""
+	}
+	return cn.cl.ProtocolVersion()
 }
 
 // newestLegacy returns the newest legacy version of offered that the client

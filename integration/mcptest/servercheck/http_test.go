@@ -1,7 +1,11 @@
 package servercheck_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -69,4 +73,58 @@ func TestGoSDKStatelessHTTP(t *testing.T) {
 	}
 	assert.Equal(t, servercheck.Pass, results["tools/calls/note"].Status)
 	assert.Equal(t, servercheck.Pass, results["unknown-method"].Status)
+}
+
+// legacyTSLike answers every server/discover POST the way the TypeScript
+// SDK's legacy HTTP servers do (server-everything, server-memory over
+// streamable HTTP): HTTP 400 with a legacy JSON-RPC error, and passes
+// everything else to next.
+func legacyTSLike(next http.Handler, message string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(body, &m) == nil && m.Method == "server/discover" {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":%q}}`, m.ID, message)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// A legacy server that answers server/discover over HTTP with 400 and its
+// own -32000 error is legacy, as the client's fallback reads it: the
+// 2026-07-28 handshake is skipped (it failed), naming what the server
+// speaks, and every other check runs as before. (It failed the run before.)
+func TestLegacyHTTPServerRefusingDiscoverIsSkipped(t *testing.T) {
+	for _, message := range []string{"Bad Request: Server not initialized", "Unsupported protocol version"} {
+		t.Run(message, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+			mcp.AddTool(s, &mcp.Tool{Name: "note", Description: "Takes a note."}, func(context.Context, *mcp.CallToolRequest, noteIn) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "noted"}}}, nil, nil
+			})
+			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+			srv := httptest.NewServer(legacyTSLike(h, message))
+			t.Cleanup(srv.Close)
+
+			// go-sdk's stateless handler answers an unknown legacy method
+			// with HTTP 400 and a text body, a finding of its own
+			// (TestGoSDKStatefulHTTP): nothing else fails.
+			results, err := runAll(t, servercheck.URL(srv.URL))
+			require.EqualError(t, err, "1 check(s) failed: unknown-method")
+			hs := results["handshake/2026-07-28"]
+			assert.Equal(t, servercheck.Skip, hs.Status, "%s", hs.Detail)
+			assert.Contains(t, hs.Detail, "the server speaks only the legacy protocol")
+			assert.Contains(t, hs.Detail, message)
+			assert.Contains(t, hs.Detail, "agreed on 2025-11-25")
+			assert.Equal(t, servercheck.Pass, results["tools/calls/note"].Status)
+		})
+	}
 }
