@@ -116,6 +116,9 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, opts []CheckO
 		<-st.done
 	}
 	tt, isT := t.(*testing.T)
+	if isT && inBubble(t) {
+		isT = false // t.Run panics in a synctest bubble: report on t itself
+	}
 	if isT {
 		o.Runner = func(name string, run func() servercheck.Result) { hand(step{name: name, run: run}) }
 	} else {
