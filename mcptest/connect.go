@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +27,17 @@ import (
 // Serve must not return before it has stopped using conn and every goroutine
 // it started for the connection has finished (or is about to), because the
 // harness checks for leaked goroutines once it returns.
+//
+// A Server may also say which protocol versions it speaks, with a method
+// the harness looks for (as io.Copy looks for WriterTo):
+//
+//	ProtocolVersions() []string
+//
+// When the list has no version from 2026-07-28 on, and the test pins none
+// ([WithProtocolVersion], [EachVersion]), the client starts with
+// initialize at the newest version both speak instead of probing with
+// server/discover first, which a legacy SDK may log as an error. A nil
+// list, or one the client shares no legacy version with, changes nothing.
 type Server interface {
 	Serve(ctx context.Context, conn *memtransport.Conn) error
 }
@@ -66,6 +78,9 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		return nil
 	}
 	cfg := newConfig(opts)
+	if cfg.version == "" && eachVersionOf(t) == "" {
+		cfg.version = legacyStart(srv) // no probe for a server that says it is legacy
+	}
 	keep := cfg.keepFrames()
 	// The user's transport options come last, so they can change this.
 	pairOpts := append([]memtransport.Option{memtransport.WithTranscriptLimit(keep)}, cfg.pairOptions...)
@@ -81,6 +96,27 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		go h.serve(ctx, srv)
 		return cliEnd, nil
 	})
+}
+
+// legacyStart returns the version at which to start a connection to srv
+// with initialize, without the server/discover probe: the newest legacy
+// version the client and srv speak, when srv lists its versions (see
+// [Server]) and none is 2026-07-28 or later. "" means probe as usual.
+func legacyStart(srv Server) string {
+	s, ok := srv.(interface{ ProtocolVersions() []string })
+	if !ok {
+		return ""
+	}
+	best := ""
+	for _, v := range s.ProtocolVersions() {
+		if !client.IsLegacy(v) {
+			return ""
+		}
+		if v > best && slices.Contains(client.SupportedVersions(), v) {
+			best = v
+		}
+	}
+	return best
 }
 
 // harness is the state of one connection made by Connect or one of the

@@ -3,6 +3,7 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -26,16 +27,27 @@ type scriptedServer struct {
 	// versions are the versions it speaks, newest first; nil: every legacy
 	// version.
 	versions []string
-	// discovered counts the server/discover requests it got.
+	// discovered counts the server/discover requests it got; each is also
+	// logged at ERROR on logger, as go-sdk v1.4.0 does.
 	discovered *atomic.Int32
+	logger     *slog.Logger
 }
 
 func newScriptedServer(versions ...string) *scriptedServer {
 	if versions == nil {
 		versions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 	}
-	return &scriptedServer{versions: versions, discovered: new(atomic.Int32)}
+	return &scriptedServer{versions: versions, discovered: new(atomic.Int32), logger: slog.New(slog.DiscardHandler)}
 }
+
+// listingServer is a scriptedServer that lists versions through the
+// optional method the harness looks for.
+type listingServer struct {
+	*scriptedServer
+	list []string
+}
+
+func (s listingServer) ProtocolVersions() []string { return s.list }
 
 func (s *scriptedServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	var wg sync.WaitGroup
@@ -93,6 +105,7 @@ func (s *scriptedServer) Serve(ctx context.Context, conn *memtransport.Conn) err
 			})
 		case "server/discover":
 			s.discovered.Add(1)
+			s.logger.Error("method invalid during initialization", "method", req.Method)
 			fallthrough
 		default:
 			answer(`"error":{"code":-32601,"message":"Method not found"}`)
