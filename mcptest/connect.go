@@ -227,7 +227,7 @@ func deadlineOf(t testing.TB) (deadline time.Time, ok, bubble bool) {
 			if s, isText := r.(string); !isText || !strings.Contains(s, "synctest bubble") {
 				panic(r)
 			}
-			deadline, ok, bubble = time.Time{}, false, true
+			bubble = true
 		}
 	}()
 	deadline, ok = d.Deadline()
