@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,6 +27,17 @@ import (
 // Serve must not return before it has stopped using conn and every goroutine
 // it started for the connection has finished (or is about to), because the
 // harness checks for leaked goroutines once it returns.
+//
+// A Server may also say which protocol versions it speaks, with a method
+// the harness looks for (as io.Copy looks for WriterTo):
+//
+//	ProtocolVersions() []string
+//
+// When the list has no version from 2026-07-28 on, and the test pins none
+// ([WithProtocolVersion], [EachVersion]), the client starts with
+// initialize at the newest version both speak instead of probing with
+// server/discover first, which a legacy SDK may log as an error. A nil
+// list, or one the client shares no legacy version with, changes nothing.
 type Server interface {
 	Serve(ctx context.Context, conn *memtransport.Conn) error
 }
@@ -65,6 +78,9 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		return nil
 	}
 	cfg := newConfig(opts)
+	if cfg.version == "" && eachVersionOf(t) == "" {
+		cfg.version = legacyStart(srv) // no probe for a server that says it is legacy
+	}
 	keep := cfg.keepFrames()
 	// The user's transport options come last, so they can change this.
 	pairOpts := append([]memtransport.Option{memtransport.WithTranscriptLimit(keep)}, cfg.pairOptions...)
@@ -80,6 +96,27 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		go h.serve(ctx, srv)
 		return cliEnd, nil
 	})
+}
+
+// legacyStart returns the version at which to start a connection to srv
+// with initialize, without the server/discover probe: the newest legacy
+// version the client and srv speak, when srv lists its versions (see
+// [Server]) and none is 2026-07-28 or later. "" means probe as usual.
+func legacyStart(srv Server) string {
+	s, ok := srv.(interface{ ProtocolVersions() []string })
+	if !ok {
+		return ""
+	}
+	best := ""
+	for _, v := range s.ProtocolVersions() {
+		if !client.IsLegacy(v) {
+			return ""
+		}
+		if v > best && slices.Contains(client.SupportedVersions(), v) {
+			best = v
+		}
+	}
+	return best
 }
 
 // harness is the state of one connection made by Connect or one of the
@@ -131,8 +168,20 @@ type harness struct {
 
 func newHarness(t testing.TB, cfg *config, name string) *harness {
 	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
-	if d, ok := testDeadline(t, cfg); ok {
+	d, ok, bubble := testDeadline(t, cfg)
+	if ok {
 		h.deadline = d.Add(-reportTime)
+	}
+	if bubble && cfg.census == nil {
+		// The process-wide census compares times taken on different
+		// clocks (a bubble's is fake) and may start its self-check, whose
+		// cleanups run outside the bubble and would touch its channels. A
+		// connection in a bubble is checked on its own instead, by reading
+		// the profile until its goroutines are gone or its wait is over.
+		// That wait is on the bubble's clock, which moves only once every
+		// goroutine in the bubble is durably blocked: a goroutine still
+		// there then is stuck, not slow, and waiting costs no real time.
+		cfg.census, cfg.leakNow = newBubbleCensus(), true
 	}
 	return h
 }
@@ -142,15 +191,47 @@ func newHarness(t testing.TB, cfg *config, name string) *harness {
 // still running when go test -timeout ends the binary.
 const reportTime = time.Second
 
-// testDeadline is when go test -timeout will end the test binary.
-func testDeadline(t testing.TB, cfg *config) (time.Time, bool) {
-	if !cfg.deadline.IsZero() {
-		return cfg.deadline, true
+// testDeadline is when go test -timeout will end the test binary. In a
+// synctest bubble there is none that means anything (the bubble's clock is
+// fake): it reports bubble instead, and no deadline.
+func testDeadline(t testing.TB, cfg *config) (deadline time.Time, ok, bubble bool) {
+	deadline, ok, bubble = deadlineOf(t)
+	if !cfg.deadline.IsZero() && !bubble {
+		return cfg.deadline, true, false
 	}
-	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
-		return d.Deadline()
+	return deadline, ok, bubble
+}
+
+// inBubble reports whether t runs in a testing/synctest bubble.
+func inBubble(t testing.TB) bool {
+	_, _, bubble := deadlineOf(t)
+	return bubble
+}
+
+// deadlineOf returns t's Deadline, if t has the method, and reports whether
+// t runs in a testing/synctest bubble.
+//
+// Go 1.25 has no call that says whether the caller is in a bubble, but a
+// bubble's *testing.T panics in Deadline ("testing: t.Deadline called
+// inside synctest bubble") before it reads or changes anything. So that
+// panic, recovered here around that one call, is the answer; any other
+// panic goes on. Should a later Go word the panic otherwise, it goes on
+// too, as before this check, and TestBubbleIsDetected says so.
+func deadlineOf(t testing.TB) (deadline time.Time, ok, bubble bool) {
+	d, has := t.(interface{ Deadline() (time.Time, bool) })
+	if !has {
+		return time.Time{}, false, false
 	}
-	return time.Time{}, false
+	defer func() {
+		if r := recover(); r != nil {
+			if s, isText := r.(string); !isText || !strings.Contains(s, "synctest bubble") {
+				panic(r)
+			}
+			bubble = true
+		}
+	}()
+	deadline, ok = d.Deadline()
+	return deadline, ok, false
 }
 
 // bound shortens d, a wait of the cleanup, so that it ends by the deadline.

@@ -99,6 +99,22 @@
 //     protocol's repeated stamps left out; go test -v prints every message
 //     as sent.
 //
+// # Fake time
+//
+// [Connect], [ConnectHTTP] and [CheckServer] work inside testing/synctest's
+// synctest.Test, where the server, the client and the harness run on the
+// bubble's fake clock: a tool that waits an hour answers at once, and the
+// request timeout is fake time too (give such a call a longer one). In a
+// bubble the harness sets no watchdog for go test -timeout, whose real
+// deadline means nothing there. It checks each connection's leaks by itself
+// at once, waiting on the fake clock, which moves only when every goroutine
+// of the bubble is blocked: a leak fails the test with its stack (and
+// synctest.Test then panics for the goroutine still blocked). CheckServer
+// reports each check on t instead of as a subtest, since t.Run panics in a
+// bubble. A goroutine blocked on something outside the bubble (a mutex held
+// elsewhere, I/O) stops the fake clock, and synctest.Test waits for it:
+// bound such tests with go test -timeout.
+//
 // # The leak check
 //
 // goleak.VerifyNone compares the whole process before and after, which is

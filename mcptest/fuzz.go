@@ -28,7 +28,7 @@ func Fuzz(f *testing.F, srv Server, opts ...CheckOption) {
 		f.Fatalf("mcptest.Fuzz: the server is nil")
 		return
 	}
-	fz, err := servercheck.NewFuzzer(f.Context(), servercheck.Serve(srv), checkOptions(opts))
+	fz, err := servercheck.NewFuzzer(f.Context(), servercheck.Serve(srv), checkOptions(startLegacy(srv, opts)))
 	if err != nil {
 		f.Fatalf("mcptest.Fuzz: %v", err)
 		return

@@ -245,6 +245,15 @@ func newCensus() *census {
 	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: theSelfCheck.usable, pending: map[uint64]*leakCheck{}}
 }
 
+// newBubbleCensus returns the census of one connection made in a
+// testing/synctest bubble (see newHarness): it never uses the collector,
+// whose cleanups run outside the bubble, and starts no self-check.
+func newBubbleCensus() *census {
+	c := newCensus()
+	c.collector = func(bool) bool { return false }
+	return c
+}
+
 // leakCensus is the census the connection's leak check joins.
 func (c *config) leakCensus() *census {
 	if c.census != nil {

@@ -91,7 +91,7 @@ func newConfig(opts []Option) *config {
 // newest) for the initialize handshake at that version. Without it the
 // client starts era-neutrally (server/discover, falling back to
 // initialize), except inside [EachVersion], which pins its subtest's
-// version.
+// version, and with a [Server] that lists only legacy versions.
 func WithProtocolVersion(version string) Option {
 	return func(c *config) { c.version = version }
 }

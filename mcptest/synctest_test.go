@@ -1,0 +1,137 @@
+package mcptest
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// bubbleBound is the real time a test of the fake clock may take: once
+// nothing in a bubble can run, its clock jumps, so each takes milliseconds.
+const bubbleBound = 30 * time.Second
+
+// inSynctest runs f in a synctest bubble and returns the real time it
+// took. A goroutine of the bubble blocked on something outside it (a
+// mutex, I/O) stops the fake clock, and the test would hang; so past
+// bubbleBound the binary is ended with every goroutine's stack instead.
+func inSynctest(t *testing.T, f func(t *testing.T)) time.Duration {
+	t.Helper()
+	start := time.Now()
+	watchdog := time.AfterFunc(bubbleBound, func() {
+		debug.SetTraceback("all")
+		panic(fmt.Sprintf("%s: the synctest bubble has not finished within %v of real time", t.Name(), bubbleBound))
+	})
+	defer watchdog.Stop()
+	synctest.Test(t, f)
+	took := time.Since(start)
+	t.Logf("the bubble took %v of real time", took)
+	return took
+}
+
+// bubbleTB is a fake test in a bubble: the fake has no Deadline, the
+// harness's sign of a bubble, so it lends the bubble's.
+type bubbleTB struct {
+	testing.TB
+	bubble *testing.T
+}
+
+func (b bubbleTB) Deadline() (time.Time, bool) { return b.bubble.Deadline() }
+
+// deadlinePanics is a test whose Deadline panics for another reason.
+type deadlinePanics struct{ testing.TB }
+
+func (deadlinePanics) Deadline() (time.Time, bool) { panic("boom") }
+
+// The harness knows a bubble by the panic of its t.Deadline, and lets any
+// other panic go on. Should a Go release stop panicking there, or word the
+// panic otherwise, this test fails.
+func TestBubbleIsDetected(t *testing.T) {
+	assert.False(t, inBubble(t), "outside a bubble")
+	assert.PanicsWithValue(t, "boom", func() { inBubble(deadlinePanics{t}) }, "another panic goes on")
+	var in bool
+	inSynctest(t, func(t *testing.T) { in = inBubble(t) })
+	assert.True(t, in, "inside a bubble")
+}
+
+// An hour-long tool answers at once on the bubble's clock, and the
+// cleanup (close, Serve, the leak check) passes inside the bubble.
+func TestConnectInSynctestBubble(t *testing.T) {
+	t.Parallel()
+	took := inSynctest(t, func(t *testing.T) {
+		start := time.Now()
+		c := Connect(t, newScriptedServer(), WithClient(client.Options{Timeout: 2 * time.Hour}))
+		res, err := c.CallTool(t.Context(), "sleep", nil)
+		require.NoError(t, err)
+		AssertText(t, res, "slept 1h0m0s")
+		assert.Equal(t, time.Hour, time.Since(start), "on the bubble's clock")
+	})
+	assert.Less(t, took, 5*time.Second)
+}
+
+// The request timeout runs on the bubble's clock: the default 10 s fails a
+// tool that never answers at once, naming the method.
+func TestTimeoutInSynctestBubble(t *testing.T) {
+	t.Parallel()
+	inSynctest(t, func(t *testing.T) {
+		c := Connect(t, newScriptedServer())
+		start := time.Now()
+		_, err := c.CallTool(t.Context(), "hang", nil)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.ErrorContains(t, err, `tools/call "hang": no response within 10s`)
+		assert.Equal(t, DefaultTimeout, time.Since(start), "on the bubble's clock")
+	})
+}
+
+// leakyServer is a scripted server whose Serve leaves a goroutine blocked
+// until release is closed.
+type leakyServer struct {
+	*scriptedServer
+	release chan struct{}
+}
+
+func (s leakyServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
+	go leakInBubble(s.release)
+	return s.scriptedServer.Serve(ctx, conn)
+}
+
+func leakInBubble(release <-chan struct{}) { <-release }
+
+// In a bubble the leak check reads for its connection alone, and its wait
+// is on the bubble's clock: a leak fails its own test at once.
+func TestLeakInSynctestBubbleFailsTheTest(t *testing.T) {
+	t.Parallel()
+	inSynctest(t, func(t *testing.T) {
+		release := make(chan struct{})
+		defer close(release) // else the bubble ends deadlocked
+		f := runFake(t, func(tb testing.TB) {
+			Connect(bubbleTB{tb, t}, leakyServer{newScriptedServer(), release})
+		})
+		f.expectFailure(t, "goroutine leak", "mcptest.leakInBubble")
+		if strings.Contains(f.output(), "a test that has ended") {
+			t.Errorf("the leak was reported as another test's:\n%s", f.output())
+		}
+	})
+}
+
+// CheckServer runs its checks in a bubble, on t itself (t.Run panics
+// there), every tool call on the bubble's clock.
+func TestCheckServerInSynctestBubble(t *testing.T) {
+	t.Parallel()
+	inSynctest(t, func(t *testing.T) {
+		start := time.Now()
+		CheckServer(t, newScriptedServer(),
+			CheckWith(WithClient(client.Options{Timeout: 2 * time.Hour})),
+			SkipChecks("tools/calls/hang")) // it never answers
+		assert.GreaterOrEqual(t, time.Since(start), time.Hour, "the sleep tool was called on the bubble's clock")
+	})
+}
