@@ -248,7 +248,7 @@ func TestCheckServerUnknownResource(t *testing.T) {
 	}
 	runCheck(t, srv).expectFailure(t,
 		"resources/unknown-uri: read mcptestkit-check://no/such/resource, a URI the server does not have; got JSON-RPC error -32603",
-		`expected: JSON-RPC error -32602 with data {"uri": "mcptestkit-check://no/such/resource"}`,
+		`(resource not found) with data {"uri": "mcptestkit-check://no/such/resource"}`,
 	)
 }
 

@@ -14,9 +14,9 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/gosdk"
 )
 
 // withRestock is the Bookshop with a tool that takes an hour: it waits for
@@ -40,7 +40,7 @@ func withRestock(logger *slog.Logger) *mcp.Server {
 func TestRestockTakesAnHour(t *testing.T) {
 	bounded(t, func(t *testing.T) {
 		logs := logcapture.New(t)
-		c := mcptest.Connect(t, gosdk.Server(withRestock(logs.Logger())),
+		c := mcptest.Connect(t, gosdktest.Server(withRestock(logs.Logger())),
 			mcptest.WithClient(client.Options{Timeout: 2 * time.Hour})) // the default 10 s is fake time too
 
 		start := time.Now()
@@ -56,7 +56,7 @@ func TestRestockTakesAnHour(t *testing.T) {
 // fails after the default 10 s at once, and the tool sees its context end.
 func TestRestockTimesOut(t *testing.T) {
 	bounded(t, func(t *testing.T) {
-		c := mcptest.Connect(t, gosdk.Server(withRestock(logcapture.New(t).Logger())))
+		c := mcptest.Connect(t, gosdktest.Server(withRestock(logcapture.New(t).Logger())))
 
 		start := time.Now()
 		_, err := c.CallTool(t.Context(), "restock", nil)
