@@ -23,6 +23,14 @@ func SkipChecks(patterns ...string) CheckOption {
 	return func(o *servercheck.Options) { o.Skip = append(o.Skip, patterns...) }
 }
 
+// StrictChecks makes the checks' warnings fail the test: a server that
+// breaks a SHOULD of the specification (a tool name with spaces, an error
+// code it recommends another one for) fails instead of passing with a
+// logged warning.
+func StrictChecks() CheckOption {
+	return func(o *servercheck.Options) { o.Strict = true }
+}
+
 // CheckLogs gives the checks the server's log records: then every crash
 // must have exactly one ERROR record with a stack (the crash guard writes
 // it). Give the server logs.Logger().
@@ -134,10 +142,10 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, opts []CheckO
 		if st.run != nil {
 			tt.Run(st.name, func(t *testing.T) {
 				t.Helper()
-				reportCheck(t, st.run(), "")
+				reportCheck(t, st.run(), "", o.Strict)
 			})
 		} else {
-			reportCheck(t, st.result, st.result.Name+": ")
+			reportCheck(t, st.result, st.result.Name+": ", o.Strict)
 		}
 		close(st.done)
 	}
@@ -167,7 +175,7 @@ func checkOptions(opts []CheckOption) *servercheck.Options {
 }
 
 // reportCheck reports one check's result on t.
-func reportCheck(t testing.TB, r servercheck.Result, prefix string) {
+func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool) {
 	t.Helper()
 	switch r.Status {
 	case servercheck.Fail:
@@ -176,6 +184,18 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string) {
 			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
 		}
 		t.Errorf("%s", msg)
+	case servercheck.Warn:
+		// A SHOULD broken: the test goes on passing, and says so (a
+		// failure with StrictChecks, where Run counted it as one).
+		msg := prefix + "warning: " + r.Detail
+		if len(r.Transcript) > 0 {
+			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
+		}
+		if strict {
+			t.Errorf("%s", msg)
+		} else {
+			t.Log(msg)
+		}
 	case servercheck.Skip:
 		if prefix == "" {
 			if r.Detail == "left out by Options.Skip" {

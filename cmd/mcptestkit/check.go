@@ -26,7 +26,12 @@ generated from its input schema and with invalid ones, resources, prompts.
 It prints a line per check as it finishes, each failure's detail and the
 messages around it, and a summary. Check names are paths such as
 tools/calls/get_author; --run and --skip select them as go test's -run and
--skip select subtests.`,
+-skip select subtests.
+
+A check fails when the server breaks a MUST of the specification and warns
+when it breaks a SHOULD or a convention (a tool name with spaces, an error
+code the specification recommends another one for); warnings do not change
+the exit status unless --strict.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			var f checkFlags
 			fs.StringVar(&f.format, "format", "text", "the report on stdout: text or json")
@@ -35,6 +40,7 @@ tools/calls/get_author; --run and --skip select them as go test's -run and
 			fs.StringVar(&f.run, "run", "", "run only the checks matching `pattern` (go test -run syntax)")
 			fs.IntVar(&f.calls, "fuzz-calls", servercheck.DefaultCalls, "calls with generated arguments per tool (0: none)")
 			fs.BoolVar(&f.verbose, "v", false, "also print the notes of passing checks (text format)")
+			fs.BoolVar(&f.strict, "strict", false, "count warnings (a SHOULD of the specification broken) as failures")
 			return f.check
 		},
 	}
@@ -47,6 +53,7 @@ type checkFlags struct {
 	run     string
 	calls   int
 	verbose bool
+	strict  bool
 }
 
 // bundledSkips are the checks the bundled Bookshop leaves out, and why:
@@ -80,7 +87,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		defer junit.Close()
 	}
 
-	rep := &report{Server: srv.String(), started: time.Now()}
+	rep := &report{Server: srv.String(), Strict: f.strict, started: time.Now()}
 	out := newTextReport(term, f.verbose)
 	if f.format == "text" {
 		out.header(rep.Server)
@@ -92,6 +99,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		Skip:    f.skip,
 		Calls:   f.calls,
 		Timeout: srv.timeout,
+		Strict:  f.strict,
 		Runner: func(name string, check func() servercheck.Result) {
 			out.progress(name, len(rep.Checks))
 			check()
@@ -175,11 +183,15 @@ func checkPattern(p string) error {
 
 // report is the outcome of a check run, what every format renders.
 type report struct {
-	Server   string        `json:"server"`
-	Checks   []checkResult `json:"checks"`
-	Passed   int           `json:"passed"`
-	Failed   int           `json:"failed"`
-	Skipped  int           `json:"skipped"`
+	Server  string        `json:"server"`
+	Checks  []checkResult `json:"checks"`
+	Passed  int           `json:"passed"`
+	Failed  int           `json:"failed"`
+	Skipped int           `json:"skipped"`
+	// Warned counts the checks that warned (and passed, unless Strict:
+	// then they count as failed too).
+	Warned   int           `json:"warned"`
+	Strict   bool          `json:"strict"`
 	Duration time.Duration `json:"-"`
 	Seconds  float64       `json:"seconds"`
 	// Error says why the run did not happen: the server could not be
@@ -193,7 +205,7 @@ type report struct {
 // checkResult is one check's outcome, mapped from servercheck.Result.
 type checkResult struct {
 	Name       string        `json:"name"`
-	Status     string        `json:"status"` // pass, fail or skip
+	Status     string        `json:"status"` // pass, fail, skip or warn
 	Detail     string        `json:"detail,omitempty"`
 	Transcript []string      `json:"transcript,omitempty"`
 	Duration   time.Duration `json:"-"`
@@ -212,6 +224,13 @@ func (r *report) add(res servercheck.Result) checkResult {
 	switch res.Status {
 	case servercheck.Pass:
 		r.Passed++
+	case servercheck.Warn:
+		r.Warned++
+		if r.Strict {
+			r.Failed++
+		} else {
+			r.Passed++
+		}
 	case servercheck.Fail:
 		r.Failed++
 	default:

@@ -29,10 +29,12 @@ var junitSchema = map[string]struct {
 		optional: []string{"skipped", "disabled"},
 		children: []string{"properties", "testcase", "system-out", "system-err"},
 	},
-	"testcase": {required: []string{"name", "classname", "time"}, optional: []string{"assertions", "status"}, children: []string{"skipped", "error", "failure", "system-out", "system-err"}},
-	"failure":  {required: []string{"message", "type"}},
-	"error":    {required: []string{"message", "type"}},
-	"skipped":  {optional: []string{"message"}},
+	"testcase":   {required: []string{"name", "classname", "time"}, optional: []string{"assertions", "status"}, children: []string{"skipped", "error", "failure", "system-out", "system-err"}},
+	"failure":    {required: []string{"message", "type"}},
+	"error":      {required: []string{"message", "type"}},
+	"skipped":    {optional: []string{"message"}},
+	"system-out": {},
+	"system-err": {},
 }
 
 var (
@@ -157,11 +159,17 @@ func TestJUnitReport(t *testing.T) {
 	rep.add(servercheck.Result{Name: "tools/calls/x", Status: servercheck.Fail, Detail: "called x\nexpected: a result & no <crash>",
 		Transcript: []string{`→ {"method":"tools/call"}`, `← {"error":{}}`}})
 	rep.add(servercheck.Result{Name: "resources/list", Status: servercheck.Skip, Detail: "the server does not declare the resources capability"})
+	rep.add(servercheck.Result{Name: "tools/names", Status: servercheck.Warn, Detail: "tool name \"a b\" does not follow the naming rule"})
 	var b strings.Builder
 	require.NoError(t, writeJUnit(&b, rep))
 	cases := validateJUnit(t, b.String())
 
-	require.Len(t, cases, 3)
+	require.Len(t, cases, 4)
+	// A warning passes, saying so, unless the run is strict.
+	assert.Equal(t, "warn", cases["tools/names"].attrs["status"])
+	require.Len(t, cases["tools/names"].children, 1)
+	assert.Equal(t, "system-out", cases["tools/names"].children[0].name)
+	assert.Equal(t, "fail", cases["tools/calls/x"].attrs["status"])
 	assert.Empty(t, cases["ping"].children)
 	fail := cases["tools/calls/x"].children
 	require.Len(t, fail, 1)
@@ -172,6 +180,15 @@ func TestJUnitReport(t *testing.T) {
 	assert.Equal(t, "skipped", cases["resources/list"].children[0].name)
 	assert.Contains(t, b.String(), `timestamp="2026-12-03T07:00:00"`)
 	assert.Contains(t, b.String(), `time="1.500"`)
+
+	strict := &report{Server: rep.Server, Strict: true, started: rep.started}
+	strict.add(servercheck.Result{Name: "tools/names", Status: servercheck.Warn, Detail: "tool name \"a b\" does not follow the naming rule"})
+	b.Reset()
+	require.NoError(t, writeJUnit(&b, strict))
+	cases = validateJUnit(t, b.String())
+	require.Len(t, cases["tools/names"].children, 1)
+	assert.Equal(t, "failure", cases["tools/names"].children[0].name)
+	assert.Equal(t, "warning", cases["tools/names"].children[0].attrs["type"])
 }
 
 func TestJUnitReportConnectError(t *testing.T) {

@@ -85,7 +85,11 @@ func (t *textReport) check(c checkResult) {
 			head.WriteString(t.paint(ansiDim, " ("+firstLine(c.Detail)+")"))
 		}
 	default:
-		fmt.Fprintf(&head, "%s  %s", t.paint(ansiRed+ansiBold, "FAIL"), t.paint(ansiBold, c.Name))
+		if c.Status == "warn" {
+			fmt.Fprintf(&head, "%s  %s", t.paint(ansiYellow+ansiBold, "WARN"), t.paint(ansiBold, c.Name))
+		} else {
+			fmt.Fprintf(&head, "%s  %s", t.paint(ansiRed+ansiBold, "FAIL"), t.paint(ansiBold, c.Name))
+		}
 		if c.Detail != "" {
 			body.WriteString("\n" + indentLines(c.Detail, "      "))
 		}
@@ -114,6 +118,13 @@ func (t *textReport) summary(r *report) {
 	line := passed + ", " + failed
 	if r.Skipped > 0 {
 		line += fmt.Sprintf(", %d skipped", r.Skipped)
+	}
+	if r.Warned > 0 {
+		how := "counted as passed: they break a SHOULD, not a MUST; --strict fails them"
+		if r.Strict {
+			how = "counted as failed (--strict)"
+		}
+		fmt.Fprintf(t.term.stdout, "\n%d check(s) warned, %s", r.Warned, how)
 	}
 	fmt.Fprintf(t.term.stdout, "\n%s in %.1fs\n", line, r.Duration.Seconds())
 }
@@ -186,6 +197,10 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	// Status is the check's status (pass, fail, skip, warn): the level
+	// of a finding, which a failure alone cannot say.
+	Status    string `xml:"status,attr,omitempty"`
+	SystemOut string `xml:"system-out,omitempty"`
 }
 
 type junitProblem struct {
@@ -219,7 +234,7 @@ func writeJUnit(w io.Writer, rep *report) error {
 		Cases:     []junitCase{},
 	}
 	for _, c := range rep.Checks {
-		jc := junitCase{Name: c.Name, Classname: junitClass, Time: seconds(c.Duration)}
+		jc := junitCase{Name: c.Name, Classname: junitClass, Time: seconds(c.Duration), Status: c.Status}
 		switch c.Status {
 		case "fail":
 			text := c.Detail
@@ -227,6 +242,14 @@ func writeJUnit(w io.Writer, rep *report) error {
 				text += "\n\nmessages (→ to the server, ← from it):\n" + strings.Join(c.Transcript, "\n")
 			}
 			jc.Failure = &junitProblem{Message: firstLine(c.Detail), Type: "check", Text: text}
+		case "warn":
+			// JUnit has no warning: a strict run fails the case; otherwise
+			// it passes, with the warning as its output.
+			if rep.Strict {
+				jc.Failure = &junitProblem{Message: firstLine(c.Detail), Type: "warning", Text: c.Detail}
+			} else {
+				jc.SystemOut = "warning: " + c.Detail
+			}
 		case "skip":
 			jc.Skipped = &junitSkipped{Message: firstLine(c.Detail)}
 		}

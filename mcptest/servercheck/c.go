@@ -29,6 +29,7 @@ type state struct {
 	name   string
 	status Status
 	fails  []string
+	warns  []string
 	notes  []string
 	skip   string
 	marks  []connMark
@@ -80,6 +81,12 @@ func (c *state) failf(format string, args ...any) {
 	c.fails = append(c.fails, fmt.Sprintf(format, args...))
 }
 
+// warnf reports what the specification recommends against (SHOULD) or a
+// convention the server breaks: the check warns unless it also fails.
+func (c *state) warnf(format string, args ...any) {
+	c.warns = append(c.warns, fmt.Sprintf(format, args...))
+}
+
 func (c *state) fatalf(format string, args ...any) {
 	c.failf(format, args...)
 	panic(errStop)
@@ -120,9 +127,22 @@ const guardHint = `Install the crash guard, which turns a handler panic into the
 
 func (c *state) result() Result {
 	r := Result{Name: c.name, Status: c.status}
-	switch c.status {
-	case Fail:
+	if c.status == Pass && len(c.warns) > 0 {
+		r.Status = Warn
+	}
+	switch r.Status {
+	case Fail, Warn:
+		// A failing check's warnings follow its failures, marked as such.
 		r.Detail = strings.Join(c.fails, "\n\n")
+		for _, w := range c.warns {
+			if r.Detail != "" {
+				r.Detail += "\n\n"
+			}
+			if r.Status == Fail {
+				w = "warning: " + w
+			}
+			r.Detail += w
+		}
 		for _, m := range c.marks {
 			r.Transcript = append(r.Transcript, m.c.tap.excerpt(m.mark, m.end, excerptFrames, excerptLine)...)
 		}

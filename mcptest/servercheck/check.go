@@ -86,7 +86,7 @@ func (s *served) Close() error {
 // serveGrace is how long closing an in-process connection waits for Serve.
 const serveGrace = 5 * time.Second
 
-// MarshalText makes a Status "pass", "fail" or "skip" in JSON.
+// MarshalText makes a Status "pass", "fail", "skip" or "warn" in JSON.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Status is the outcome of one check.
@@ -95,11 +95,18 @@ type Status uint8
 const (
 	// Pass: the server did what the protocol and the contract expect.
 	Pass Status = iota
-	// Fail: it did not; Result.Detail says how.
+	// Fail: it broke a rule the specification states with MUST (or the
+	// JSON-RPC 2.0 rules MCP is built on, or the error contract's crash
+	// rules); Result.Detail says how and cites the rule.
 	Fail
 	// Skip: the check does not apply (the server does not declare the
 	// capability, has nothing to check) or was left out by Options.Skip.
 	Skip
+	// Warn: the server works, but against a SHOULD of the specification
+	// or a convention clients rely on (a tool name with spaces, an error
+	// code the specification recommends another one for); Result.Detail
+	// says which. A warning fails nothing unless Options.Strict.
+	Warn
 )
 
 func (s Status) String() string {
@@ -110,6 +117,8 @@ func (s Status) String() string {
 		return "fail"
 	case Skip:
 		return "skip"
+	case Warn:
+		return "warn"
 	}
 	return fmt.Sprintf("Status(%d)", uint8(s))
 }
@@ -201,6 +210,9 @@ type Options struct {
 	Runner func(name string, check func() Result)
 	// OnResult, when set, receives each check's result as it finishes.
 	OnResult func(Result)
+	// Strict makes warnings count as failures: Run's error names the
+	// checks that warned too.
+	Strict bool
 }
 
 // ErrConnect is wrapped by the error [Run] returns when it could not open
@@ -362,7 +374,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 		return res
 	}
 	report := func(r Result) {
-		if r.Status == Fail {
+		if r.Status == Fail || r.Status == Warn && s.opts.Strict {
 			s.failed = append(s.failed, r.Name)
 		}
 		if s.opts.OnResult != nil {

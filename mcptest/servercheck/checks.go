@@ -250,7 +250,7 @@ func (c *state) capabilities() {
 			c.failf("the server does not declare the %s capability, but %s lists some: %s\nexpected: the capability declared in the handshake (clients never ask for what is not declared, so these %s are invisible to them), or -32601 Method not found", k.name, k.method, cut(string(raw), 400), k.name)
 		case !k.declared:
 			if e, ok := errorCode(err); !ok || e.Code != client.CodeMethodNotFound {
-				c.failf("the server does not declare the %s capability; %s got %s\nexpected: JSON-RPC error -32601 (Method not found), as for any method the server does not offer", k.name, k.method, describe(nil, err))
+				c.warnf("the server does not declare the %s capability; %s got %s\nexpected: JSON-RPC error -32601 (Method not found), as for any method the server does not offer (JSON-RPC 2.0: -32601 means the method is not available)", k.name, k.method, describe(nil, err))
 			}
 		}
 		if !cn.alive() {
@@ -409,7 +409,7 @@ func (c *state) toolNames(tools []*client.Tool) {
 	}
 	for _, t := range tools {
 		if !validToolName(t.Name) {
-			c.failf("tool name %q does not follow the naming rule: tool names SHOULD be 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (no spaces or other characters)", t.Name)
+			c.warnf("tool name %q does not follow the naming rule: tool names SHOULD be 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (no spaces or other characters) (specification 2025-11-25, server/tools, \"Tool names\"); some clients refuse or rename such tools", t.Name)
 		}
 	}
 }
@@ -425,7 +425,7 @@ func (c *state) toolDescriptions(tools []*client.Tool) {
 		}
 	}
 	if len(missing) > 0 {
-		c.failf("tools without a description: %q\nexpected: every tool describes what it does; the description is how a model decides to call it", missing)
+		c.warnf("tools without a description: %q\nexpected: every tool describes what it does; the description is how a model decides to call it (optional in the schema: a convention, not a rule)", missing)
 	}
 }
 
@@ -473,7 +473,7 @@ func (c *state) unknownTool() {
 		c.failf("called tool %q, which the server does not list; it succeeded: %s\nexpected: JSON-RPC error -32602 (Unknown tool), or an isError result", unknownName, describe(res, nil))
 	case ok && e.Code == client.CodeInvalidParams:
 	case ok:
-		c.failf("called tool %q, which the server does not list; got %s\nexpected: JSON-RPC error -32602 (Unknown tool: %s), or an isError result", unknownName, describe(nil, err), unknownName)
+		c.warnf("called tool %q, which the server does not list; got %s\nexpected: JSON-RPC error -32602 (Unknown tool: %s), or an isError result (specification, server/tools, \"Error Handling\")", unknownName, describe(nil, err), unknownName)
 	default:
 		c.failf("called tool %q, which the server does not list; got %v\nexpected: JSON-RPC error -32602", unknownName, err)
 	}
@@ -489,10 +489,12 @@ func (c *state) unknownResource() {
 		c.failf("read %s, a URI the server does not have; it succeeded: %s\nexpected: %s", uri, describe(res, nil), notFoundWanted(cn.cl.ProtocolVersion(), uri))
 		return
 	}
-	failure, note := judgeNotFound(cn.cl.ProtocolVersion(), uri, err)
+	failure, warning, note := judgeNotFound(cn.cl.ProtocolVersion(), uri, err)
 	switch {
 	case failure != "":
 		c.failf("read %s, a URI the server does not have; got %s: %s\nexpected: %s", uri, describe(nil, err), failure, notFoundWanted(cn.cl.ProtocolVersion(), uri))
+	case warning != "":
+		c.warnf("read %s, a URI the server does not have; got %s: %s\nexpected: %s (servers SHOULD use it: specification, server/resources, \"Error Handling\")", uri, describe(nil, err), warning, notFoundWanted(cn.cl.ProtocolVersion(), uri))
 	case note != "":
 		c.notef("%s", note)
 	}
@@ -513,26 +515,27 @@ func notFoundWanted(version, uri string) string {
 // error is a "resource not found" at all is [client.IsResourceNotFound]'s
 // rule, the one mcptest.AssertResourceNotFound applies too; this adds only
 // what the version asks of the code and data. failure is empty when the
-// answer is acceptable; note tells what a server should still improve.
-func judgeNotFound(version, uri string, err error) (failure, note string) {
+// answer breaks a MUST; warning, when it breaks a SHOULD (another code than
+// resource not found); note tells what a server could still improve.
+func judgeNotFound(version, uri string, err error) (failure, warning, note string) {
 	var e *client.Error
 	if !errors.As(err, &e) {
-		return "not a JSON-RPC error response", ""
+		return "not a JSON-RPC error response", "", ""
 	}
 	if !client.IsResourceNotFound(err) {
-		return fmt.Sprintf("code %d is not resource not found (nor is -32602 whose message does not name the resource)", e.Code), ""
+		return "", fmt.Sprintf("code %d is not resource not found (nor is -32602 whose message does not name the resource)", e.Code), ""
 	}
 	var got string
 	hasURI := e.DataField("uri", &got)
 	if hasURI && got != uri {
-		return fmt.Sprintf("data.uri names another resource, %q", got), ""
+		return fmt.Sprintf("data.uri names another resource, %q", got), "", ""
 	}
 	legacy := client.IsLegacy(version)
 	switch {
 	case !legacy && e.Code == client.CodeLegacyResourceNotFound:
 		// The 2026-07-28 specification retires -32002: a server speaking it
 		// must not send that code (clients still accept it from older ones).
-		return "-32002 is retired at 2026-07-28, which answers resource not found with -32602", ""
+		return "-32002 is retired at 2026-07-28, which answers resource not found with -32602", "", ""
 	case legacy && e.Code == client.CodeResourceNotFound:
 		note = fmt.Sprintf("answers an unknown resource with -32602, the code of 2026-07-28; %s's is -32002 (clients accept both)", version)
 	}
@@ -542,7 +545,7 @@ func judgeNotFound(version, uri string, err error) (failure, note string) {
 		}
 		note += "the error has no data.uri naming the resource, which the specification says it should carry"
 	}
-	return "", note
+	return "", "", note
 }
 
 func (c *state) readResource(r *client.Resource) {
@@ -587,7 +590,7 @@ func (c *state) readTemplate(t *client.ResourceTemplate) {
 			return
 		}
 		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams && !client.IsResourceNotFound(err) {
-			c.failf("read %s, an expansion of template %s; got %s\nexpected: the contents, or resource not found (-32602 with data.uri); a value the server has no resource for is not an internal error", uri, t.URITemplate, describe(nil, err))
+			c.warnf("read %s, an expansion of template %s; got %s\nexpected: the contents, or resource not found (-32602 with data.uri; -32002 before 2026-07-28); a value the server has no resource for is not an internal error (servers SHOULD use the standard codes: specification, server/resources, \"Error Handling\")", uri, t.URITemplate, describe(nil, err))
 			return
 		}
 	}
@@ -683,7 +686,7 @@ func (c *state) getPrompt(p *client.Prompt) {
 				rejected++
 				continue
 			}
-			c.failf("prompts/get %q with arguments %s; got %s\nexpected: the rendered prompt, or -32602 if the server rejects an argument's value", p.Name, compactJSON(args), describe(nil, err))
+			c.warnf("prompts/get %q with arguments %s; got %s\nexpected: the rendered prompt, or -32602 if the server rejects an argument's value (servers SHOULD answer invalid arguments with -32602: specification, server/prompts, \"Error Handling\")", p.Name, compactJSON(args), describe(nil, err))
 			return
 		}
 		if len(res.Messages) == 0 {
@@ -718,7 +721,7 @@ func (c *state) promptMissingArgument(p *client.Prompt) {
 	res, err := cn.cl.GetPrompt(ctx, p.Name, args)
 	c.noLeak(fmt.Sprintf("prompts/get %q", p.Name), res, err)
 	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
-		c.failf("prompts/get %q without its required argument %q (arguments %s); got %s\nexpected: JSON-RPC error -32602 (Invalid params)", p.Name, req.Name, compactJSON(args), describe(res, err))
+		c.warnf("prompts/get %q without its required argument %q (arguments %s); got %s\nexpected: JSON-RPC error -32602 (Invalid params) (servers SHOULD answer missing required arguments with -32602: specification, server/prompts, \"Error Handling\")", p.Name, req.Name, compactJSON(args), describe(res, err))
 	}
 }
 
@@ -728,7 +731,7 @@ func (c *state) unknownPrompt() {
 	defer cancel()
 	res, err := cn.cl.GetPrompt(ctx, unknownName, nil)
 	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
-		c.failf("prompts/get %q, a prompt the server does not list; got %s\nexpected: JSON-RPC error -32602 (Invalid params)", unknownName, describe(res, err))
+		c.warnf("prompts/get %q, a prompt the server does not list; got %s\nexpected: JSON-RPC error -32602 (Invalid params) (servers SHOULD answer an invalid prompt name with -32602: specification, server/prompts, \"Error Handling\")", unknownName, describe(res, err))
 	}
 }
 
@@ -803,7 +806,7 @@ func (c *state) cancellation(tools []*client.Tool) {
 	}
 	for _, n := range cn.tap.cancellations() {
 		if n.after > 1 {
-			c.failf("the client cancelled its tools/call %q (request id %s, progressToken %s) with notifications/cancelled; after the server had answered a later request it sent %d more progress notification(s) for the cancelled call\nexpected: a cancelled request stops (its progress with it); the specification asks receivers to stop processing a cancelled request", n.tool, n.id, n.token, n.after)
+			c.warnf("the client cancelled its tools/call %q (request id %s, progressToken %s) with notifications/cancelled; after the server had answered a later request it sent %d more progress notification(s) for the cancelled call\nexpected: a cancelled request stops (its progress with it): the receiver of a cancellation SHOULD stop processing the request (specification, basic/utilities/cancellation)", n.tool, n.id, n.token, n.after)
 		}
 	}
 }

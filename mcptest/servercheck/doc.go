@@ -6,47 +6,65 @@
 //
 // The checks need no fixture. They read what the server declares and lists,
 // and call what it offers, with arguments generated from its schemas by a
-// seeded generator (the same seed sends the same calls):
+// seeded generator (the same seed sends the same calls).
 //
-//	handshake/<version>           the handshake at every protocol version the client speaks
-//	                              (a version the server's server/discover answer does not offer,
-//	                              or 2026-07-28 on a legacy-only server, is skipped, naming the
-//	                              versions it offers); nothing but ping and
-//	                              log messages before notifications/initialized
-//	capabilities                  tools, resources and prompts: declared means listed, not
-//	                              declared means -32601 (an empty list is tolerated, noted)
-//	ping                          an empty result (at the newest legacy version the server offers)
-//	unknown-method                -32601 in a JSON-RPC response (an HTTP error instead is reported
-//	                              with its status and body)
-//	malformed-frame               a frame that is not JSON gets -32700 with id null, and the
-//	                              connection keeps serving
-//	tools/list                    every page read; no cursor repeats, no tool twice
-//	tools/names                   1-128 characters of A-Z a-z 0-9 _ - .
-//	tools/descriptions            every tool has one
-//	tools/schemas/<tool>          inputSchema and outputSchema are valid JSON Schema (2020-12
-//	                              unless $schema says otherwise) with "type": "object"
-//	tools/calls/<tool>            Options.Calls calls with arguments that validate against the
-//	                              inputSchema: each answers in time with a result (isError for a
-//	                              failure, never a JSON-RPC error), the connection stays up, the
-//	                              handler does not crash, no crash text ("panic", "goroutine",
-//	                              source paths, stack traces) reaches the client, a success
-//	                              carries structuredContent valid against the outputSchema; with
-//	                              Options.Logs, a crash has exactly one ERROR record with a stack
-//	tools/invalid-arguments/<tool> a required property left out, a property of the wrong type, a
-//	                              property additionalProperties: false forbids: each rejected
-//	                              before the handler, as an isError result or -32602 (noted)
-//	tools/unknown-tool            -32602, or an isError result (noted)
-//	tools/progress                progress notifications carry their request's token
-//	tools/cancellation            a cancelled call leaves the server serving
-//	resources/list, resources/templates/list   paging, as for tools
-//	resources/read/<name>         every listed resource reads, with contents
-//	resources/templates/read/<name> expansions read, or get resource-not-found
-//	resources/unknown-uri         resource not found: -32002 up to 2025-11-25, -32602 at 2026-07-28;
-//	                              the other code, or no data.uri, is noted; -32002 at 2026-07-28 fails
-//	prompts/list                  paging, as for tools
-//	prompts/get/<prompt>          renders with generated arguments, or -32602
-//	prompts/missing-argument/<prompt> a required argument left out gets -32602
-//	prompts/unknown-prompt        -32602
+// # Levels
+//
+// A check fails ([Fail]) when the server breaks a MUST: of the MCP
+// specification, of JSON-RPC 2.0 (which MCP requires), or of the error
+// contract's crash rules (a crash leaks nothing to the client and is logged
+// once with its stack). It warns ([Warn]) when the server breaks a SHOULD of
+// the specification or a convention clients rely on; a warning fails nothing
+// unless Options.Strict (mcptest.StrictChecks, mcptestkit check --strict).
+// Every finding's Detail cites the rule. What each check requires (F: fails,
+// W: warns; the specification's pages are named as on modelcontextprotocol.io):
+//
+//	handshake/<version>           F  the handshake at every protocol version the client speaks
+//	                                 (basic/lifecycle); a version the server's server/discover answer
+//	                                 does not offer, or 2026-07-28 on a legacy-only server (one whose
+//	                                 answer the client's fallback reads as legacy), is skipped, naming
+//	                                 what it speaks; nothing but ping and log messages before
+//	                                 notifications/initialized (basic/lifecycle, MUST NOT)
+//	capabilities                  F  a declared capability's list answers, an undeclared one lists nothing (basic/lifecycle:
+//	                                 capabilities); W an undeclared one answers other than -32601
+//	ping                          F  an empty result (basic/utilities/ping, MUST respond promptly)
+//	unknown-method                F  -32601 in a JSON-RPC response (JSON-RPC 2.0; an HTTP error instead
+//	                                 is reported with its status and body)
+//	malformed-frame               F  a frame that is not JSON gets -32700 with id null (JSON-RPC 2.0),
+//	                                 and the connection keeps serving
+//	tools/list                    F  every page read; no cursor repeats, no tool twice (server/utilities/pagination)
+//	tools/names                   W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
+//	tools/descriptions            W  every tool has one (a convention: optional in the schema)
+//	tools/schemas/<tool>          F  inputSchema and outputSchema are valid JSON Schema (2020-12 unless
+//	                                 $schema says otherwise) with "type": "object" (server/tools, MUST)
+//	tools/calls/<tool>            F  Options.Calls calls with arguments that validate against the
+//	                                 inputSchema: each answers in time, the connection stays up, the
+//	                                 handler does not crash, no crash text ("panic", "goroutine", source
+//	                                 paths, stack traces) reaches the client, a success carries
+//	                                 structuredContent valid against the outputSchema (server/tools,
+//	                                 MUST); with Options.Logs, a crash has exactly one ERROR record with a
+//	                                 stack; W a tool failure as a JSON-RPC error instead of an isError
+//	                                 result (SHOULD), no answer in time to a value at an extreme the
+//	                                 inputSchema allows (it should bound it)
+//	tools/invalid-arguments/<tool> W a required property left out, a property of the wrong type, a
+//	                                 property additionalProperties: false forbids: each rejected before
+//	                                 the handler, as an isError result or -32602, noted (server/tools,
+//	                                 SHOULD validate inputs)
+//	tools/unknown-tool            F  not a success; W other than -32602 or an isError result
+//	tools/progress                F  progress notifications carry their request's token (basic/utilities/progress)
+//	tools/cancellation            F  a cancelled call leaves the server serving; W progress after
+//	                                 the cancellation (basic/utilities/cancellation, SHOULD stop)
+//	resources/list, resources/templates/list   F  paging, as for tools
+//	resources/read/<name>         F  every listed resource reads, with contents
+//	resources/templates/read/<name> F  expansions read with contents, or fail; W other than resource not found
+//	resources/unknown-uri         F  not a success, data.uri naming no other URI, no -32002 at
+//	                                 2026-07-28 (retired there); W other than resource not found
+//	                                 (server/resources, SHOULD): -32002 up to 2025-11-25, -32602 at
+//	                                 2026-07-28, the other one or no data.uri noted
+//	prompts/list                  F  paging, as for tools
+//	prompts/get/<prompt>          F  renders with generated arguments; W an error other than -32602
+//	prompts/missing-argument/<prompt> W  a required argument left out gets -32602 (server/prompts, SHOULD)
+//	prompts/unknown-prompt        W  -32602 (server/prompts, SHOULD)
 //
 // The checks call every tool, many times, with odd arguments: run them
 // against a test instance of a server, never against one whose tools act on

@@ -1,7 +1,10 @@
 package servercheck
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -18,6 +21,7 @@ func crashText(tool string) string { return "Error executing tool " + tool }
 // outcome is what one tool call did, judged.
 type outcome struct {
 	problem string // "" when the call kept the contract
+	warn    bool   // problem breaks a SHOULD, not a MUST
 	fatal   bool   // the connection broke or hung: stop calling
 	crashed bool
 	via     string // for rejections: "isError" or "-32602"
@@ -49,6 +53,12 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		return res, err, o
 	case timedOut(err):
 		o.fatal = true
+		if x := extreme(args); x != "" {
+			// Not a hang: the schema lets a model ask for this much work.
+			o.warn = true
+			o.problem = fmt.Sprintf("%s\nno answer within %v: the arguments hold %s, an extreme value the inputSchema allows (the generator keeps to the schema), so a model may send it too\nexpected: a bound in the inputSchema (\"maximum\", \"maxLength\", \"maxItems\") or a quick refusal (an isError result) for what the tool cannot do in reasonable time (a tool that does not answer with ordinary values fails this check instead)", sent, c.s.timeout, x)
+			return res, err, o
+		}
 		o.problem = fmt.Sprintf("%s\nno answer within %v\nexpected: an answer (the call was cancelled after the timeout)", sent, c.s.timeout)
 		return res, err, o
 	}
@@ -143,10 +153,14 @@ func (c *state) toolCalls(t *client.Tool) {
 		calls++
 		res, err, o := c.callTool(cn, t, out, args)
 		if o.problem == "" {
-			o.problem = c.judgeResult(t, out, args, res, err)
+			o.problem, o.warn = c.judgeResult(t, out, args, res, err)
 		}
 		if o.problem != "" {
-			c.failf("%s", o.problem)
+			if o.warn {
+				c.warnf("%s", o.problem)
+			} else {
+				c.failf("%s", o.problem)
+			}
 			failures++
 			if o.fatal || failures >= maxToolFailures {
 				break
@@ -168,22 +182,79 @@ func (c *state) toolCalls(t *client.Tool) {
 	}
 }
 
-// judgeResult checks the result of a call with conforming arguments.
-func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) string {
+// judgeResult checks the result of a call with conforming arguments;
+// warn says the problem breaks a SHOULD, not a MUST.
+func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) (problem string, warn bool) {
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
 	if err != nil {
-		return fmt.Sprintf("%s\ngot %s\nexpected: a result; a tool that fails says so in an isError result the model can read, not in a JSON-RPC error (the arguments conform to the inputSchema)", sent, describe(nil, err))
+		return fmt.Sprintf("%s\ngot %s\nexpected: a result; a tool that fails says so in an isError result the model can read, not in a JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
 	}
 	if res.IsError || out == nil {
-		return ""
+		return "", false
 	}
 	if len(res.StructuredContent) == 0 || string(res.StructuredContent) == "null" {
-		return fmt.Sprintf("%s\ngot a successful result without structuredContent: %s\nexpected: a tool with an outputSchema returns structuredContent that validates against it with every successful result", sent, cut(res.String(), 800))
+		return fmt.Sprintf("%s\ngot a successful result without structuredContent: %s\nexpected: a tool with an outputSchema returns structuredContent that validates against it with every successful result (servers MUST provide structured results that conform to the outputSchema: specification, server/tools, \"Output Schema\")", sent, cut(res.String(), 800)), false
 	}
 	if verr := out.validateJSON(res.StructuredContent); verr != nil {
-		return fmt.Sprintf("%s\nstructuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema: %s", sent, verr, cut(string(res.StructuredContent), 800), cut(string(t.OutputSchema), 800))
+		return fmt.Sprintf("%s\nstructuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema: %s\n(servers MUST provide structured results that conform to the outputSchema: specification, server/tools, \"Output Schema\")", sent, verr, cut(string(res.StructuredContent), 800), cut(string(t.OutputSchema), 800)), false
+	}
+	return "", false
+}
+
+// extreme describes the first value in args at an extreme a generator
+// reaches for (a number of a million or more, a string of a thousand
+// characters, an array of a hundred items), or returns "".
+func extreme(args map[string]any) string {
+	var walk func(path string, v any) string
+	walk = func(path string, v any) string {
+		switch v := v.(type) {
+		case float64:
+			if v >= 1e6 || v <= -1e6 {
+				return fmt.Sprintf("%s = %s", path, compactJSON(v))
+			}
+		case int, int64:
+			return walk(path, toFloat(v))
+		case json.Number:
+			f, _ := v.Float64()
+			return walk(path, f)
+		case string:
+			if len(v) >= 1000 {
+				return fmt.Sprintf("%s, a string of %d bytes", path, len(v))
+			}
+		case []any:
+			if len(v) >= 100 {
+				return fmt.Sprintf("%s, an array of %d items", path, len(v))
+			}
+			for i, e := range v {
+				if x := walk(fmt.Sprintf("%s[%d]", path, i), e); x != "" {
+					return x
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				if x := walk(path+"."+k, v[k]); x != "" {
+					return x
+				}
+			}
+		}
+		return ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		if x := walk(k, args[k]); x != "" {
+			return x
+		}
 	}
 	return ""
+}
+
+func toFloat(v any) float64 {
+	switch v := v.(type) {
+	case int:
+		return float64(v)
+	case int64:
+		return float64(v)
+	}
+	return 0
 }
 
 // toolInvalidArguments calls t with arguments that break its input schema
@@ -219,9 +290,9 @@ func (c *state) toolInvalidArguments(t *client.Tool) {
 		case isRPC && e.Code == client.CodeInvalidParams:
 			via = append(via, "-32602")
 		case err == nil:
-			c.failf("%s\nthe call succeeded: %s\nexpected: rejected before the handler runs, as an isError result that says what is wrong (or JSON-RPC error -32602). mcp-go validates only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
+			c.warnf("%s\nthe call succeeded: %s\nexpected: rejected before the handler runs, as an isError result that says what is wrong (or JSON-RPC error -32602): servers SHOULD validate tool inputs (specification 2025-11-25, server/tools, \"Security Considerations\"). mcp-go validates only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
 		default:
-			c.failf("%s\ngot %s\nexpected: an isError result that says what is wrong (or JSON-RPC error -32602)", sent, describe(nil, err))
+			c.warnf("%s\ngot %s\nexpected: an isError result that says what is wrong (or JSON-RPC error -32602): input validation errors SHOULD be tool execution errors the model can read (specification 2025-11-25, server/tools)", sent, describe(nil, err))
 		}
 	}
 	if len(via) > 0 {

@@ -23,28 +23,37 @@ type noteIn struct {
 
 // A failing check's result carries its name, the detail and the messages
 // around the failure; the error Run returns names it.
-func TestRunReportsAFailure(t *testing.T) {
+func TestRunReportsAWarning(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "note"}, func(context.Context, *mcp.CallToolRequest, noteIn) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{}, nil, nil
 	})
-	var results []servercheck.Result
-	err := servercheck.Run(t.Context(), servercheck.Serve(gosdktest.Server(s)), &servercheck.Options{
-		Run:      "tools/(list|descriptions|calls)",
-		OnResult: func(r servercheck.Result) { results = append(results, r) },
-	})
-	require.EqualError(t, err, "1 check(s) failed: tools/descriptions")
-	require.Len(t, results, 3)
-	r := results[1]
-	assert.Equal(t, "tools/descriptions", r.Name)
-	assert.Equal(t, servercheck.Fail, r.Status)
-	assert.Contains(t, r.Detail, `tools without a description: ["note"]`)
-	require.NotEmpty(t, r.Transcript, "the excerpt shows the listing")
-	assert.True(t, strings.HasPrefix(r.Transcript[0], "→ {"), r.Transcript[0])
-	assert.Contains(t, r.Transcript[0], `"method":"tools/list"`)
-	assert.Equal(t, servercheck.Pass, results[2].Status)
-	assert.Contains(t, results[2].Detail, "call(s):")
-	assert.Contains(t, r.String(), "FAIL tools/descriptions")
+	for _, strict := range []bool{false, true} {
+		var results []servercheck.Result
+		err := servercheck.Run(t.Context(), servercheck.Serve(gosdktest.Server(s)), &servercheck.Options{
+			Run:      "tools/(list|descriptions|calls)",
+			OnResult: func(r servercheck.Result) { results = append(results, r) },
+			Strict:   strict,
+		})
+		// A missing description is a convention broken: a warning, which
+		// fails the run only when strict.
+		if strict {
+			require.EqualError(t, err, "1 check(s) failed: tools/descriptions")
+		} else {
+			require.NoError(t, err)
+		}
+		require.Len(t, results, 3)
+		r := results[1]
+		assert.Equal(t, "tools/descriptions", r.Name)
+		assert.Equal(t, servercheck.Warn, r.Status)
+		assert.Contains(t, r.Detail, `tools without a description: ["note"]`)
+		require.NotEmpty(t, r.Transcript, "the excerpt shows the listing")
+		assert.True(t, strings.HasPrefix(r.Transcript[0], "→ {"), r.Transcript[0])
+		assert.Contains(t, r.Transcript[0], `"method":"tools/list"`)
+		assert.Equal(t, servercheck.Pass, results[2].Status)
+		assert.Contains(t, results[2].Detail, "call(s):")
+		assert.Contains(t, r.String(), "WARN tools/descriptions")
+	}
 }
 
 // A server that never completes the handshake: no check can run, and the
