@@ -2,9 +2,11 @@ package mcpgo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -54,7 +56,7 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 				g.rec.ToolError(ctx, name, err.Error())
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, err), err)
+			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, req, err), err)
 			return res, err
 		}
 		if res != nil && res.IsError {
@@ -67,7 +69,7 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		return guardCall(ctx, call{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode},
+		return guardCall(ctx, call{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), codeFor(req)},
 			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
 	}
 }
@@ -75,9 +77,14 @@ func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandl
 func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		return guardCall(ctx, call{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode},
+		return guardCall(ctx, call{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), codeFor(req)},
 			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
 	}
+}
+
+// codeFor returns handlerCode for req, as a call's code.
+func codeFor(req any) func(context.Context, error) int64 {
+	return func(ctx context.Context, err error) int64 { return handlerCode(ctx, req, err) }
 }
 
 // call describes one guarded call of a resource, prompt or completion
@@ -153,14 +160,65 @@ func (g completions) call() call {
 		code: func(context.Context, error) int64 { return contract.CodeInternalError }}
 }
 
-// handlerCode returns the code mcp-go sends for an error a handler returned:
-// -32042 for a URL elicitation on a legacy session, else -32603.
-func handlerCode(ctx context.Context, err error) int64 {
-	if required, ok := asURLElicitationRequired(err); ok && !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
-		return int64(required.JSONRPCError().Error.Code)
+// handlerCode returns the code mcp-go sends for an error a handler returned
+// for req: -32603, except a URL elicitation's own code (-32042) on a legacy
+// request where the linked mcp-go release keeps it.
+func handlerCode(ctx context.Context, req any, err error) int64 {
+	required, ok := asURLElicitationRequired(err)
+	if !ok || !elicitationCodeKept() || modernVersion(requestVersion(ctx, req)) {
+		return contract.CodeInternalError
 	}
-	return contract.CodeInternalError
+	return int64(required.JSONRPCError().Error.Code)
 }
+
+// elicitationCodeKept reports whether the linked mcp-go release answers a
+// handler's URL elicitation error with its own code on a legacy request
+// (v1.2.0 and later) rather than with -32603 (every release before). It
+// asks mcp-go itself, once, with a throwaway server, so that it is right for
+// any release, fork or replacement and names no API newer than the oldest
+// release this module supports.
+var elicitationCodeKept = sync.OnceValue(func() bool {
+	s := server.NewMCPServer("mcpgo-guard-probe", "0")
+	s.AddTool(mcp.NewTool("elicit"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
+	})
+	resp := s.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"elicit","arguments":{}}}`))
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return false
+	}
+	var r struct {
+		Error struct{ Code int } `json:"error"`
+	}
+	return json.Unmarshal(b, &r) == nil && r.Error.Code == mcp.URL_ELICITATION_REQUIRED
+})
+
+// requestVersion returns the protocol version in effect for req, as mcp-go
+// works it out: the version the request declares in _meta (2026-07-28 and
+// later), else the one the session negotiated. It uses no API newer than
+// the oldest supported release: the request is read through its JSON (older
+// releases do not decode _meta for every method; they speak no 2026-07-28
+// either) and the session through the method it has.
+func requestVersion(ctx context.Context, req any) string {
+	var m struct {
+		Params struct {
+			Meta struct {
+				ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if b, err := json.Marshal(req); err == nil && json.Unmarshal(b, &m) == nil && m.Params.Meta.ProtocolVersion != "" {
+		return m.Params.Meta.ProtocolVersion
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(interface{ ProtocolVersion() string }); ok {
+		return s.ProtocolVersion()
+	}
+	return ""
+}
+
+// modernVersion reports whether version is 2026-07-28 or later: a request
+// of the per-request era. Versions are dates, so they compare as strings.
+func modernVersion(version string) bool { return version >= "2026-07-28" }
 
 // asURLElicitationRequired finds a URL elicitation error in err's chain, as
 // a value or a pointer, the way mcp-go does.
