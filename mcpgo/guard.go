@@ -69,38 +69,35 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		return guardCall(ctx, call{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), codeFor(req)},
-			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
+		c := call[mcp.ReadResourceRequest]{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode[mcp.ReadResourceRequest]}
+		return guardCall(ctx, c, req, next)
 	}
 }
 
 func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		return guardCall(ctx, call{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), codeFor(req)},
-			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
+		c := call[mcp.GetPromptRequest]{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode[mcp.GetPromptRequest]}
+		return guardCall(ctx, c, req, next)
 	}
 }
 
-// codeFor returns handlerCode for req, as a call's code.
-func codeFor(req any) func(context.Context, error) int64 {
-	return func(ctx context.Context, err error) int64 { return handlerCode(ctx, req, err) }
-}
-
 // call describes one guarded call of a resource, prompt or completion
-// handler, which fail the same way: with a Go error.
-type call struct {
+// handler, which fail the same way: with a Go error. Req is the request the
+// handler gets.
+type call[Req any] struct {
 	rec    contract.Recorder
 	method string
-	name   string                             // the URI or prompt name; "" for a completion
-	crash  string                             // the error message the client gets after a panic
-	code   func(context.Context, error) int64 // the code mcp-go sends for a returned error
+	name   string                                  // the URI or prompt name; "" for a completion
+	crash  string                                  // the error message the client gets after a panic
+	code   func(context.Context, Req, error) int64 // the code mcp-go sends for a returned error
 }
 
-// guardCall runs next as c describes: a panic becomes the error c.crash,
-// logged at ERROR with the stack; a returned error passes through, logged
-// at INFO.
-func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res R, err error) {
+// guardCall runs next(ctx, req) as c describes: a panic becomes the error
+// c.crash, logged at ERROR with the stack; a returned error passes through,
+// logged at INFO. req goes in as a value, not in a closure, so that a call
+// that succeeds allocates nothing for the guard.
+func guardCall[Req, R any](ctx context.Context, c call[Req], req Req, next func(context.Context, Req) (R, error)) (res R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			c.rec.Panic(ctx, c.method, c.name, v)
@@ -108,9 +105,9 @@ func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res 
 			res, err = zero, errors.New(c.crash)
 		}
 	}()
-	res, err = next()
+	res, err = next(ctx, req)
 	if err != nil {
-		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, err), err)
+		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, req, err), err)
 	}
 	return res, err
 }
@@ -146,24 +143,28 @@ type completions struct {
 }
 
 func (g completions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.prompts.CompletePromptArgument(ctx, prompt, arg, cc) })
+	return guardCall(ctx, g.call(), struct{}{}, func(ctx context.Context, _ struct{}) (*mcp.Completion, error) {
+		return g.prompts.CompletePromptArgument(ctx, prompt, arg, cc)
+	})
 }
 
 func (g completions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.resources.CompleteResourceArgument(ctx, uri, arg, cc) })
+	return guardCall(ctx, g.call(), struct{}{}, func(ctx context.Context, _ struct{}) (*mcp.Completion, error) {
+		return g.resources.CompleteResourceArgument(ctx, uri, arg, cc)
+	})
 }
 
 // call describes a guarded completion: mcp-go sends every error a provider
 // returns as -32603.
-func (g completions) call() call {
-	return call{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
-		code: func(context.Context, error) int64 { return contract.CodeInternalError }}
+func (g completions) call() call[struct{}] {
+	return call[struct{}]{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
+		code: func(context.Context, struct{}, error) int64 { return contract.CodeInternalError }}
 }
 
 // handlerCode returns the code mcp-go sends for an error a handler returned
 // for req: -32603, except a URL elicitation's own code (-32042) on a legacy
 // request where the linked mcp-go release keeps it.
-func handlerCode(ctx context.Context, req any, err error) int64 {
+func handlerCode[Req any](ctx context.Context, req Req, err error) int64 {
 	required, ok := asURLElicitationRequired(err)
 	if !ok || !elicitationCodeKept() || modernVersion(requestVersion(ctx, req)) {
 		return contract.CodeInternalError
