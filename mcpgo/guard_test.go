@@ -48,6 +48,14 @@ func toolElicit(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, erro
 	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
 }
 
+func readElicit(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	return nil, fmt.Errorf("sign in first: %w", &mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}})
+}
+
+func renderElicit(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
+}
+
 func readCrash(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	panic(errors.New("resource kaboom"))
 }
@@ -114,9 +122,11 @@ func addHandlers(s *server.MCPServer) {
 	s.AddTool(mcp.NewTool("elicit"), toolElicit)
 	s.AddResource(mcp.NewResource("file:///crash", "crash"), readCrash)
 	s.AddResource(mcp.NewResource("file:///fail", "fail"), readFail)
+	s.AddResource(mcp.NewResource("file:///elicit", "elicit"), readElicit)
 	s.AddResourceTemplate(mcp.NewResourceTemplate("books://{title}", "book"), readBook)
 	s.AddPrompt(mcp.NewPrompt("greet"), renderGreet)
 	s.AddPrompt(mcp.NewPrompt("fail"), renderFail)
+	s.AddPrompt(mcp.NewPrompt("elicit"), renderElicit)
 }
 
 // guardedSession connects the test kit's client to s through the harness,
@@ -232,26 +242,36 @@ func TestGuardFailures(t *testing.T) {
 
 // A URL elicitation keeps its own code on a legacy request from mcp-go
 // v1.2.0; before it, and at 2026-07-28, mcp-go sends -32603. The record
-// names the code the client got, whichever it is.
+// names the code the client got, whichever it is, for each kind of handler.
 func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 	t.Parallel()
+	requests := []struct {
+		name   string
+		send   sdktest.Request
+		record logcapture.Matcher
+	}{
+		{"tool", sdktest.CallTool("elicit", nil), logcapture.Attr(guard.KeyTool, "elicit")},
+		{"resource", sdktest.ReadResource("file:///elicit"), logcapture.Attr(guard.KeyURI, "file:///elicit")},
+		{"prompt", sdktest.GetPrompt("elicit"), logcapture.Attr(guard.KeyPrompt, "elicit")},
+	}
 	for _, era := range []struct{ name, version string }{{"legacy", "2025-11-25"}, {"2026-07-28", ""}} {
-		t.Run(era.name, func(t *testing.T) {
-			t.Parallel()
-			want := int64(-32603)
-			if era.version == "" {
-				sdktest.SkipUnlessModern(t)
-			} else if sdktest.ReleaseAtLeast("v1.2.0") {
-				want = -32042
-			}
-			logs := logcapture.New(t)
-			c, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.version)
+		for _, r := range requests {
+			t.Run(era.name+"/"+r.name, func(t *testing.T) {
+				t.Parallel()
+				want := int64(-32603)
+				if era.version == "" {
+					sdktest.SkipUnlessModern(t)
+				} else if sdktest.ReleaseAtLeast("v1.2.0") {
+					want = -32042
+				}
+				logs := logcapture.New(t)
+				c, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.version)
 
-			_, err := c.CallTool(t.Context(), "elicit", map[string]any{})
-			assert.Equal(t, want, sdktest.WireError(t, err).Code, "on %s", sdktest.Release())
-			logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed),
-				logcapture.Attr(guard.KeyTool, "elicit"), logcapture.Attr(guard.KeyCode, want))
-		})
+				_, err := r.send(t.Context(), c)
+				assert.Equal(t, want, sdktest.WireError(t, err).Code, "on %s", sdktest.Release())
+				logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), r.record, logcapture.Attr(guard.KeyCode, want))
+			})
+		}
 	}
 }
 
