@@ -26,6 +26,11 @@
 // A nil logger means [slog.Default]. [guard.ToolErrorsAsResults] makes a Go error
 // returned by a tool handler an error result the model can read.
 //
+// The guard works with every mcp-go release from v0.46.0, the first with
+// prompt handler middleware (the module requires it, so that installing the
+// guard does not move a server's mcp-go), to v1.2.1; server.WithLogger is a
+// server option from v0.58.0.
+//
 // # What the client sees, and what is logged
 //
 //	the handler ...                   the client gets                              logged
@@ -39,7 +44,8 @@
 //	returns a tool error result       the result, unchanged                        INFO  MsgToolError
 //	(mcp.NewToolResultError)
 //	returns a Go error                -32603 with the error's text (-32042 for a   INFO  MsgRequestFailed
-//	                                  URL elicitation on a legacy session)
+//	                                  URL elicitation on a legacy request, from
+//	                                  mcp-go v1.2.0)
 //	returns a Go error from a tool,   a result, isError: true, the error's text    INFO  MsgToolError
 //	with ToolErrorsAsResults
 //	succeeds                          the result                                   nothing

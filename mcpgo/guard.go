@@ -2,9 +2,11 @@ package mcpgo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -54,7 +56,7 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 				g.rec.ToolError(ctx, name, err.Error())
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, err), err)
+			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, req, err), err)
 			return res, err
 		}
 		if res != nil && res.IsError {
@@ -67,33 +69,35 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		return guardCall(ctx, call{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode},
-			func() ([]mcp.ResourceContents, error) { return next(ctx, req) })
+		c := call[mcp.ReadResourceRequest]{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode[mcp.ReadResourceRequest]}
+		return guardCall(ctx, c, req, next)
 	}
 }
 
 func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		return guardCall(ctx, call{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode},
-			func() (*mcp.GetPromptResult, error) { return next(ctx, req) })
+		c := call[mcp.GetPromptRequest]{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode[mcp.GetPromptRequest]}
+		return guardCall(ctx, c, req, next)
 	}
 }
 
 // call describes one guarded call of a resource, prompt or completion
-// handler, which fail the same way: with a Go error.
-type call struct {
+// handler, which fail the same way: with a Go error. Req is the request the
+// handler gets.
+type call[Req any] struct {
 	rec    contract.Recorder
 	method string
-	name   string                             // the URI or prompt name; "" for a completion
-	crash  string                             // the error message the client gets after a panic
-	code   func(context.Context, error) int64 // the code mcp-go sends for a returned error
+	name   string                                  // the URI or prompt name; "" for a completion
+	crash  string                                  // the error message the client gets after a panic
+	code   func(context.Context, Req, error) int64 // the code mcp-go sends for a returned error
 }
 
-// guardCall runs next as c describes: a panic becomes the error c.crash,
-// logged at ERROR with the stack; a returned error passes through, logged
-// at INFO.
-func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res R, err error) {
+// guardCall runs next(ctx, req) as c describes: a panic becomes the error
+// c.crash, logged at ERROR with the stack; a returned error passes through,
+// logged at INFO. req goes in as a value, not in a closure, so that a call
+// that succeeds allocates nothing for the guard.
+func guardCall[Req, R any](ctx context.Context, c call[Req], req Req, next func(context.Context, Req) (R, error)) (res R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			c.rec.Panic(ctx, c.method, c.name, v)
@@ -101,9 +105,9 @@ func guardCall[R any](ctx context.Context, c call, next func() (R, error)) (res 
 			res, err = zero, errors.New(c.crash)
 		}
 	}()
-	res, err = next()
+	res, err = next(ctx, req)
 	if err != nil {
-		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, err), err)
+		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, req, err), err)
 	}
 	return res, err
 }
@@ -139,28 +143,83 @@ type completions struct {
 }
 
 func (g completions) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.prompts.CompletePromptArgument(ctx, prompt, arg, cc) })
+	return guardCall(ctx, g.call(), struct{}{}, func(ctx context.Context, _ struct{}) (*mcp.Completion, error) {
+		return g.prompts.CompletePromptArgument(ctx, prompt, arg, cc)
+	})
 }
 
 func (g completions) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	return guardCall(ctx, g.call(), func() (*mcp.Completion, error) { return g.resources.CompleteResourceArgument(ctx, uri, arg, cc) })
+	return guardCall(ctx, g.call(), struct{}{}, func(ctx context.Context, _ struct{}) (*mcp.Completion, error) {
+		return g.resources.CompleteResourceArgument(ctx, uri, arg, cc)
+	})
 }
 
 // call describes a guarded completion: mcp-go sends every error a provider
 // returns as -32603.
-func (g completions) call() call {
-	return call{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
-		code: func(context.Context, error) int64 { return contract.CodeInternalError }}
+func (g completions) call() call[struct{}] {
+	return call[struct{}]{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
+		code: func(context.Context, struct{}, error) int64 { return contract.CodeInternalError }}
 }
 
-// handlerCode returns the code mcp-go sends for an error a handler returned:
-// -32042 for a URL elicitation on a legacy session, else -32603.
-func handlerCode(ctx context.Context, err error) int64 {
-	if required, ok := asURLElicitationRequired(err); ok && !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
-		return int64(required.JSONRPCError().Error.Code)
+// handlerCode returns the code mcp-go sends for an error a handler returned
+// for req: -32603, except a URL elicitation's own code (-32042) on a legacy
+// request where the linked mcp-go release keeps it.
+func handlerCode[Req any](ctx context.Context, req Req, err error) int64 {
+	required, ok := asURLElicitationRequired(err)
+	if !ok || !elicitationCodeKept() || modernVersion(requestVersion(ctx, req)) {
+		return contract.CodeInternalError
 	}
-	return contract.CodeInternalError
+	return int64(required.JSONRPCError().Error.Code)
 }
+
+// elicitationCodeKept reports whether the linked mcp-go release answers a
+// handler's URL elicitation error with its own code on a legacy request
+// (v1.2.0 and later) rather than with -32603 (every release before). It
+// asks mcp-go itself, once, with a throwaway server, so that it is right for
+// any release, fork or replacement and names no API newer than the oldest
+// release this module supports.
+var elicitationCodeKept = sync.OnceValue(func() bool {
+	s := server.NewMCPServer("mcpgo-guard-probe", "0")
+	s.AddTool(mcp.NewTool("elicit"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
+	})
+	resp := s.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"elicit","arguments":{}}}`))
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return false
+	}
+	var r struct {
+		Error struct{ Code int } `json:"error"`
+	}
+	return json.Unmarshal(b, &r) == nil && r.Error.Code == mcp.URL_ELICITATION_REQUIRED
+})
+
+// requestVersion returns the protocol version in effect for req, as mcp-go
+// works it out: the version the request declares in _meta (2026-07-28 and
+// later), else the one the session negotiated. It uses no API newer than
+// the oldest supported release: the request is read through its JSON (older
+// releases do not decode _meta for every method; they speak no 2026-07-28
+// either) and the session through the method it has.
+func requestVersion(ctx context.Context, req any) string {
+	var m struct {
+		Params struct {
+			Meta struct {
+				ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if b, err := json.Marshal(req); err == nil && json.Unmarshal(b, &m) == nil && m.Params.Meta.ProtocolVersion != "" {
+		return m.Params.Meta.ProtocolVersion
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(interface{ ProtocolVersion() string }); ok {
+		return s.ProtocolVersion()
+	}
+	return ""
+}
+
+// modernVersion reports whether version is 2026-07-28 or later: a request
+// of the per-request era. Versions are dates, so they compare as strings.
+func modernVersion(version string) bool { return version >= "2026-07-28" }
 
 // asURLElicitationRequired finds a URL elicitation error in err's chain, as
 // a value or a pointer, the way mcp-go does.

@@ -10,15 +10,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcpgo"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
 	adapter "github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
 // The handlers below are named functions, not closures, so that the tests
@@ -45,6 +45,14 @@ func toolFail(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }
 
 func toolElicit(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
+}
+
+func readElicit(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	return nil, fmt.Errorf("sign in first: %w", &mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}})
+}
+
+func renderElicit(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
 }
 
@@ -84,15 +92,26 @@ func (crashingCompletions) CompleteResourceArgument(context.Context, string, mcp
 // real server would, with Guard given first so that it is outermost.
 func guarded(logs *logcapture.Recorder, opts ...guard.Option) *server.MCPServer {
 	l := logs.Logger()
-	s := server.NewMCPServer("guarded", "v0",
-		mcpgo.Guard(l, opts...),
-		server.WithLogger(l),
+	serverOpts := append([]server.ServerOption{mcpgo.Guard(l, opts...)}, sdkLogger(l)...)
+	s := server.NewMCPServer("guarded", "v0", append(serverOpts,
 		server.WithCompletions(),
 		server.WithPromptCompletionProvider(mcpgo.GuardPromptCompletions(l, crashingCompletions{})),
 		server.WithResourceCompletionProvider(mcpgo.GuardResourceCompletions(l, crashingCompletions{})),
-	)
+	)...)
 	addHandlers(s)
 	return s
+}
+
+// sdkLogger returns the option that makes mcp-go log into l, where the
+// release has one: from v0.58.0 server.WithLogger takes a *slog.Logger and
+// is a server option; before, it configures the streamable HTTP transport
+// and the server itself logs nothing. Matching on its type names no API the
+// oldest supported release lacks.
+func sdkLogger(l *slog.Logger) []server.ServerOption {
+	if withLogger, ok := any(server.WithLogger).(func(*slog.Logger) server.ServerOption); ok {
+		return []server.ServerOption{withLogger(l)}
+	}
+	return nil
 }
 
 func addHandlers(s *server.MCPServer) {
@@ -103,18 +122,20 @@ func addHandlers(s *server.MCPServer) {
 	s.AddTool(mcp.NewTool("elicit"), toolElicit)
 	s.AddResource(mcp.NewResource("file:///crash", "crash"), readCrash)
 	s.AddResource(mcp.NewResource("file:///fail", "fail"), readFail)
+	s.AddResource(mcp.NewResource("file:///elicit", "elicit"), readElicit)
 	s.AddResourceTemplate(mcp.NewResourceTemplate("books://{title}", "book"), readBook)
 	s.AddPrompt(mcp.NewPrompt("greet"), renderGreet)
 	s.AddPrompt(mcp.NewPrompt("fail"), renderFail)
+	s.AddPrompt(mcp.NewPrompt("elicit"), renderElicit)
 }
 
-// guardedSession serves s and connects the go-sdk client. When the test ends
-// it checks that every panic stopped at the guard.
-func guardedSession(t *testing.T, s *server.MCPServer, version string) (*gomcp.ClientSession, *sdktest.Served) {
+// guardedSession connects the test kit's client to s through the harness,
+// at version ("" negotiates). The harness fails the test if a panic gets
+// past the guard to the adapter. tr is the connection's transcript.
+func guardedSession(t *testing.T, s *server.MCPServer, version string) (c *client.Client, tr *mcptest.Transcript) {
 	t.Helper()
-	sv := sdktest.Serve(t, adapter.Server(s))
-	t.Cleanup(func() { sv.AssertNoPanic(t) })
-	return sv.Connect(t, version, nil), sv
+	tr = new(mcptest.Transcript)
+	return mcptest.Connect(t, adapter.Server(s), mcptest.WithProtocolVersion(version), mcptest.WithTranscript(tr)), tr
 }
 
 // TestGuardPanics walks the crash rows of the contract in the package doc:
@@ -132,25 +153,25 @@ func TestGuardPanics(t *testing.T) {
 	}, {
 		// mcp-go gives a handler's error no data: no {"uri": ...} here.
 		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
-		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource file:///crash"}},
+		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error reading resource file:///crash")},
 		Method: "resources/read",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
 		Func:   "mcpgo_test.readCrash(",
 	}, {
 		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
-		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error reading resource books://Dune"}},
+		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error reading resource books://Dune")},
 		Method: "resources/read",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
 		Func:   "mcpgo_test.readBook(",
 	}, {
 		Name: "prompt", Send: sdktest.GetPrompt("greet"),
-		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
+		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error rendering prompt greet")},
 		Method: "prompts/get",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
 		Func:   "mcpgo_test.renderGreet(",
 	}, {
-		Name: "guarded completion provider", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
-		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
+		Name: "guarded completion provider", Send: sdktest.Complete(client.PromptReference("greet"), "name"),
+		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Internal server error")},
 		Method: "completion/complete",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
 			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
@@ -161,8 +182,8 @@ func TestGuardPanics(t *testing.T) {
 			t.Run(c.Name, func(t *testing.T) {
 				t.Parallel()
 				logs := logcapture.New(t)
-				cs, sv := guardedSession(t, guarded(logs), era.Version)
-				sdktest.AssertCrash(t, cs, sv, logs, c)
+				cl, tr := guardedSession(t, guarded(logs), era.Version)
+				sdktest.AssertCrash(t, cl, tr, logs, c)
 			})
 		}
 	})
@@ -184,61 +205,83 @@ func TestGuardFailures(t *testing.T) {
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
 		Name: "tool's Go error", Send: sdktest.CallTool("fail", nil),
-		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "boom"}},
+		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
 			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "boom")},
 	}, {
 		Name: "resource's Go error", Send: sdktest.ReadResource("file:///fail"),
-		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "resource boom"}},
+		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "resource boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
 			logcapture.Attr(guard.KeyURI, "file:///fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "resource boom")},
 	}, {
 		Name: "prompt's Go error", Send: sdktest.GetPrompt("fail"),
-		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "prompt boom"}},
+		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "prompt boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "prompts/get"),
 			logcapture.Attr(guard.KeyPrompt, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "prompt boom")},
 	}, {
-		Name: "guarded completion provider's error", Send: sdktest.Complete(&gomcp.CompleteReference{Type: "ref/resource", URI: "books://{title}"}, "title"),
-		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "completion boom"}},
+		Name: "guarded completion provider's error", Send: sdktest.Complete(client.ResourceReference("books://{title}"), "title"),
+		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "completion boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "completion/complete"),
 			logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "completion boom")},
 	}, {
 		// mcp-go rejects it before any handler runs: the guard logs nothing.
 		Name: "mcp-go's unknown tool", Send: sdktest.CallTool("nope", nil),
-		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "tool 'nope' not found: tool not found"}},
+		Want: sdktest.Answer{Err: sdktest.WireErr(-32602, "tool 'nope' not found: tool not found")},
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		for _, f := range cases {
 			t.Run(f.Name, func(t *testing.T) {
 				t.Parallel()
 				logs := logcapture.New(t)
-				cs, _ := guardedSession(t, guarded(logs), era.Version)
-				sdktest.AssertFailure(t, cs, logs, f)
+				c, _ := guardedSession(t, guarded(logs), era.Version)
+				sdktest.AssertFailure(t, c, logs, f)
 			})
 		}
 	})
 }
 
-// A URL elicitation keeps its own code on a legacy session, and the record
-// says so.
+// A URL elicitation keeps its own code on a legacy request from mcp-go
+// v1.2.0; before it, and at 2026-07-28, mcp-go sends -32603. The record
+// names the code the client got, whichever it is, for each kind of handler.
 func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 	t.Parallel()
-	logs := logcapture.New(t)
-	cs, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), "2025-11-25")
+	requests := []struct {
+		name   string
+		send   sdktest.Request
+		record logcapture.Matcher
+	}{
+		{"tool", sdktest.CallTool("elicit", nil), logcapture.Attr(guard.KeyTool, "elicit")},
+		{"resource", sdktest.ReadResource("file:///elicit"), logcapture.Attr(guard.KeyURI, "file:///elicit")},
+		{"prompt", sdktest.GetPrompt("elicit"), logcapture.Attr(guard.KeyPrompt, "elicit")},
+	}
+	for _, era := range []struct{ name, version string }{{"legacy", "2025-11-25"}, {"2026-07-28", ""}} {
+		for _, r := range requests {
+			t.Run(era.name+"/"+r.name, func(t *testing.T) {
+				t.Parallel()
+				want := int64(-32603)
+				if era.version == "" {
+					sdktest.SkipUnlessModern(t)
+				} else if sdktest.ReleaseAtLeast("v1.2.0") {
+					want = -32042
+				}
+				logs := logcapture.New(t)
+				c, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.version)
 
-	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "elicit", Arguments: map[string]any{}})
-	assert.Equal(t, int64(-32042), sdktest.WireError(t, err).Code)
-	logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed),
-		logcapture.Attr(guard.KeyTool, "elicit"), logcapture.Attr(guard.KeyCode, -32042))
+				_, err := r.send(t.Context(), c)
+				assert.Equal(t, want, sdktest.WireError(t, err).Code, "on %s", sdktest.Release())
+				logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), r.record, logcapture.Attr(guard.KeyCode, want))
+			})
+		}
+	}
 }
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		logs := logcapture.New(t)
-		cs, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.Version)
+		c, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.Version)
 
-		res := sdktest.Call(t, cs, "fail", nil)
+		res := sdktest.Call(t, c, "fail", nil)
 		assert.True(t, res.IsError)
 		assert.Equal(t, "boom", sdktest.Text(t, res))
 		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
@@ -255,8 +298,8 @@ func TestGuardRetrofitted(t *testing.T) {
 	addHandlers(s)
 	mcpgo.Guard(logs.Logger())(s) // on a server someone else built
 
-	cs, _ := guardedSession(t, s, "")
-	res := sdktest.Call(t, cs, "explode", nil)
+	c, _ := guardedSession(t, s, "")
+	res := sdktest.Call(t, c, "explode", nil)
 	assert.Equal(t, "Error executing tool explode", sdktest.Text(t, res))
 	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"))
 }
@@ -264,10 +307,10 @@ func TestGuardRetrofitted(t *testing.T) {
 func TestGuardKeepsServingAfterPanic(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	cs, _ := guardedSession(t, guarded(logs), "")
+	c, _ := guardedSession(t, guarded(logs), "")
 	for range 3 {
-		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
-		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
+		assert.True(t, sdktest.Call(t, c, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
 	}
 	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
 }
@@ -275,14 +318,14 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t)
-	cs, _ := guardedSession(t, guarded(logs), "")
+	c, _ := guardedSession(t, guarded(logs), "")
 	const n = 32
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			res, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "explode_n", Arguments: map[string]any{"n": i}})
+			res, err := c.CallTool(t.Context(), "explode_n", map[string]any{"n": i})
 			if assert.NoError(t, err) {
-				assert.Equal(t, []gomcp.Content{&gomcp.TextContent{Text: "Error executing tool explode_n"}}, res.Content)
+				assert.Equal(t, []client.Content{&client.TextContent{Text: "Error executing tool explode_n"}}, res.Content)
 			}
 		})
 	}

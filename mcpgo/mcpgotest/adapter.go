@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -32,17 +34,17 @@ type Adapter struct {
 type Option func(*Adapter)
 
 // WithProtocolVersions makes the server support only the listed protocol
-// versions on connections served by this adapter: server/discover
-// advertises only these (through server.WithSupportedProtocolVersions), a
-// legacy initialize asking for another version is answered with the newest
-// listed one it can negotiate, and a per-request (2026-07-28) request at an
-// unlisted version is refused with mcp.UNSUPPORTED_PROTOCOL_VERSION. Use it
-// to test a server against a client stuck on an older version, or to pin one
-// era. mcp-go has no server option for this (go-sdk has, and its adapter
-// leaves it to mcp.ServerOptions.SupportedProtocolVersions), so the adapter
-// does it on its side of the connection: it answers the refusals itself and
-// changes the version an initialize request asks for; the server is not
-// changed.
+// versions (of those the linked mcp-go release speaks) on connections served
+// by this adapter: server/discover advertises only these, a legacy
+// initialize asking for another version is answered with the newest listed
+// one it can negotiate, and a per-request (2026-07-28) request at an
+// unlisted version is refused with -32022 (unsupported protocol version).
+// Use it to test a server against a client stuck on an older version, or to
+// pin one era. mcp-go has no server option for this (go-sdk has, and its
+// adapter leaves it to mcp.ServerOptions.SupportedProtocolVersions), so the
+// adapter does it on its side of the connection: it answers the refusals
+// itself, changes the version an initialize request asks for and the
+// versions server/discover lists; the server is not changed.
 func WithProtocolVersions(versions ...string) Option {
 	return func(a *Adapter) { a.versions = slices.Clone(versions) }
 }
@@ -65,6 +67,36 @@ func WithNotificationBuffer(n int) Option {
 // authenticated user an auth middleware would have set.
 func WithContextFunc(f func(context.Context) context.Context) Option {
 	return func(a *Adapter) { a.contextFunc = f }
+}
+
+// ProtocolVersions returns the protocol versions the adapter's connections
+// speak, newest first: those the linked mcp-go release implements
+// (mcp.ValidProtocolVersions, which every supported release has), narrowed
+// by [WithProtocolVersions]. It lists 2026-07-28 only from mcp-go v1.0.0,
+// so the harness can tell a server that cannot answer server/discover
+// without sending it. It returns nil if none is left; the caller may modify
+// the slice.
+func (a *Adapter) ProtocolVersions() []string {
+	var out []string
+	for _, v := range mcp.ValidProtocolVersions {
+		if a.versions == nil || slices.Contains(a.versions, v) {
+			out = append(out, v)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y string) int { return strings.Compare(y, x) })
+	return out
+}
+
+// offered returns the versions WithProtocolVersions lists that the release
+// speaks, in the order given.
+func (a *Adapter) offered() []string {
+	out := make([]string, 0, len(a.versions))
+	for _, v := range a.versions {
+		if slices.Contains(mcp.ValidProtocolVersions, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Server adapts s for the mcptest harness: mcptest.Connect(t,
@@ -115,9 +147,6 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 		return fmt.Errorf("mcpgo: registering session %s: %w", c.session.id, err)
 	}
 	base := a.server.WithContext(handlerCtx, c.session)
-	if a.versions != nil {
-		base = server.WithSupportedProtocolVersions(base, a.versions)
-	}
 
 	go c.writeLoop()
 	c.readLoop(ctx, base)

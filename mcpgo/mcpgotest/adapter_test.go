@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,27 +13,70 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
+// connect connects the test kit's client to a through the harness, at
+// version ("" negotiates), with the harness's options. The harness fails
+// the test if the adapter's last-resort recovery reports a panic.
+func connect(t *testing.T, a *mcpgotest.Adapter, version string, opts ...mcptest.Option) *client.Client {
+	t.Helper()
+	return mcptest.Connect(t, a, append([]mcptest.Option{mcptest.WithProtocolVersion(version)}, opts...)...)
+}
+
 func TestCallToolInBothEras(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
-		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-		cs := sv.Connect(t, era.Version, nil)
-		assert.Equal(t, era.Want, cs.InitializeResult().ProtocolVersion)
-		res := sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"})
+		c := connect(t, mcpgotest.Server(newServer("probe")), era.Version)
+		assert.Equal(t, era.Want, c.ProtocolVersion())
+		res := sdktest.Call(t, c, "echo", map[string]any{"text": "hi"})
 		assert.False(t, res.IsError)
 		assert.Equal(t, "hi", sdktest.Text(t, res))
 	})
+}
+
+// A client that lets the server choose gets the newest version the release
+// speaks, the first ProtocolVersions lists: 2026-07-28 through
+// server/discover from mcp-go v1.0.0; before, mcp-go answers server/discover
+// "method not found" and the client falls back to the initialize handshake.
+func TestNegotiatedVersionIsTheNewestTheReleaseSpeaks(t *testing.T) {
+	t.Parallel()
+	a := mcpgotest.Server(newServer("probe"))
+	c := connect(t, a, "")
+	require.NotEmpty(t, a.ProtocolVersions())
+	assert.Equal(t, a.ProtocolVersions()[0], c.ProtocolVersion(), "on %s", sdktest.Release())
+	assert.Equal(t, "hi", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "hi"})))
+}
+
+// ProtocolVersions lists what the linked release speaks, newest first: the
+// versions mcp-go itself lists, 2026-07-28 among them from v1.0.0 only, and
+// narrowed by WithProtocolVersions.
+func TestProtocolVersionsListWhatTheReleaseSpeaks(t *testing.T) {
+	t.Parallel()
+	got := mcpgotest.Server(newServer("probe")).ProtocolVersions()
+	assert.ElementsMatch(t, mcp.ValidProtocolVersions, got)
+	assert.IsNonIncreasing(t, got, "newest first")
+	assert.Equal(t, sdktest.ReleaseAtLeast("v1.0.0"), slices.Contains(got, "2026-07-28"), "2026-07-28 on %s", sdktest.Release())
+	assert.Contains(t, got, "2025-06-18")
+	assert.Contains(t, got, "2024-11-05")
+	got[0] = "changed"
+	assert.NotContains(t, mcpgotest.Server(newServer("probe")).ProtocolVersions(), "changed", "a copy")
+
+	restricted := mcpgotest.Server(newServer("probe"), mcpgotest.WithProtocolVersions("2024-11-05", "2026-07-28", "2025-06-18", "1999-01-01"))
+	want := []string{"2025-06-18", "2024-11-05"}
+	if sdktest.SpeaksModern() {
+		want = append([]string{"2026-07-28"}, want...)
+	}
+	assert.Equal(t, want, restricted.ProtocolVersions(), "only versions the release speaks, newest first")
+	assert.Nil(t, mcpgotest.Server(newServer("probe"), mcpgotest.WithProtocolVersions("1999-01-01")).ProtocolVersions())
 }
 
 // The ordering mcp-go's StdioServer gets wrong (297 of 300 late): a
@@ -40,10 +84,10 @@ func TestCallToolInBothEras(t *testing.T) {
 func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
-		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-		cs := sv.Connect(t, era.Version, nil)
-		sdktest.CallWithProgress(t, cs, "progress", "tok-", 200)
-		calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+		var tr mcptest.Transcript
+		c := connect(t, mcpgotest.Server(newServer("probe")), era.Version, mcptest.WithTranscript(&tr))
+		sdktest.CallWithProgress(t, c, "progress", "tok-", 200)
+		calls, late := sdktest.ProgressOrder(t, tr.Snapshot())
 		assert.Equal(t, 200, calls)
 		assert.Zero(t, late, "responses written before their progress notification")
 	})
@@ -64,14 +108,14 @@ func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
 	for name, a := range adapters {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sv := sdktest.Serve(t, a)
-			cs := sv.Connect(t, "2025-06-18", nil)
-			sdktest.CallWithProgress(t, cs, "progress", name+"-", 50)
-			calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+			var tr mcptest.Transcript
+			c := connect(t, a, "2025-06-18", mcptest.WithTranscript(&tr))
+			sdktest.CallWithProgress(t, c, "progress", name+"-", 50)
+			calls, late := sdktest.ProgressOrder(t, tr.Snapshot())
 			assert.Equal(t, 50, calls, name)
 			assert.Zero(t, late, name)
 			notes := 0
-			for _, e := range sv.Client.Transcript().Entries {
+			for _, e := range tr.Snapshot().Entries {
 				var n struct {
 					Method string `json:"method"`
 					Params struct {
@@ -95,21 +139,18 @@ func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
 	a := mcpgotest.Server(s)
 	ids := map[string]bool{}
 	for range 3 {
-		c, end := memtransport.Pair()
+		end, srvEnd := memtransport.Pair()
 		done := make(chan error, 1)
-		go func() { done <- a.Serve(t.Context(), end) }()
-		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).
-			Connect(t.Context(), sdktest.Transport{Conn: c}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+		go func() { done <- a.Serve(t.Context(), srvEnd) }()
+		c, err := client.Connect(t.Context(), end, &client.Options{ProtocolVersion: "2025-06-18"})
 		require.NoError(t, err)
-		res, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "session", Arguments: map[string]any{}})
-		require.NoError(t, err)
-		id := sdktest.Text(t, res)
+		id := sdktest.Text(t, sdktest.Call(t, c, "session", nil))
 		assert.Regexp(t, `^mcptest-`, id)
 		assert.False(t, ids[id], "session id %s reused", id)
 		ids[id] = true
 
 		require.NoError(t, s.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}))
-		require.NoError(t, cs.Close())
+		require.NoError(t, c.Close())
 		require.NoError(t, <-done)
 		assert.Error(t, s.SendNotificationToSpecificClient(id, "notifications/message", map[string]any{"level": "info", "data": "x"}),
 			"the session is unregistered when Serve returns")
@@ -118,47 +159,44 @@ func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
 
 func TestServerToClientRequestsAtLegacyVersion(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-	client := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, &gomcp.ClientOptions{
-		CreateMessageHandler: func(_ context.Context, req *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
-			return &gomcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &gomcp.TextContent{Text: "hi there"}}, nil
+	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18", mcptest.WithClient(client.Options{
+		CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			return &client.CreateMessageResult{Model: "test-model", Role: "assistant", Content: []client.Content{&client.TextContent{Text: "hi there"}}}, nil
 		},
-		ElicitationHandler: func(_ context.Context, req *gomcp.ElicitRequest) (*gomcp.ElicitResult, error) {
-			return &gomcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+			return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
 		},
-	})
-	client.AddRoots(&gomcp.Root{URI: "file:///work", Name: "work"})
-	cs, err := client.Connect(t.Context(), sdktest.Transport{Conn: sv.Client}, &gomcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
-	require.NoError(t, err)
-	defer cs.Close()
+		ListRoots: func(context.Context) ([]*client.Root, error) {
+			return []*client.Root{{URI: "file:///work", Name: "work"}}, nil
+		},
+	}))
 
-	assert.Equal(t, `test-model said "hi there"`, sdktest.Text(t, sdktest.Call(t, cs, "sample", nil)))
-	assert.Equal(t, "accept: map[name:Ada]", sdktest.Text(t, sdktest.Call(t, cs, "ask", nil)))
-	assert.Equal(t, "file:///work", sdktest.Text(t, sdktest.Call(t, cs, "roots", nil)))
+	assert.Equal(t, `test-model said "hi there"`, sdktest.Text(t, sdktest.Call(t, c, "sample", nil)))
+	assert.Equal(t, "accept: map[name:Ada]", sdktest.Text(t, sdktest.Call(t, c, "ask", nil)))
+	assert.Equal(t, "file:///work", sdktest.Text(t, sdktest.Call(t, c, "roots", nil)))
 }
 
 // At 2026-07-28 server-initiated requests are gone; mcp-go refuses them and
 // the session carries on.
 func TestServerToClientRequestsRefusedAtModernVersion(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-	cs := sv.Connect(t, "", &gomcp.ClientOptions{
-		CreateMessageHandler: func(context.Context, *gomcp.CreateMessageRequest) (*gomcp.CreateMessageResult, error) {
+	sdktest.SkipUnlessModern(t)
+	c := connect(t, mcpgotest.Server(newServer("probe")), "", mcptest.WithClient(client.Options{
+		CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 			return nil, errors.New("not reached")
 		},
-	})
-	res := sdktest.Call(t, cs, "sample", nil)
+	}))
+	res := sdktest.Call(t, c, "sample", nil)
 	assert.True(t, res.IsError)
 	assert.Contains(t, sdktest.Text(t, res), "server-initiated requests are not supported")
-	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "ok"})))
+	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "ok"})))
 }
 
 func TestClientErrorAnswerReachesTheHandler(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-	// No sampling handler: the go-sdk client answers with an error.
-	cs := sv.Connect(t, "2025-06-18", nil)
-	res := sdktest.Call(t, cs, "sample", nil)
+	// No sampling callback: the client answers with an error.
+	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18")
+	res := sdktest.Call(t, c, "sample", nil)
 	assert.True(t, res.IsError)
 	assert.Contains(t, sdktest.Text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
 }
@@ -167,34 +205,33 @@ func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-		cs := sv.Connect(t, era.Version, nil)
+		c := sv.Connect(t, era.Version, nil)
 
-		_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-		assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, sdktest.WireError(t, err))
+		_, err := c.CallTool(t.Context(), "boom", map[string]any{})
+		assert.Equal(t, sdktest.WireErr(client.CodeInternalError, `panic in tool "boom": kaboom`), sdktest.WireError(t, err))
 		r := <-sv.Reports
 		assert.Equal(t, "tools/call", r.Method)
 		assert.Equal(t, "boom", r.Name)
 		assert.Equal(t, "kaboom", r.Value)
 		assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
 
-		_, err = cs.GetPrompt(t.Context(), &gomcp.GetPromptParams{Name: "crash"})
+		_, err = c.GetPrompt(t.Context(), "crash", nil)
 		assert.Equal(t, `panic in prompt "crash": prompt kaboom`, sdktest.WireError(t, err).Message)
 		r = <-sv.Reports
 		assert.Equal(t, crash.Report{Method: "prompts/get", Name: "crash", Value: r.Value, Stack: r.Stack}, r)
 
-		assert.Equal(t, "still here", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "still here"})))
+		assert.Equal(t, "still here", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "still here"})))
 	})
 }
 
 // With mcp-go's own WithRecovery the server turns the panic into an error
-// itself, and the adapter's last resort stays out of the way.
+// itself, and the adapter's last resort stays out of the way (the harness
+// would fail the test if it reported the panic).
 func TestOwnRecoveryRunsFirst(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe", server.WithRecovery())))
-	cs := sv.Connect(t, "2025-06-18", nil)
-	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	c := connect(t, mcpgotest.Server(newServer("probe", server.WithRecovery())), "2025-06-18")
+	_, err := c.CallTool(t.Context(), "boom", map[string]any{})
 	assert.Contains(t, sdktest.WireError(t, err).Message, "panic recovered in boom tool handler: kaboom")
-	sv.AssertNoPanic(t)
 }
 
 // Exact wire behaviour, with raw frames: malformed JSON gets -32700 and the
@@ -221,41 +258,44 @@ func TestMalformedInputOnTheWire(t *testing.T) {
 
 func TestOversizedResponseIsAnsweredWithAnError(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")), memtransport.WithMaxMessageSize(2048))
-	cs := sv.Connect(t, "2025-06-18", nil)
-	_, err := cs.CallTool(t.Context(), &gomcp.CallToolParams{Name: "big", Arguments: map[string]any{}})
+	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18", mcptest.WithTransportOptions(memtransport.WithMaxMessageSize(2048)))
+	_, err := c.CallTool(t.Context(), "big", map[string]any{})
 	werr := sdktest.WireError(t, err)
-	assert.Equal(t, int64(jsonrpc.CodeInternalError), werr.Code)
+	assert.Equal(t, client.CodeInternalError, werr.Code)
 	assert.Contains(t, werr.Message, "exceeds the maximum message size of 2048 bytes")
-	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "ok"})))
+	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "ok"})))
 }
 
+// The restriction is the adapter's own, so it holds on every release; only
+// a 2026-07-28-only server needs a release that speaks it.
 func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 	t.Parallel()
 	legacyOnly := mcpgotest.WithProtocolVersions("2025-06-18", "2025-03-26")
 	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
 		t.Parallel()
-		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe"), legacyOnly))
-		cs := sv.Connect(t, "", nil)
-		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
-		tr := sv.Client.Transcript()
-		require.GreaterOrEqual(t, len(tr.Entries), 2)
-		assert.Contains(t, string(tr.Entries[1].Data), `"code":-32022`)
-		assert.Contains(t, string(tr.Entries[1].Data), `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
+		var tr mcptest.Transcript
+		c := connect(t, mcpgotest.Server(newServer("probe"), legacyOnly), "", mcptest.WithTranscript(&tr))
+		assert.Equal(t, "2025-06-18", c.ProtocolVersion())
+		entries := tr.Snapshot().Entries
+		require.GreaterOrEqual(t, len(entries), 2)
+		assert.Contains(t, string(entries[0].Data), `"method":"server/discover"`)
+		assert.Contains(t, string(entries[1].Data), `"code":-32022`)
+		assert.Contains(t, string(entries[1].Data), `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
 	})
 	t.Run("client asks for a newer legacy version", func(t *testing.T) {
 		t.Parallel()
-		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe"), legacyOnly))
-		cs := sv.Connect(t, "2025-11-25", nil)
-		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+		c := connect(t, mcpgotest.Server(newServer("probe"), legacyOnly), "2025-11-25")
+		assert.Equal(t, "2025-06-18", c.ProtocolVersion())
 	})
 	t.Run("modern only", func(t *testing.T) {
 		t.Parallel()
-		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe"), mcpgotest.WithProtocolVersions("2026-07-28")))
-		cs := sv.Connect(t, "", nil)
-		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
-		assert.Contains(t, sv.Client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
-		assert.Equal(t, "new", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "new"})))
+		sdktest.SkipUnlessModern(t)
+		var tr mcptest.Transcript
+		c := connect(t, mcpgotest.Server(newServer("probe"), mcpgotest.WithProtocolVersions("2026-07-28")), "", mcptest.WithTranscript(&tr))
+		assert.Equal(t, "2026-07-28", c.ProtocolVersion())
+		assert.Equal(t, []string{"2026-07-28"}, c.ServerVersions())
+		assert.Contains(t, tr.String(), `"supportedVersions":["2026-07-28"]`)
+		assert.Equal(t, "new", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "new"})))
 	})
 }
 
@@ -266,23 +306,22 @@ func TestContextFuncReachesHandlers(t *testing.T) {
 	s.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(ctx.Value(userKey{}).(string)), nil
 	})
-	sv := sdktest.Serve(t, mcpgotest.Server(s, mcpgotest.WithContextFunc(func(ctx context.Context) context.Context {
+	c := connect(t, mcpgotest.Server(s, mcpgotest.WithContextFunc(func(ctx context.Context) context.Context {
 		return context.WithValue(ctx, userKey{}, "alice")
-	})))
-	cs := sv.Connect(t, "", nil)
-	assert.Equal(t, "alice", sdktest.Text(t, sdktest.Call(t, cs, "whoami", nil)))
+	})), "")
+	assert.Equal(t, "alice", sdktest.Text(t, sdktest.Call(t, c, "whoami", nil)))
 }
 
 func TestShutdownIsClean(t *testing.T) {
 	t.Parallel()
 	t.Run("client closes", func(t *testing.T) {
 		t.Parallel()
-		c, s := memtransport.Pair()
+		end, s := memtransport.Pair()
 		done := make(chan error, 1)
 		go func() { done <- mcpgotest.Server(newServer("probe")).Serve(t.Context(), s) }()
-		cs, err := gomcp.NewClient(&gomcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
+		c, err := client.Connect(t.Context(), end, nil)
 		require.NoError(t, err)
-		require.NoError(t, cs.Close())
+		require.NoError(t, c.Close())
 		require.NoError(t, <-done)
 	})
 	t.Run("context cancelled with a request waiting on the client", func(t *testing.T) {
@@ -350,8 +389,8 @@ func TestNotificationBufferBoundsWhatWaits(t *testing.T) {
 		return mcp.NewToolResultText(strconv.Itoa(refused)), nil
 	})
 
-	cs := sdktest.Serve(t, mcpgotest.Server(s, mcpgotest.WithNotificationBuffer(2)), holdNotifications).Connect(t, "2025-06-18", nil)
-	assert.Equal(t, "3", sdktest.Text(t, sdktest.Call(t, cs, "flood", nil)))
+	c := connect(t, mcpgotest.Server(s, mcpgotest.WithNotificationBuffer(2)), "2025-06-18", mcptest.WithTransportOptions(holdNotifications))
+	assert.Equal(t, "3", sdktest.Text(t, sdktest.Call(t, c, "flood", nil)))
 }
 
 func TestNotificationBufferMustHoldOne(t *testing.T) {

@@ -20,9 +20,9 @@ func TestServingLeavesTheServerAlone(t *testing.T) {
 	s := newServer("probe")
 	reused := mcpgotest.Server(s)
 	sdktest.ServeRepeatedly(t, []sdktest.Server{reused, reused, mcpgotest.Server(s), mcpgotest.Server(s)}, func(t *testing.T, sv *sdktest.Served, era sdktest.Era) {
-		cs := sv.Connect(t, era.Version, nil)
-		sdktest.AssertPanicAnswered(t, cs, sv)
-		assert.Equal(t, "hi", sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "hi"})))
+		c := sv.Connect(t, era.Version, nil)
+		sdktest.AssertPanicAnswered(t, c, sv)
+		assert.Equal(t, "hi", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "hi"})))
 	})
 
 	panicked := func() (v any) {

@@ -109,7 +109,7 @@ func (c *connection) readLoop(ctx, base context.Context) {
 		case env.Method != "" && !env.hasID():
 			// Notifications run in order on the reading goroutine, as
 			// mcp-go's transports run them.
-			if env.Method == string(mcp.MethodNotificationCancelled) {
+			if env.Method == methodCancelled {
 				c.cancelRequest(data)
 			}
 			c.notify(base, data, env.Method)
@@ -158,6 +158,8 @@ func (c *connection) handle(ctx context.Context, data []byte, id json.RawMessage
 		b, err := json.Marshal(resp)
 		if err != nil {
 			b = errorResponse(id, mcp.INTERNAL_ERROR, fmt.Sprintf("mcpgo: encoding the response to %s: %v", method, err))
+		} else if c.a.versions != nil && method == methodDiscover {
+			b = advertise(b, c.a.offered())
 		}
 		c.send(outgoing{data: b, id: id})
 	})
@@ -224,13 +226,16 @@ func (c *connection) restrictVersion(data []byte, id json.RawMessage, method str
 	if json.Unmarshal(data, &m) != nil {
 		return data, nil // malformed params: mcp-go's own error is better
 	}
-	allowed := c.a.versions
-	if v := m.Params.Meta.ProtocolVersion; mcp.IsModernProtocol(v) {
+	allowed := c.a.offered()
+	if v := m.Params.Meta.ProtocolVersion; modern(v) {
 		if slices.Contains(allowed, v) {
 			return data, nil
 		}
-		e := mcp.UnsupportedProtocolVersionError{Version: v, Supported: allowed}.JSONRPCError()
-		b, _ := json.Marshal(response{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Error: &e.Error})
+		b, _ := json.Marshal(response{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Error: &mcp.JSONRPCErrorDetails{
+			Code:    codeUnsupportedVersion,
+			Message: fmt.Sprintf("unsupported protocol version: %q (supported: %v)", v, allowed),
+			Data:    unsupportedVersion{Supported: allowed, Requested: v},
+		}})
 		return nil, b
 	}
 	if method == string(mcp.MethodInitialize) && !slices.Contains(allowed, m.Params.ProtocolVersion) {
@@ -249,18 +254,65 @@ func (c *connection) restrictVersion(data []byte, id json.RawMessage, method str
 }
 
 // newestLegacy returns the newest allowed version the initialize handshake
-// can negotiate, or the newest legacy version when none is allowed.
+// can negotiate, or the newest legacy version the release speaks when none
+// is allowed.
 func newestLegacy(allowed []string) string {
 	best := ""
 	for _, v := range allowed {
-		if !mcp.IsModernProtocol(v) && v > best {
+		if !modern(v) && v > best {
 			best = v
 		}
 	}
 	if best == "" {
-		return mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		for _, v := range mcp.ValidProtocolVersions {
+			if !modern(v) && v > best {
+				best = v
+			}
+		}
 	}
 	return best
+}
+
+// The protocol's names and codes for what the oldest supported mcp-go
+// release has no constant for (the 2026-07-28 ones are newer than it).
+const (
+	methodCancelled        = "notifications/cancelled"
+	methodDiscover         = "server/discover"
+	codeUnsupportedVersion = -32022
+)
+
+// modern reports whether version is of the per-request era: 2026-07-28 or
+// later. Versions are dates, so they compare as strings.
+func modern(version string) bool { return version >= "2026-07-28" }
+
+// unsupportedVersion is the data of a -32022 refusal.
+type unsupportedVersion struct {
+	Supported []string `json:"supported"`
+	Requested string   `json:"requested"`
+}
+
+// advertise rewrites the server/discover response b to list versions as the
+// supported ones. A response it cannot read (an error) is left as it is.
+func advertise(b []byte, versions []string) []byte {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(b, &msg) != nil || msg["result"] == nil {
+		return b
+	}
+	var result map[string]json.RawMessage
+	if json.Unmarshal(msg["result"], &result) != nil {
+		return b
+	}
+	var err error
+	if result["supportedVersions"], err = json.Marshal(versions); err != nil {
+		return b
+	}
+	if msg["result"], err = json.Marshal(result); err != nil {
+		return b
+	}
+	if out, err := json.Marshal(msg); err == nil {
+		return out
+	}
+	return b
 }
 
 // response is a JSON-RPC response as this package writes it.

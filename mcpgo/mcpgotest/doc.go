@@ -29,6 +29,22 @@
 // adapter's connections; [WithContextFunc] puts values in every request's
 // context, as mcp-go's transports' context functions do.
 //
+// # mcp-go releases
+//
+// The adapter works with every mcp-go release from v0.46.0 (the oldest the
+// module requires, so that adding it as a test dependency does not move a
+// server's mcp-go) to v1.2.1, and names no API newer than v0.46.0's. A
+// server speaks the protocol versions of the release it is built with:
+// 2026-07-28 (server/discover, per-request versions) from v1.0.0, only the
+// initialize handshake's versions before. [Adapter.ProtocolVersions] lists
+// them, newest first, from mcp.ValidProtocolVersions (which every
+// supported release has) narrowed by WithProtocolVersions, so that the
+// harness need not probe a server that cannot answer server/discover:
+//
+//	a := mcpgotest.Server(srv)
+//	a.ProtocolVersions() // v0.46.0: [2025-11-25 2025-06-18 2025-03-26 2024-11-05]
+//	                     // v1.2.1: [2026-07-28 2025-11-25 2025-06-18 2025-03-26 2024-11-05]
+//
 // Each request's goroutine has a last-resort recovery, on the adapter's side
 // of the boundary: the server is not changed. A panic that gets that far
 // (the server has no crash guard, or it happened where the guard cannot

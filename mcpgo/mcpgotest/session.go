@@ -29,14 +29,17 @@ type session struct {
 	pending sync.Map // request id (JSON text) -> chan *envelope
 }
 
+// The session interfaces of the oldest supported mcp-go release. Releases
+// from v1.0.0 also look for ProtocolVersion and SetProtocolVersion
+// (server.SessionWithProtocolVersion), which it has too; naming that
+// interface here would not compile against older releases.
 var (
-	_ server.ClientSession              = (*session)(nil)
-	_ server.SessionWithLogging         = (*session)(nil)
-	_ server.SessionWithClientInfo      = (*session)(nil)
-	_ server.SessionWithProtocolVersion = (*session)(nil)
-	_ server.SessionWithSampling        = (*session)(nil)
-	_ server.SessionWithElicitation     = (*session)(nil)
-	_ server.SessionWithRoots           = (*session)(nil)
+	_ server.ClientSession          = (*session)(nil)
+	_ server.SessionWithLogging     = (*session)(nil)
+	_ server.SessionWithClientInfo  = (*session)(nil)
+	_ server.SessionWithSampling    = (*session)(nil)
+	_ server.SessionWithElicitation = (*session)(nil)
+	_ server.SessionWithRoots       = (*session)(nil)
 )
 
 func newSession(c *connection, id string, buffer int) *session {
@@ -94,12 +97,12 @@ func (s *session) GetClientCapabilities() mcp.ClientCapabilities { return s.clie
 // SetClientCapabilities implements server.SessionWithClientInfo.
 func (s *session) SetClientCapabilities(caps mcp.ClientCapabilities) { s.clientCaps.set(caps) }
 
-// ProtocolVersion implements server.SessionWithProtocolVersion: the version
-// the initialize handshake negotiated, or "".
+// ProtocolVersion implements server.SessionWithProtocolVersion (mcp-go
+// v1.0.0 and later): the version the initialize handshake negotiated, or "".
 func (s *session) ProtocolVersion() string { return s.protocolVersion.get() }
 
-// SetProtocolVersion records the negotiated version; mcp-go calls it
-// during initialize.
+// SetProtocolVersion records the negotiated version; mcp-go v1.0.0 and
+// later call it during initialize.
 func (s *session) SetProtocolVersion(version string) { s.protocolVersion.set(version) }
 
 // RequestSampling implements server.SessionWithSampling over the connection.
@@ -109,10 +112,36 @@ func (s *session) RequestSampling(ctx context.Context, req mcp.CreateMessageRequ
 		return nil, err
 	}
 	// The content arrives as a map; mcp-go's handlers expect typed content.
-	if res.Content, err = mcp.ParseSamplingContent(res.Content); err != nil {
+	if res.Content, err = samplingContent(res.Content); err != nil {
 		return nil, fmt.Errorf("mcpgo: decoding the content of the client's sampling result: %w", err)
 	}
 	return res, nil
+}
+
+// samplingContent types the content of a sampling result decoded as plain
+// JSON values, as mcp-go's own transports do: one block (an object) becomes
+// an mcp.Content, a list of blocks (2025-11-25 sampling with tools) a
+// []mcp.Content. mcp.ParseSamplingContent does this from v1.2.0;
+// mcp.ParseContent, which it builds on, is in every supported release.
+func samplingContent(content any) (any, error) {
+	switch c := content.(type) {
+	case map[string]any:
+		return mcp.ParseContent(c)
+	case []any:
+		blocks := make([]mcp.Content, len(c))
+		for i, v := range c {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("content block %d is a %T, not an object", i, v)
+			}
+			var err error
+			if blocks[i], err = mcp.ParseContent(m); err != nil {
+				return nil, fmt.Errorf("content block %d: %w", i, err)
+			}
+		}
+		return blocks, nil
+	}
+	return content, nil
 }
 
 // RequestElicitation implements server.SessionWithElicitation over the

@@ -1,22 +1,21 @@
 package sdktest
 
 import (
+	"fmt"
 	"log/slog"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 
 // The crash guards of both SDKs give a server the same contract (see the
-// docs of gosdk and mcpgo). Each guard's tests list the cases
-// for its SDK, as Crash and Failure values; the checks below say once what
-// each case means.
+// docs of gosdk and mcpgo). The guard's tests list the cases for mcp-go, as
+// Crash and Failure values; the checks below say once what each case means.
 
 // Answer is what the client should get for a request: a tool result with
 // exactly one text content, Text, or the JSON-RPC error Err.
@@ -24,13 +23,13 @@ type Answer struct {
 	// Text is the tool result's one text block (unused when Err is set).
 	Text    string
 	IsError bool // for a tool result: whether it is an error result
-	// Err is the JSON-RPC error the request should fail with; nil for a tool
-	// result.
-	Err *jsonrpc.Error
+	// Err is the JSON-RPC error the request should fail with, as [WireErr]
+	// makes it; nil for a tool result.
+	Err *client.Error
 }
 
 // assertAnswer checks what Request got against want.
-func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer) {
+func assertAnswer(t testing.TB, res *client.CallToolResult, err error, want Answer) {
 	t.Helper()
 	if want.Err != nil {
 		assert.Equal(t, want.Err, WireError(t, err))
@@ -38,7 +37,7 @@ func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer)
 	}
 	require.NoError(t, err, "a tool result, not a protocol error")
 	assert.Equal(t, want.IsError, res.IsError, "isError")
-	assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: want.Text}}, res.Content)
+	assert.Equal(t, []client.Content{&client.TextContent{Text: want.Text}}, res.Content)
 }
 
 // A Crash is one crash row of the guard contract: a request whose handler
@@ -58,18 +57,18 @@ type Crash struct {
 	Func string
 }
 
-// AssertCrash sends c's request on cs and checks that the client got
+// AssertCrash sends c's request on cl and checks that the client got
 // c.Want, that no panic text (containing "kaboom" or "nil map") crossed the
-// connection, and that logs has exactly one record at WARN or above: the
-// ERROR record c describes.
-func AssertCrash(t testing.TB, cs *mcp.ClientSession, sv *Served, logs *logcapture.Recorder, c Crash) {
+// connection (transcript, the connection's messages), and that logs has
+// exactly one record at WARN or above: the ERROR record c describes.
+func AssertCrash(t testing.TB, cl *client.Client, transcript fmt.Stringer, logs *logcapture.Recorder, c Crash) {
 	t.Helper()
-	res, err := c.Send(t.Context(), cs)
+	res, err := c.Send(t.Context(), cl)
 	assertAnswer(t, res, err, c.Want)
 	if res != nil {
 		assert.Nil(t, res.StructuredContent)
 	}
-	tr := sv.Client.Transcript().String()
+	tr := transcript.String()
 	assert.NotContains(t, tr, "kaboom", "the panic text reached the client")
 	assert.NotContains(t, tr, "nil map", "the panic text reached the client")
 
@@ -93,12 +92,12 @@ type Failure struct {
 	Record []logcapture.Matcher
 }
 
-// AssertFailure sends f's request on cs and checks that the client got
+// AssertFailure sends f's request on c and checks that the client got
 // f.Want and that the guard wrote f's INFO record, once and without a stack,
 // or nothing; and that nothing was logged at WARN or above.
-func AssertFailure(t testing.TB, cs *mcp.ClientSession, logs *logcapture.Recorder, f Failure) {
+func AssertFailure(t testing.TB, c *client.Client, logs *logcapture.Recorder, f Failure) {
 	t.Helper()
-	res, err := f.Send(t.Context(), cs)
+	res, err := f.Send(t.Context(), c)
 	assertAnswer(t, res, err, f.Want)
 
 	guardRecords := logcapture.Any(logcapture.Message(guard.MsgToolError), logcapture.Message(guard.MsgRequestFailed))

@@ -4,42 +4,41 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// The go-sdk client talks to an adapter over a memtransport pair. (In a
-// test, sdktest.Serve and Served.Connect do this and clean up.)
-func ExampleTransport() {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "greet"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
-		Name string `json:"name"`
-	}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello, " + in.Name}}}, nil, nil
+// The test kit's client talks to the adapter over a memtransport pair: the
+// client end is a client.Transport. (In a test, sdktest.Serve and
+// Served.Connect do this and clean up.)
+func Example() {
+	srv := server.NewMCPServer("greeter", "v1")
+	srv.AddTool(mcp.NewTool("greet", mcp.WithString("name")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("Hello, " + req.GetString("name", "")), nil
 	})
 
 	ctx := context.Background()
-	client, server := memtransport.Pair()
+	end, srvEnd := memtransport.Pair()
 	done := make(chan error, 1)
-	go func() { done <- gosdktest.Server(srv).Serve(ctx, server) }()
+	go func() { done <- mcpgotest.Server(srv).Serve(ctx, srvEnd) }()
 
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v1"}, nil).
-		Connect(ctx, sdktest.Transport{Conn: client}, nil)
+	c, err := client.Connect(ctx, end, &client.Options{ProtocolVersion: "2025-06-18"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Ada"}})
+	res, err := c.CallTool(ctx, "greet", map[string]any{"name": "Ada"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(cs.InitializeResult().ProtocolVersion, res.Content[0].(*mcp.TextContent).Text)
-	fmt.Println("close:", cs.Close(), "Serve:", <-done)
+	fmt.Println(c.ProtocolVersion(), res.Text())
+	fmt.Println("close:", c.Close(), "Serve:", <-done)
 	// Output:
-	// 2026-07-28 Hello, Ada
+	// 2025-06-18 Hello, Ada
 	// close: <nil> Serve: <nil>
 }

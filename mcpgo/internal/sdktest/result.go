@@ -4,29 +4,35 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // Text returns the text of a result's first content, which must be text.
-func Text(t testing.TB, res *mcp.CallToolResult) string {
+func Text(t testing.TB, res *client.CallToolResult) string {
 	t.Helper()
 	require.NotEmpty(t, res.Content)
-	tc, ok := res.Content[0].(*mcp.TextContent)
+	tc, ok := res.Content[0].(*client.TextContent)
 	require.True(t, ok, "content is %T", res.Content[0])
 	return tc.Text
 }
 
-// WireError returns the JSON-RPC error err carries, and fails the test at
-// once if it carries none.
-func WireError(t testing.TB, err error) *jsonrpc.Error {
+// WireErr is a JSON-RPC error as it crosses the wire, without data: what
+// [WireError] returns for it.
+func WireErr(code int64, message string) *client.Error {
+	return &client.Error{Code: code, Message: message}
+}
+
+// WireError returns the JSON-RPC error err carries (code, message and
+// data, without the client's note of the request it answered), and fails
+// the test at once if it carries none.
+func WireError(t testing.TB, err error) *client.Error {
 	t.Helper()
-	var we *jsonrpc.Error
+	var we *client.Error
 	require.ErrorAs(t, err, &we)
-	return we
+	return &client.Error{Code: we.Code, Message: we.Message, Data: we.Data}
 }
 
 // ProgressOrder reads a transcript and counts the tools/call requests that

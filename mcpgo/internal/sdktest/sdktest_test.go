@@ -2,30 +2,27 @@ package sdktest_test
 
 import (
 	"context"
-	"github.com/mcptestkit/mcptestkit/internal/faketb"
-	"io"
+	"strings"
 	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-type echoIn struct {
-	Text string `json:"text"`
-}
-
-func newServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "probe", Version: "v0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+func newServer() *server.MCPServer {
+	s := server.NewMCPServer("probe", "v0")
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(req.GetString("text", "")), nil
 	})
-	mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	s.AddTool(mcp.NewTool("boom"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		panic("kaboom")
 	})
 	return s
@@ -40,35 +37,36 @@ func TestEachEraNegotiatesItsVersion(t *testing.T) {
 			mu.Lock()
 			ran = append(ran, era.Name)
 			mu.Unlock()
-			cs := sdktest.Serve(t, gosdktest.Server(newServer())).Connect(t, era.Version, nil)
-			assert.Equal(t, era.Want, cs.InitializeResult().ProtocolVersion)
-			assert.Equal(t, "hi "+era.Name, sdktest.Text(t, sdktest.Call(t, cs, "echo", map[string]any{"text": "hi " + era.Name})))
+			c := sdktest.Serve(t, mcpgotest.Server(newServer())).Connect(t, era.Version, nil)
+			assert.Equal(t, era.Want, c.ProtocolVersion())
+			assert.Equal(t, "hi "+era.Name, sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "hi " + era.Name})))
 		})
 	})
-	assert.ElementsMatch(t, []string{"legacy", "2026-07-28"}, ran)
+	want := []string{"legacy"}
+	if sdktest.SpeaksModern() {
+		want = append(want, "2026-07-28")
+	}
+	assert.ElementsMatch(t, want, ran, "2026-07-28 runs exactly when %s speaks it", sdktest.Release())
 }
 
-func TestTransportReadsEOFWhenClosed(t *testing.T) {
+// The test binary knows which mcp-go it is linked with, and the release
+// speaks 2026-07-28 exactly from v1.0.0.
+func TestRelease(t *testing.T) {
 	t.Parallel()
-	c, s := memtransport.Pair()
-	conn, err := sdktest.Transport{Conn: c}.Connect(t.Context())
-	require.NoError(t, err)
-	require.NoError(t, s.SendRaw(t.Context(), []byte(`{"jsonrpc":`)))
-	_, err = conn.Read(t.Context())
-	require.Error(t, err, "a malformed frame is an error, not a message")
-	require.NoError(t, s.Close())
-	_, err = conn.Read(t.Context())
-	assert.ErrorIs(t, err, io.EOF)
+	v := sdktest.ReleaseVersion()
+	require.NotEmpty(t, v, "the build info names mcp-go")
+	assert.Equal(t, "mark3labs/mcp-go "+v, sdktest.Release())
+	assert.Equal(t, !strings.HasPrefix(v, "v0."), sdktest.SpeaksModern(), "%s", v)
 }
 
 func TestAssertNoPanic(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, gosdktest.Server(newServer()))
-	cs := sv.Connect(t, "2025-06-18", nil)
+	sv := sdktest.Serve(t, mcpgotest.Server(newServer()))
+	c := sv.Connect(t, "2025-06-18", nil)
 
 	faketb.Run(t, func(tb testing.TB) { assert.True(t, sv.AssertNoPanic(tb)) }).ExpectPass(t)
 
-	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	_, err := c.CallTool(t.Context(), "boom", map[string]any{})
 	require.Error(t, err, "the adapter answers the panic with an error")
 	// The report is sent before the answer, so it is there by now.
 	faketb.Run(t, func(tb testing.TB) { assert.False(t, sv.AssertNoPanic(tb)) }).ExpectFailure(t, `panic in tools/call "boom": kaboom`)

@@ -4,22 +4,23 @@ import (
 	"context"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// Server is what the adapters' *Adapter types satisfy (and what the mcptest
+// Server is what the adapter's *Adapter satisfies (and what the mcptest
 // harness serves).
 type Server interface {
 	Serve(ctx context.Context, conn *memtransport.Conn) error
 }
 
 // Served is one connection to a Server, running for the length of a test.
+// Tests that look at the adapter's own crash reports use it; the others use
+// mcptest.Connect, which fails the test on such a report.
 type Served struct {
 	// Client is the client end of the pair.
 	Client *memtransport.Conn
@@ -38,7 +39,7 @@ func Serve(t testing.TB, s Server, opts ...memtransport.Option) *Served {
 	t.Helper()
 	c, end := memtransport.Pair(opts...)
 	sv := &Served{Client: c, Reports: make(chan crash.Report, 16), result: make(chan error, 1)}
-	ctx := crash.WithReporter(t.Context(), func(r crash.Report) { sv.Reports <- r })
+	ctx := crash.WithReporter(context.Background(), func(r crash.Report) { sv.Reports <- r })
 	go func() { sv.result <- s.Serve(ctx, end) }()
 	t.Cleanup(func() {
 		c.Close()
@@ -52,17 +53,29 @@ func Serve(t testing.TB, s Server, opts ...memtransport.Option) *Served {
 	return sv
 }
 
-// Connect runs the go-sdk client's handshake over the client end, asking for
-// version ("" lets the client negotiate: 2026-07-28 through server/discover,
-// if the server offers it). The session is closed when the test ends.
-func (sv *Served) Connect(t testing.TB, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+// Connect connects a client over the client end, asking for version (""
+// starts era-neutrally: 2026-07-28 through server/discover if the server
+// offers it, else the initialize handshake). opts may be nil; its
+// ProtocolVersion is replaced by version. The client is closed when the test
+// ends.
+func (sv *Served) Connect(t testing.TB, version string, opts *client.Options) *client.Client {
 	t.Helper()
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
-	cs, err := cl.Connect(t.Context(), Transport{sv.Client}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	var o client.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.ProtocolVersion = version
+	if o.ClientInfo.Name == "" {
+		o.ClientInfo = client.Implementation{Name: "test-client", Version: "v0.0.1"}
+	}
+	c, err := client.Connect(t.Context(), sv.Client, &o)
 	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	t.Cleanup(func() { c.Close() })
+	return c
 }
+
+// Transcript returns what crossed the connection so far.
+func (sv *Served) Transcript() memtransport.Transcript { return sv.Client.Transcript() }
 
 // AssertNoPanic fails the test if the adapter has reported a panic (one the
 // server should have recovered itself), and reports whether it had not.
@@ -77,54 +90,30 @@ func (sv *Served) AssertNoPanic(t testing.TB) bool {
 	}
 }
 
-// Era is one protocol generation a test runs in.
-type Era struct {
-	// Name names the subtest.
-	Name string
-	// Version is what the client asks for: a legacy version for the
-	// initialize handshake, or "" to let it negotiate 2026-07-28.
-	Version string
-	// Want is the version the session should end up with.
-	Want string
-}
-
-// Eras returns the two eras the adapters' tests cover: legacy (the
-// initialize handshake, at 2025-06-18) and 2026-07-28 (per-request versions,
-// negotiated through server/discover).
-func Eras() []Era {
-	return []Era{
-		{Name: "legacy", Version: "2025-06-18", Want: "2025-06-18"},
-		{Name: "2026-07-28", Version: "", Want: "2026-07-28"},
-	}
-}
-
-// EachEra runs f in one parallel subtest per era.
-func EachEra(t *testing.T, f func(t *testing.T, era Era)) {
-	t.Helper()
-	for _, era := range Eras() {
-		t.Run(era.Name, func(t *testing.T) {
-			t.Parallel()
-			f(t, era)
-		})
-	}
-}
-
 // ServeRepeatedly serves each of servers (typically several Adapters of one
-// SDK server, some the same) in a subtest per Serve: first one after another,
-// then all at once, so that a test can check that serving the same server
-// again changes nothing. check runs on each connection, at the era of the
-// server's position in the list.
+// mcp-go server, some the same) in a subtest per Serve: first one after
+// another, then all at once, so that a test can check that serving the same
+// server again changes nothing. check runs on each connection, at the era of
+// the server's position in the list: the eras alternate, on a release
+// without 2026-07-28 every connection is legacy (what is tested is serving
+// again, not the era).
 func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv *Served, era Era)) {
 	t.Helper()
+	eraOf := func(i int) Era {
+		if !SpeaksModern() {
+			return Eras()[0]
+		}
+		return Eras()[i%2]
+	}
 	t.Run("one after another", func(t *testing.T) {
 		for i, s := range servers {
-			era := Eras()[i%2]
+			era := eraOf(i)
 			t.Run(era.Name, func(t *testing.T) { check(t, Serve(t, s), era) })
 		}
 	})
 	t.Run("at once", func(t *testing.T) {
 		for i, s := range servers {
-			era := Eras()[i%2]
+			era := eraOf(i)
 			t.Run(era.Name, func(t *testing.T) {
 				t.Parallel()
 				check(t, Serve(t, s), era)
@@ -136,10 +125,10 @@ func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv
 // AssertPanicAnswered calls the tool "boom", which panics with "kaboom",
 // and checks that the adapter answered -32603 naming the panic and reported
 // it once.
-func AssertPanicAnswered(t testing.TB, cs *mcp.ClientSession, sv *Served) {
+func AssertPanicAnswered(t testing.TB, c *client.Client, sv *Served) {
 	t.Helper()
-	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
-	assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, WireError(t, err))
+	_, err := c.CallTool(t.Context(), "boom", map[string]any{})
+	assert.Equal(t, WireErr(client.CodeInternalError, `panic in tool "boom": kaboom`), WireError(t, err))
 	select {
 	case r := <-sv.Reports:
 		assert.Equal(t, "boom", r.Name)
