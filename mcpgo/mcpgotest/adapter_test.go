@@ -271,16 +271,29 @@ func TestOversizedResponseIsAnsweredWithAnError(t *testing.T) {
 func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 	t.Parallel()
 	legacyOnly := mcpgotest.WithProtocolVersions("2025-06-18", "2025-03-26")
-	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
+	t.Run("the harness starts with initialize", func(t *testing.T) {
 		t.Parallel()
+		// ProtocolVersions lists no 2026-07-28, so mcptest.Connect does not
+		// probe with server/discover.
 		var tr mcptest.Transcript
 		c := connect(t, mcpgotest.Server(newServer("probe"), legacyOnly), "", mcptest.WithTranscript(&tr))
 		assert.Equal(t, "2025-06-18", c.ProtocolVersion())
 		entries := tr.Snapshot().Entries
 		require.GreaterOrEqual(t, len(entries), 2)
-		assert.Contains(t, string(entries[0].Data), `"method":"server/discover"`)
-		assert.Contains(t, string(entries[1].Data), `"code":-32022`)
-		assert.Contains(t, string(entries[1].Data), `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
+		assert.Contains(t, string(entries[0].Data), `"method":"initialize"`)
+	})
+	t.Run("a client that tries 2026-07-28 first is refused", func(t *testing.T) {
+		t.Parallel()
+		c, s := memtransport.Pair()
+		done := make(chan error, 1)
+		go func() { done <- mcpgotest.Server(newServer("probe"), legacyOnly).Serve(t.Context(), s) }()
+		raw := rawSession{t, c}
+		raw.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		answer := raw.receive()
+		assert.Contains(t, answer, `"code":-32022`)
+		assert.Contains(t, answer, `"data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}`)
+		require.NoError(t, c.Close())
+		require.NoError(t, <-done)
 	})
 	t.Run("client asks for a newer legacy version", func(t *testing.T) {
 		t.Parallel()

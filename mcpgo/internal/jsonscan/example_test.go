@@ -3,7 +3,7 @@ package jsonscan_test
 import (
 	"fmt"
 
-	"github.com/mcptestkit/mcptestkit/internal/jsonscan"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/jsonscan"
 )
 
 func Example() {
