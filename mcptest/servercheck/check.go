@@ -264,6 +264,8 @@ type suite struct {
 	caps   client.ServerCapabilities // what the server declared on the first connection
 	inv    inventory
 	failed []string
+
+	shutdowns shutdowns // stdio: how the server processes ended
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {

@@ -117,6 +117,37 @@ func (s *suite) all() {
 		s.check("prompts/missing-argument/"+elem(p.Name), func(c *state) { c.promptMissingArgument(p) })
 	}
 	s.check("prompts/unknown-prompt", func(c *state) { c.needs(caps.Prompts != nil, "prompts"); c.unknownPrompt() })
+	s.check("shutdown", (*state).shutdown)
+}
+
+// shutdown closes the main connection and judges how the server processes
+// of a stdio server ended: each should exit once its stdin closes, not wait
+// to be signalled after the grace period (time every close pays).
+func (c *state) shutdown() {
+	if c.s.main == nil || !isCommand(c.s.main.tap.inner) {
+		c.skipf("only a stdio server's process shuts down when its connection closes")
+	}
+	c.s.main.close()
+	c.s.main = nil
+	closed, dirty, first := c.s.shutdowns.counts()
+	if dirty > 0 {
+		c.warnf("the server process did not exit cleanly by itself after its stdin closed, on %d of the %d connections the checks made (the first: %s); a process still running after the transport's grace period (transport.WithGracePeriod) is stopped with a signal, and every such close waits the grace period out\nexpected: a stdio server exits with status 0 when its stdin closes (the client shuts a stdio server down by closing its stdin: specification, basic/lifecycle, \"Shutdown\")", dirty, closed, first)
+		return
+	}
+	c.notef("the server process exited by itself on all %d connections once its stdin closed", closed)
+}
+
+func isCommand(t client.Transport) bool {
+	_, ok := t.(*commandTransport)
+	return ok
+}
+
+// transportName names t's kind for a message.
+func transportName(t client.Transport) string {
+	if _, ok := t.(*transport.StreamableHTTP); ok {
+		return "streamable HTTP"
+	}
+	return "stdio"
 }
 
 // emptyList reports whether raw is a list result with no items under key.
@@ -302,6 +333,10 @@ func (c *state) unknownMethod() {
 }
 
 func (c *state) malformedFrame() {
+	// Decided before a connection (a process, over stdio) is started.
+	if main := c.main(); refusesInvalidJSON(main.tap.inner) {
+		c.skipf("the %s transport will not send a frame that is not JSON: this check runs over in-memory connections (mcptest.CheckServer, servercheck.Serve)", transportName(main.tap.inner))
+	}
 	cn, err := c.s.open(c.s.opts.Version)
 	if cn != nil {
 		c.use(cn)

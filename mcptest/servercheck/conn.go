@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
 // rawPrefix marks the ids of requests a check sends itself, below the
@@ -273,9 +274,10 @@ func (t *tap) progressNotes() []progressNote {
 
 // conn is one connection a check uses: the client over the tap.
 type conn struct {
-	tap     *tap
-	cl      *client.Client
-	version string // asked for; "" era-neutral
+	tap       *tap
+	cl        *client.Client
+	version   string     // asked for; "" era-neutral
+	shutdowns *shutdowns // the suite's, to count how the process ended
 }
 
 // open dials and initializes a connection at version ("" era-neutral). On
@@ -286,7 +288,7 @@ func (s *suite) open(version string) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dialing: %w", err)
 	}
-	c := &conn{tap: newTap(tr), version: version}
+	c := &conn{tap: newTap(tr), version: version, shutdowns: &s.shutdowns}
 	opts := s.opts.Client
 	opts.ProtocolVersion = version
 	opts.Timeout = s.timeout
@@ -305,10 +307,53 @@ func (s *suite) open(version string) (*conn, error) {
 func (c *conn) alive() bool { return c.cl != nil && c.cl.Err() == nil }
 
 func (c *conn) close() {
+	// Only a process still serving when the connection closes says how it
+	// shuts down; one that died before has been reported by its check.
+	serving := c.alive()
 	if c.cl != nil {
 		_ = c.cl.Close()
 	}
 	_ = c.tap.Close()
+	if ct, ok := c.tap.inner.(*commandTransport); ok && serving && c.shutdowns != nil {
+		c.shutdowns.record(ct.ended())
+	}
+}
+
+// shutdowns counts how the server processes of a stdio suite ended.
+type shutdowns struct {
+	mu            sync.Mutex
+	closed, dirty int
+	first         string // how the first process that did not exit cleanly ended
+}
+
+// record counts a closed connection whose process ended as ended says
+// ("" cleanly).
+func (s *shutdowns) record(ended string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed++
+	if ended != "" {
+		s.dirty++
+		if s.first == "" {
+			s.first = ended
+		}
+	}
+}
+
+func (s *shutdowns) counts() (closed, dirty int, first string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed, s.dirty, s.first
+}
+
+// refusesInvalidJSON reports whether t is a transport of package
+// client/transport, which will not send a frame that is not JSON.
+func refusesInvalidJSON(t client.Transport) bool {
+	switch t.(type) {
+	case *commandTransport, *transport.Stdio, *transport.StreamableHTTP:
+		return true
+	}
+	return false
 }
 
 // offeredVersions returns the protocol versions the server listed in its

@@ -14,8 +14,30 @@ import (
 // when the connection closes.
 func Command(name string, args []string, opts ...transport.CommandOption) Dialer {
 	return func(ctx context.Context) (client.Transport, error) {
-		return transport.Command(exec.Command(name, args...), opts...)
+		cmd := exec.Command(name, args...)
+		tr, err := transport.Command(cmd, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return &commandTransport{Stdio: tr, cmd: cmd}, nil
 	}
+}
+
+// commandTransport keeps the command of a stdio connection, to tell after
+// Close how its process ended (the shutdown check).
+type commandTransport struct {
+	*transport.Stdio
+	cmd *exec.Cmd
+}
+
+// ended says how the process, reaped by Close, ended: "" for a clean exit
+// (status 0), else its state ("signal: terminated", "exit status 1").
+func (t *commandTransport) ended() string {
+	ps := t.cmd.ProcessState
+	if ps == nil || ps.Success() {
+		return ""
+	}
+	return ps.String()
 }
 
 // URL returns a Dialer that connects to a streamable HTTP endpoint.

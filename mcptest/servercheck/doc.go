@@ -31,7 +31,8 @@
 //	unknown-method                F  -32601 in a JSON-RPC response (JSON-RPC 2.0; an HTTP error instead
 //	                                 is reported with its status and body)
 //	malformed-frame               F  a frame that is not JSON gets -32700 with id null (JSON-RPC 2.0),
-//	                                 and the connection keeps serving
+//	                                 and the connection keeps serving; skipped, before it starts anything,
+//	                                 over stdio and HTTP, whose transports will not send such a frame
 //	tools/list                    F  every page read; no cursor repeats, no tool twice (server/utilities/pagination)
 //	tools/names                   W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
 //	tools/descriptions            W  every tool has one (a convention: optional in the schema)
@@ -65,6 +66,9 @@
 //	prompts/get/<prompt>          F  renders with generated arguments; W an error other than -32602
 //	prompts/missing-argument/<prompt> W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt        W  -32602 (server/prompts, SHOULD)
+//	shutdown                      W  over stdio ([Command]), the server process exits with status 0 when
+//	                                 its stdin closes, on every connection the checks made
+//	                                 (basic/lifecycle, "Shutdown"); reported once
 //
 // The checks call every tool, many times, with odd arguments: run them
 // against a test instance of a server, never against one whose tools act on
