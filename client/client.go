@@ -456,7 +456,7 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("encoding initialize params: %w", err)
 	}
-	raw, err := c.roundTrip(ctx, op{method: methodInitialize}, params) // bounded by ctx: Timeout is for requests after the start
+	raw, err := c.roundTrip(ctx, op{method: methodInitialize}, params, nil) // bounded by ctx: Timeout is for requests after the start
 	if err != nil {
 		return err
 	}

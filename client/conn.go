@@ -57,11 +57,12 @@ const (
 // the connection) is the one that answers it (see [pendingCall.answer]), so
 // every call ends exactly once.
 type pendingCall struct {
-	done   chan struct{} // closed once r is set
-	r      reply
-	sub    *Subscription
-	method string       // to recognise the request echoed back
-	state  atomic.Int32 // sending, sent or abandoned
+	done     chan struct{} // closed once r is set
+	r        reply
+	sub      *Subscription
+	method   string        // to recognise the request echoed back
+	progress *progressSink // the request's progress token, if it has one
+	state    atomic.Int32  // sending, sent or abandoned
 }
 
 // States of a request's send; see [Client.sendRequest].
@@ -158,13 +159,17 @@ func (c *Client) withTimeout(ctx context.Context, co *callOptions) (context.Cont
 // result or the error. ctx bounds the call: when it ends first, the call
 // returns at once with ctx's cause, and the server is told with
 // notifications/cancelled, without the caller waiting for that (see
-// [Client.sendRequest] and [Client.cancelRequest]).
-func (c *Client) roundTrip(ctx context.Context, o op, params []byte) (json.RawMessage, error) {
+// [Client.sendRequest] and [Client.cancelRequest]). progress is the sink of
+// the progress token params carry, nil when they carry none.
+func (c *Client) roundTrip(ctx context.Context, o op, params []byte, progress *progressSink) (json.RawMessage, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: %w", o, context.Cause(ctx))
 	}
 	id := c.nextID.Add(1)
-	p := &pendingCall{done: make(chan struct{}), method: o.method}
+	p := &pendingCall{done: make(chan struct{}), method: o.method, progress: progress}
+	if progress != nil {
+		progress.await() // before the request goes out, and so before its progress can come
+	}
 	if err := c.register(id, p); err != nil {
 		return nil, fmt.Errorf("%s: %w", o, err)
 	}
@@ -421,6 +426,12 @@ func (c *Client) deliver(msg *jsonrpc.Message) {
 	case p.sub != nil:
 		p.sub.ended(msg)
 	default:
+		if p.progress != nil {
+			// Progress stops at completion: what the reader takes next for
+			// this token must not reach the handler, however late the
+			// caller gets to run.
+			p.progress.answered()
+		}
 		p.answer(reply{msg: msg})
 	}
 }
@@ -589,21 +600,40 @@ func (c *Client) handleNotification(msg *jsonrpc.Message, callback *string) {
 	}
 }
 
-// progressSink is the progress handler of one call. Once the call is over
-// (done), the handler never runs again: the reader runs it under mu, and
-// the call sets done under mu before it returns.
+// progressSink is the progress handler of one call. The handler runs only
+// while a request carrying the token waits for its response (live): once
+// the reader has taken the response, or the call is over (done), it never
+// runs for that request again. The reader runs it under mu, and the call
+// sets done under mu before it returns. The rounds of a multi round-trip
+// call share the token: each new request makes it live again.
 type progressSink struct {
 	mu   sync.Mutex
 	f    func(Progress)
+	live bool
 	done bool
 }
 
 func (s *progressSink) run(p Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.done {
+	if s.live && !s.done {
 		s.f(p)
 	}
+}
+
+// await marks the token live: a request carrying it is about to go out.
+func (s *progressSink) await() {
+	s.mu.Lock()
+	s.live = true
+	s.mu.Unlock()
+}
+
+// answered ends the token's life for the request just answered; the reader
+// calls it before it hands the response over.
+func (s *progressSink) answered() {
+	s.mu.Lock()
+	s.live = false
+	s.mu.Unlock()
 }
 
 func (s *progressSink) stop() {
