@@ -158,6 +158,8 @@ type Client struct {
 	refused  int      // server requests refused for want of room
 	junk     unusable // what the server sent that the client could not use
 
+	out outbox // the responses the reader leaves to be sent
+
 	closeOnce sync.Once
 	closeErr  error
 }

@@ -709,10 +709,12 @@ const codeBusy int64 = -32000
 // serveRequest answers a server-to-client request. ping is answered at once;
 // everything else runs in its own goroutine because callbacks may block. A
 // request reusing the id of one still being answered, or beyond
-// Options.MaxServerRequests in flight, is refused with an error.
+// Options.MaxServerRequests in flight, is refused with an error. What the
+// reader answers itself it queues (see [Client.queueResponse]): it never
+// waits for a peer to read.
 func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	if msg.Method == methodPing {
-		c.respond(msg.ID, []byte("{}"), nil)
+		c.queueResponse(msg.ID, []byte("{}"), nil)
 		return
 	}
 	key := msg.ID.String()
@@ -724,7 +726,7 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	if c.inflight[key] != nil {
 		c.mu.Unlock()
 		c.logger.Warn("mcp client: refusing a server request whose id is still in use", "id", key, "method", msg.Method)
-		c.respond(msg.ID, nil, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
+		c.queueResponse(msg.ID, nil, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
 			"duplicate request id %s: the client is still answering an earlier request with this id", key)})
 		return
 	}
@@ -737,7 +739,7 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 			lvl = slog.LevelWarn
 		}
 		c.logger.Log(context.Background(), lvl, "mcp client: refusing a server request: too many in flight", "id", key, "method", msg.Method, "limit", n)
-		c.respond(msg.ID, nil, &Error{Code: codeBusy, Message: fmt.Sprintf(
+		c.queueResponse(msg.ID, nil, &Error{Code: codeBusy, Message: fmt.Sprintf(
 			"too many requests: the client is already answering %d requests from the server (its limit, Options.MaxServerRequests); %s refused", n, msg.Method)})
 		return
 	}
@@ -770,19 +772,102 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	}()
 }
 
-// respond sends the response to a server request.
+// respond sends the response to a server request and waits for the
+// transport to take it. Only a callback's goroutine may wait so; the reader
+// queues its responses instead.
 func (c *Client) respond(id jsonrpc.ID, result []byte, err error) {
-	var msg []byte
+	c.sendResponse(id, responseMessage(id, result, err))
+}
+
+func (c *Client) sendResponse(id jsonrpc.ID, msg []byte) {
+	if err := c.t.Send(c.ctx, msg); err != nil && c.ctx.Err() == nil {
+		c.logger.Warn("mcp client: sending a response to the server failed", "id", id.String(), "error", err)
+	}
+}
+
+// responseMessage encodes the response to a server request.
+func responseMessage(id jsonrpc.ID, result []byte, err error) []byte {
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {
 			e = &Error{Code: CodeInternalError, Message: err.Error()}
 		}
-		msg = jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data})
-	} else {
-		msg = jsonrpc.AppendResult(make([]byte, 0, 40+len(result)), id, result)
+		return jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data})
 	}
-	if err := c.t.Send(c.ctx, msg); err != nil && c.ctx.Err() == nil {
-		c.logger.Warn("mcp client: sending a response to the server failed", "id", id.String(), "error", err)
+	return jsonrpc.AppendResult(make([]byte, 0, 40+len(result)), id, result)
+}
+
+// maxQueuedResponses bounds the bytes of the responses the reader has left
+// to be sent. Only a peer that sends requests without reading the answers
+// (pings, refusals) fills it; beyond it they are dropped, so that such a
+// peer costs the client a bounded amount of memory and never its reader.
+const maxQueuedResponses = 1 << 20
+
+// queuedResponse is a response the reader left to be sent.
+type queuedResponse struct {
+	id  jsonrpc.ID
+	msg []byte
+}
+
+// outbox holds the responses the reader answers itself, in the order it
+// answered them. One goroutine at a time sends them (started when the
+// first arrives, gone once they are sent), so the reader never waits for
+// the peer to read: a reader blocked on a write would stop reading, and
+// a peer blocked on its writes to it would stop too.
+type outbox struct {
+	mu      sync.Mutex
+	queue   []queuedResponse
+	size    int  // bytes in queue
+	sending bool // the sending goroutine runs
+	dropped int
+}
+
+// queueResponse queues the response to a server request for the sending
+// goroutine, or drops it when the peer has left too many unread.
+func (c *Client) queueResponse(id jsonrpc.ID, result []byte, err error) {
+	msg := responseMessage(id, result, err)
+	o := &c.out
+	o.mu.Lock()
+	if o.size > 0 && o.size+len(msg) > maxQueuedResponses {
+		o.dropped++
+		n, waiting := o.dropped, o.size
+		o.mu.Unlock()
+		lvl := slog.LevelDebug
+		if n == 1 {
+			lvl = slog.LevelWarn
+		}
+		c.logger.Log(context.Background(), lvl, "mcp client: dropping a response to a server request: the server is not reading what the client sends (the responses waiting for it reached their limit)",
+			"id", id.String(), "waiting", waiting, "dropped", n)
+		return
+	}
+	o.queue = append(o.queue, queuedResponse{id, msg})
+	o.size += len(msg)
+	start := !o.sending
+	o.sending = true
+	o.mu.Unlock()
+	if start && !c.spawn(c.sendQueued) {
+		o.mu.Lock()
+		o.queue, o.size, o.sending = nil, 0, false // closed: nothing more is sent
+		o.mu.Unlock()
+	}
+}
+
+// sendQueued sends the queued responses in order until none is left or
+// the connection ends.
+func (c *Client) sendQueued() {
+	o := &c.out
+	for {
+		o.mu.Lock()
+		if len(o.queue) == 0 || c.ctx.Err() != nil {
+			o.queue, o.size, o.sending = nil, 0, false
+			o.mu.Unlock()
+			return
+		}
+		r := o.queue[0]
+		o.queue[0] = queuedResponse{}
+		o.queue = o.queue[1:]
+		o.size -= len(r.msg)
+		o.mu.Unlock()
+		c.sendResponse(r.id, r.msg)
 	}
 }
