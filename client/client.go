@@ -143,8 +143,11 @@ type Client struct {
 
 	ctx    context.Context // ends when the connection ends
 	cancel context.CancelFunc
-	done   chan struct{} // closed when the reader goroutine has returned
-	wg     sync.WaitGroup
+	// starting holds Connect's ctx while Connect runs: it bounds the
+	// cancellations of the start's requests (see [Client.sendCancel]).
+	starting atomic.Pointer[context.Context]
+	done     chan struct{} // closed when the reader goroutine has returned
+	wg       sync.WaitGroup
 
 	mu       sync.Mutex
 	closed   bool
@@ -218,6 +221,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		c.logLevel.Store(&lvl)
 	}
 	c.clientCaps = c.declaredCapabilities()
+	c.starting.Store(&ctx)
 	go c.readLoop()
 	if err := c.start(ctx); err != nil {
 		_ = c.Close()
@@ -226,6 +230,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		}
 		return nil, fmt.Errorf("client: Connect: %w", err)
 	}
+	c.starting.Store(nil) // keeps no reference to the caller's ctx
 	return c, nil
 }
 

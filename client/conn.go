@@ -293,10 +293,26 @@ func (c *Client) cancelRequest(id int64, why error) {
 	}
 }
 
-// sendCancel sends a notifications/cancelled within cancelGrace.
+// sendCancel sends a notifications/cancelled within cancelGrace. During
+// Connect, Connect's ctx decides: a cancellation gets no longer than its
+// deadline (the streamable HTTP transport POSTs it in the background until
+// then), so that a Connect that fails comes back by its deadline, not after
+// a cancellation the server does not take; and once that ctx has ended,
+// none is sent, since Connect fails and closes the transport (this is also
+// how initialize, which a client must not cancel, never is).
 func (c *Client) sendCancel(id int64, msg []byte) {
 	ctx, cancel := context.WithTimeout(c.ctx, cancelGrace)
 	defer cancel()
+	if start := c.starting.Load(); start != nil {
+		if (*start).Err() != nil {
+			return
+		}
+		if d, ok := (*start).Deadline(); ok {
+			var cancelStart context.CancelFunc
+			ctx, cancelStart = context.WithDeadline(ctx, d)
+			defer cancelStart()
+		}
+	}
 	if err := c.t.Send(ctx, msg); err != nil && c.ctx.Err() == nil {
 		c.logger.Warn("mcp client: could not tell the server that the client stopped waiting (notifications/cancelled not sent)", "request", id, "error", err)
 	}
