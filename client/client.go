@@ -110,6 +110,10 @@ type Options struct {
 	// (sampling, elicitation, roots) answered at once; each runs its callback
 	// on a goroutine of its own. Beyond it, the client answers at once with
 	// an error (code -32000) that says so. Default [DefaultMaxServerRequests].
+	// Such refusals, and the answers to the server's pings, are sent in order
+	// without holding up the client's reading: for a server that sends
+	// requests without reading the answers, at most 1 MiB of them wait, and
+	// the rest are dropped (and logged).
 	MaxServerRequests int
 
 	// OnPanic, when set, sees every panic recovered from a callback above or
@@ -170,7 +174,9 @@ type Client struct {
 // Connect starts an MCP session with the server at the other end of t and
 // returns once the server is known: after server/discover at 2026-07-28, or
 // after the initialize handshake on legacy versions. Connect owns t from
-// then on; on failure it closes t. ctx bounds the start only.
+// then on; on failure it closes t. ctx bounds the start only, the
+// cancellation of its requests included, so that a Connect that fails
+// returns by ctx's deadline.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 	if t == nil {
 		return nil, errors.New("client: Connect: nil transport")
