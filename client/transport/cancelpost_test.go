@@ -76,19 +76,24 @@ func cancelServer(t *testing.T, answerAfter time.Duration) (*httptest.Server, *c
 }
 
 // cancelAfterCall starts tools/call 2 on a legacy session with srv and
-// gives it up: it sends the notifications/cancelled with ctx, which it
-// cancels as soon as Send returns, as callers do.
-func cancelAfterCall(t *testing.T, srv *httptest.Server, ctx context.Context) *transport.StreamableHTTP {
-	tr := transport.HTTP(srv.URL, transport.WithLogger(slog.New(slog.DiscardHandler))) // it warns of each undelivered POST
+// gives it up: it sends the notifications/cancelled with a ctx that has the
+// deadline (none when 0), and cancels that ctx as soon as Send returns, as
+// callers do. sent is when the ctx was made.
+func cancelAfterCall(t *testing.T, srv *httptest.Server, deadline time.Duration) (tr *transport.StreamableHTTP, sent time.Time) {
+	tr = transport.HTTP(srv.URL, transport.WithLogger(slog.New(slog.DiscardHandler))) // it warns of each undelivered POST
 	t.Cleanup(func() { tr.Close() })
 	legacyHandshake(t, tr, "2025-11-25")
 	send(t, tr, request(t, 2, "tools/call", map[string]any{"name": "slow"}))
 	msg, err := jsonrpc.Encode(notification(t, "notifications/cancelled", map[string]any{"requestId": 2, "reason": "test"}))
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(ctx)
+	sent = time.Now()
+	ctx, cancel := context.WithCancel(t.Context())
+	if deadline > 0 {
+		ctx, cancel = context.WithTimeout(t.Context(), deadline)
+	}
 	require.NoError(t, tr.Send(ctx, msg))
 	cancel()
-	return tr
+	return tr, sent
 }
 
 // awaitPost fails the test unless ch delivers within d.
@@ -106,10 +111,7 @@ func awaitPost(t *testing.T, ch <-chan struct{}, d time.Duration, what string) {
 func TestHTTPCancelPostEndsAtSendDeadline(t *testing.T) {
 	srv, posts := cancelServer(t, 0)
 	const deadline = 300 * time.Millisecond
-	ctx, cancel := context.WithTimeout(t.Context(), deadline)
-	defer cancel()
-	start := time.Now()
-	cancelAfterCall(t, srv, ctx)
+	_, start := cancelAfterCall(t, srv, deadline)
 	awaitPost(t, posts.seen, 10*time.Second, "the notifications/cancelled POST")
 	awaitPost(t, posts.abandoned, 10*time.Second, "the end of the unanswered POST")
 	took := time.Since(start)
@@ -122,7 +124,7 @@ func TestHTTPCancelPostEndsAtSendDeadline(t *testing.T) {
 // not answer: it gives it half a second. (Before: 5 s.)
 func TestHTTPCloseNotHeldByCancelPost(t *testing.T) {
 	srv, posts := cancelServer(t, 0)
-	tr := cancelAfterCall(t, srv, t.Context()) // no deadline: 5 s were the POST's bound
+	tr, _ := cancelAfterCall(t, srv, 0) // no deadline: 5 s were the POST's bound
 	awaitPost(t, posts.seen, 10*time.Second, "the notifications/cancelled POST")
 	start := time.Now()
 	require.NoError(t, tr.Close())
@@ -136,7 +138,7 @@ func TestHTTPCloseNotHeldByCancelPost(t *testing.T) {
 // that takes it within the half second Close gives it.
 func TestHTTPCloseLetsCancelPostThrough(t *testing.T) {
 	srv, posts := cancelServer(t, 100*time.Millisecond)
-	tr := cancelAfterCall(t, srv, t.Context())
+	tr, _ := cancelAfterCall(t, srv, 0)
 	start := time.Now()
 	require.NoError(t, tr.Close())
 	t.Logf("Close with a notifications/cancelled POST answered after 100ms: %v", time.Since(start).Round(time.Millisecond))
