@@ -110,6 +110,10 @@ type Options struct {
 	// (sampling, elicitation, roots) answered at once; each runs its callback
 	// on a goroutine of its own. Beyond it, the client answers at once with
 	// an error (code -32000) that says so. Default [DefaultMaxServerRequests].
+	// Such refusals, and the answers to the server's pings, are sent in order
+	// without holding up the client's reading: for a server that sends
+	// requests without reading the answers, at most 1 MiB of them wait, and
+	// the rest are dropped (and logged).
 	MaxServerRequests int
 
 	// OnPanic, when set, sees every panic recovered from a callback above or
@@ -143,8 +147,11 @@ type Client struct {
 
 	ctx    context.Context // ends when the connection ends
 	cancel context.CancelFunc
-	done   chan struct{} // closed when the reader goroutine has returned
-	wg     sync.WaitGroup
+	// starting holds Connect's ctx while Connect runs: it bounds the
+	// cancellations of the start's requests (see [Client.sendCancel]).
+	starting atomic.Pointer[context.Context]
+	done     chan struct{} // closed when the reader goroutine has returned
+	wg       sync.WaitGroup
 
 	mu       sync.Mutex
 	closed   bool
@@ -158,6 +165,8 @@ type Client struct {
 	refused  int      // server requests refused for want of room
 	junk     unusable // what the server sent that the client could not use
 
+	out outbox // the responses the reader leaves to be sent
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -165,7 +174,9 @@ type Client struct {
 // Connect starts an MCP session with the server at the other end of t and
 // returns once the server is known: after server/discover at 2026-07-28, or
 // after the initialize handshake on legacy versions. Connect owns t from
-// then on; on failure it closes t. ctx bounds the start only.
+// then on; on failure it closes t. ctx bounds the start only, the
+// cancellation of its requests included, so that a Connect that fails
+// returns by ctx's deadline.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 	if t == nil {
 		return nil, errors.New("client: Connect: nil transport")
@@ -216,6 +227,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		c.logLevel.Store(&lvl)
 	}
 	c.clientCaps = c.declaredCapabilities()
+	c.starting.Store(&ctx)
 	go c.readLoop()
 	if err := c.start(ctx); err != nil {
 		_ = c.Close()
@@ -224,6 +236,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Client, error) {
 		}
 		return nil, fmt.Errorf("client: Connect: %w", err)
 	}
+	c.starting.Store(nil) // keeps no reference to the caller's ctx
 	return c, nil
 }
 
@@ -456,7 +469,7 @@ func (c *Client) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("encoding initialize params: %w", err)
 	}
-	raw, err := c.roundTrip(ctx, op{method: methodInitialize}, params) // bounded by ctx: Timeout is for requests after the start
+	raw, err := c.roundTrip(ctx, op{method: methodInitialize}, params, nil) // bounded by ctx: Timeout is for requests after the start
 	if err != nil {
 		return err
 	}

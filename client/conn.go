@@ -57,11 +57,12 @@ const (
 // the connection) is the one that answers it (see [pendingCall.answer]), so
 // every call ends exactly once.
 type pendingCall struct {
-	done   chan struct{} // closed once r is set
-	r      reply
-	sub    *Subscription
-	method string       // to recognise the request echoed back
-	state  atomic.Int32 // sending, sent or abandoned
+	done     chan struct{} // closed once r is set
+	r        reply
+	sub      *Subscription
+	method   string        // to recognise the request echoed back
+	progress *progressSink // the request's progress token, if it has one
+	state    atomic.Int32  // sending, sent or abandoned
 }
 
 // States of a request's send; see [Client.sendRequest].
@@ -158,13 +159,17 @@ func (c *Client) withTimeout(ctx context.Context, co *callOptions) (context.Cont
 // result or the error. ctx bounds the call: when it ends first, the call
 // returns at once with ctx's cause, and the server is told with
 // notifications/cancelled, without the caller waiting for that (see
-// [Client.sendRequest] and [Client.cancelRequest]).
-func (c *Client) roundTrip(ctx context.Context, o op, params []byte) (json.RawMessage, error) {
+// [Client.sendRequest] and [Client.cancelRequest]). progress is the sink of
+// the progress token params carry, nil when they carry none.
+func (c *Client) roundTrip(ctx context.Context, o op, params []byte, progress *progressSink) (json.RawMessage, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: %w", o, context.Cause(ctx))
 	}
 	id := c.nextID.Add(1)
-	p := &pendingCall{done: make(chan struct{}), method: o.method}
+	p := &pendingCall{done: make(chan struct{}), method: o.method, progress: progress}
+	if progress != nil {
+		progress.await() // before the request goes out, and so before its progress can come
+	}
 	if err := c.register(id, p); err != nil {
 		return nil, fmt.Errorf("%s: %w", o, err)
 	}
@@ -288,10 +293,26 @@ func (c *Client) cancelRequest(id int64, why error) {
 	}
 }
 
-// sendCancel sends a notifications/cancelled within cancelGrace.
+// sendCancel sends a notifications/cancelled within cancelGrace. During
+// Connect, Connect's ctx decides: a cancellation gets no longer than its
+// deadline (the streamable HTTP transport POSTs it in the background until
+// then), so that a Connect that fails comes back by its deadline, not after
+// a cancellation the server does not take; and once that ctx has ended,
+// none is sent, since Connect fails and closes the transport (this is also
+// how initialize, which a client must not cancel, never is).
 func (c *Client) sendCancel(id int64, msg []byte) {
 	ctx, cancel := context.WithTimeout(c.ctx, cancelGrace)
 	defer cancel()
+	if start := c.starting.Load(); start != nil {
+		if (*start).Err() != nil {
+			return
+		}
+		if d, ok := (*start).Deadline(); ok {
+			var cancelStart context.CancelFunc
+			ctx, cancelStart = context.WithDeadline(ctx, d)
+			defer cancelStart()
+		}
+	}
 	if err := c.t.Send(ctx, msg); err != nil && c.ctx.Err() == nil {
 		c.logger.Warn("mcp client: could not tell the server that the client stopped waiting (notifications/cancelled not sent)", "request", id, "error", err)
 	}
@@ -421,6 +442,12 @@ func (c *Client) deliver(msg *jsonrpc.Message) {
 	case p.sub != nil:
 		p.sub.ended(msg)
 	default:
+		if p.progress != nil {
+			// Progress stops at completion: what the reader takes next for
+			// this token must not reach the handler, however late the
+			// caller gets to run.
+			p.progress.answered()
+		}
 		p.answer(reply{msg: msg})
 	}
 }
@@ -589,21 +616,40 @@ func (c *Client) handleNotification(msg *jsonrpc.Message, callback *string) {
 	}
 }
 
-// progressSink is the progress handler of one call. Once the call is over
-// (done), the handler never runs again: the reader runs it under mu, and
-// the call sets done under mu before it returns.
+// progressSink is the progress handler of one call. The handler runs only
+// while a request carrying the token waits for its response (live): once
+// the reader has taken the response, or the call is over (done), it never
+// runs for that request again. The reader runs it under mu, and the call
+// sets done under mu before it returns. The rounds of a multi round-trip
+// call share the token: each new request makes it live again.
 type progressSink struct {
 	mu   sync.Mutex
 	f    func(Progress)
+	live bool
 	done bool
 }
 
 func (s *progressSink) run(p Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.done {
+	if s.live && !s.done {
 		s.f(p)
 	}
+}
+
+// await marks the token live: a request carrying it is about to go out.
+func (s *progressSink) await() {
+	s.mu.Lock()
+	s.live = true
+	s.mu.Unlock()
+}
+
+// answered ends the token's life for the request just answered; the reader
+// calls it before it hands the response over.
+func (s *progressSink) answered() {
+	s.mu.Lock()
+	s.live = false
+	s.mu.Unlock()
 }
 
 func (s *progressSink) stop() {
@@ -679,10 +725,12 @@ const codeBusy int64 = -32000
 // serveRequest answers a server-to-client request. ping is answered at once;
 // everything else runs in its own goroutine because callbacks may block. A
 // request reusing the id of one still being answered, or beyond
-// Options.MaxServerRequests in flight, is refused with an error.
+// Options.MaxServerRequests in flight, is refused with an error. What the
+// reader answers itself it queues (see [Client.queueResponse]): it never
+// waits for a peer to read.
 func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	if msg.Method == methodPing {
-		c.respond(msg.ID, []byte("{}"), nil)
+		c.queueResponse(msg.ID, []byte("{}"), nil)
 		return
 	}
 	key := msg.ID.String()
@@ -694,7 +742,7 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	if c.inflight[key] != nil {
 		c.mu.Unlock()
 		c.logger.Warn("mcp client: refusing a server request whose id is still in use", "id", key, "method", msg.Method)
-		c.respond(msg.ID, nil, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
+		c.queueResponse(msg.ID, nil, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf(
 			"duplicate request id %s: the client is still answering an earlier request with this id", key)})
 		return
 	}
@@ -707,7 +755,7 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 			lvl = slog.LevelWarn
 		}
 		c.logger.Log(context.Background(), lvl, "mcp client: refusing a server request: too many in flight", "id", key, "method", msg.Method, "limit", n)
-		c.respond(msg.ID, nil, &Error{Code: codeBusy, Message: fmt.Sprintf(
+		c.queueResponse(msg.ID, nil, &Error{Code: codeBusy, Message: fmt.Sprintf(
 			"too many requests: the client is already answering %d requests from the server (its limit, Options.MaxServerRequests); %s refused", n, msg.Method)})
 		return
 	}
@@ -740,19 +788,102 @@ func (c *Client) serveRequest(msg *jsonrpc.Message) {
 	}()
 }
 
-// respond sends the response to a server request.
+// respond sends the response to a server request and waits for the
+// transport to take it. Only a callback's goroutine may wait so; the reader
+// queues its responses instead.
 func (c *Client) respond(id jsonrpc.ID, result []byte, err error) {
-	var msg []byte
+	c.sendResponse(id, responseMessage(id, result, err))
+}
+
+func (c *Client) sendResponse(id jsonrpc.ID, msg []byte) {
+	if err := c.t.Send(c.ctx, msg); err != nil && c.ctx.Err() == nil {
+		c.logger.Warn("mcp client: sending a response to the server failed", "id", id.String(), "error", err)
+	}
+}
+
+// responseMessage encodes the response to a server request.
+func responseMessage(id jsonrpc.ID, result []byte, err error) []byte {
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {
 			e = &Error{Code: CodeInternalError, Message: err.Error()}
 		}
-		msg = jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data})
-	} else {
-		msg = jsonrpc.AppendResult(make([]byte, 0, 40+len(result)), id, result)
+		return jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data})
 	}
-	if err := c.t.Send(c.ctx, msg); err != nil && c.ctx.Err() == nil {
-		c.logger.Warn("mcp client: sending a response to the server failed", "id", id.String(), "error", err)
+	return jsonrpc.AppendResult(make([]byte, 0, 40+len(result)), id, result)
+}
+
+// maxQueuedResponses bounds the bytes of the responses the reader has left
+// to be sent. Only a peer that sends requests without reading the answers
+// (pings, refusals) fills it; beyond it they are dropped, so that such a
+// peer costs the client a bounded amount of memory and never its reader.
+const maxQueuedResponses = 1 << 20
+
+// queuedResponse is a response the reader left to be sent.
+type queuedResponse struct {
+	id  jsonrpc.ID
+	msg []byte
+}
+
+// outbox holds the responses the reader answers itself, in the order it
+// answered them. One goroutine at a time sends them (started when the
+// first arrives, gone once they are sent), so the reader never waits for
+// the peer to read: a reader blocked on a write would stop reading, and
+// a peer blocked on its writes to it would stop too.
+type outbox struct {
+	mu      sync.Mutex
+	queue   []queuedResponse
+	size    int  // bytes in queue
+	sending bool // the sending goroutine runs
+	dropped int
+}
+
+// queueResponse queues the response to a server request for the sending
+// goroutine, or drops it when the peer has left too many unread.
+func (c *Client) queueResponse(id jsonrpc.ID, result []byte, err error) {
+	msg := responseMessage(id, result, err)
+	o := &c.out
+	o.mu.Lock()
+	if o.size > 0 && o.size+len(msg) > maxQueuedResponses {
+		o.dropped++
+		n, waiting := o.dropped, o.size
+		o.mu.Unlock()
+		lvl := slog.LevelDebug
+		if n == 1 {
+			lvl = slog.LevelWarn
+		}
+		c.logger.Log(context.Background(), lvl, "mcp client: dropping a response to a server request: the server is not reading what the client sends (the responses waiting for it reached their limit)",
+			"id", id.String(), "waiting", waiting, "dropped", n)
+		return
+	}
+	o.queue = append(o.queue, queuedResponse{id, msg})
+	o.size += len(msg)
+	start := !o.sending
+	o.sending = true
+	o.mu.Unlock()
+	if start && !c.spawn(c.sendQueued) {
+		o.mu.Lock()
+		o.queue, o.size, o.sending = nil, 0, false // closed: nothing more is sent
+		o.mu.Unlock()
+	}
+}
+
+// sendQueued sends the queued responses in order until none is left or
+// the connection ends.
+func (c *Client) sendQueued() {
+	o := &c.out
+	for {
+		o.mu.Lock()
+		if len(o.queue) == 0 || c.ctx.Err() != nil {
+			o.queue, o.size, o.sending = nil, 0, false
+			o.mu.Unlock()
+			return
+		}
+		r := o.queue[0]
+		o.queue[0] = queuedResponse{}
+		o.queue = o.queue[1:]
+		o.size -= len(r.msg)
+		o.mu.Unlock()
+		c.sendResponse(r.id, r.msg)
 	}
 }

@@ -169,7 +169,7 @@ func (e *InputRequiredError) Unwrap() error { return e.Err }
 func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, decode func(json.RawMessage) (*envelope, error)) error {
 	ctx, cancel := c.withTimeout(ctx, co) // bounds every round, callbacks included
 	defer cancel()
-	token, forget := c.trackProgress(co)
+	token, sink, forget := c.trackProgress(co)
 	defer forget()
 	var extra []member
 	shedding := 0
@@ -180,10 +180,10 @@ func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, de
 		if err != nil {
 			return fmt.Errorf("%s: %w", o, err)
 		}
-		raw, err := c.roundTrip(ctx, o, params)
+		raw, err := c.roundTrip(ctx, o, params, sink)
 		if err != nil && !relisted && o.method == methodCallTool && c.IsModern() && isHeaderMismatch(err) {
 			relisted = true
-			raw, err = c.relistAndRetry(ctx, o, params, err)
+			raw, err = c.relistAndRetry(ctx, o, params, sink, err)
 		}
 		if err != nil {
 			return err
@@ -251,14 +251,15 @@ func isHeaderMismatch(err error) bool {
 // tool called before it was listed, or changed since, gets the wrong
 // headers. As the protocol advises, the client lists the tools again (every
 // page, for the transport to see them all) and retries the call once, with a
-// new id. mismatch is the first refusal.
-func (c *Client) relistAndRetry(ctx context.Context, o op, params []byte, mismatch error) (json.RawMessage, error) {
+// new id (and the same progress token, whose sink is progress). mismatch is
+// the first refusal.
+func (c *Client) relistAndRetry(ctx context.Context, o op, params []byte, progress *progressSink, mismatch error) (json.RawMessage, error) {
 	for _, err := range c.Tools(ctx) {
 		if err != nil {
 			return nil, fmt.Errorf("%w; listing the tools again to learn their headers failed: %w", mismatch, err)
 		}
 	}
-	raw, err := c.roundTrip(ctx, o, params)
+	raw, err := c.roundTrip(ctx, o, params, progress)
 	if isHeaderMismatch(err) {
 		return nil, fmt.Errorf("%w (refused again after listing the tools)", err)
 	}

@@ -11,10 +11,11 @@ import (
 )
 
 // trackProgress gives the call a progress token when it asked for progress,
-// and returns the token (0 for none) and the function that forgets it.
-func (c *Client) trackProgress(co *callOptions) (int64, func()) {
+// and returns the token (0 for none), its sink (nil for none) and the
+// function that forgets it.
+func (c *Client) trackProgress(co *callOptions) (int64, *progressSink, func()) {
 	if co.progress == nil {
-		return 0, func() {}
+		return 0, nil, func() {}
 	}
 	token := c.nextID.Add(1)
 	s := &progressSink{f: co.progress}
@@ -24,7 +25,7 @@ func (c *Client) trackProgress(co *callOptions) (int64, func()) {
 	}
 	c.progress[token] = s
 	c.mu.Unlock()
-	return token, func() {
+	return token, s, func() {
 		c.mu.Lock()
 		delete(c.progress, token)
 		c.mu.Unlock()
@@ -37,13 +38,13 @@ func (c *Client) trackProgress(co *callOptions) (int64, func()) {
 func (c *Client) call(ctx context.Context, o op, obj []byte, co *callOptions) (json.RawMessage, error) {
 	ctx, cancel := c.withTimeout(ctx, co)
 	defer cancel()
-	token, forget := c.trackProgress(co)
+	token, sink, forget := c.trackProgress(co)
 	defer forget()
 	params, err := c.buildParams(obj, co, token)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o, err)
 	}
-	return c.roundTrip(ctx, o, params)
+	return c.roundTrip(ctx, o, params, sink)
 }
 
 // callInto runs [Client.call] and decodes the result into out, whose

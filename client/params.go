@@ -30,9 +30,10 @@ type callOptions struct {
 
 // WithProgress asks the server for progress notifications on this request
 // (it sends a progressToken) and calls f for each one, in order, on the
-// client's reader goroutine, before the call returns: once the call has
-// returned, f never runs again, even if the server sends more. f must not
-// block or call the client.
+// client's reader goroutine, before the call returns. Progress stops at
+// completion: f never runs for a notification the client reads after the
+// response, nor once the call has returned, even if the server sends more.
+// f must not block or call the client.
 func WithProgress(f func(Progress)) CallOption {
 	return func(o *callOptions) { o.progress = f }
 }

@@ -55,9 +55,14 @@ const (
 	listenWait = 5 * time.Second
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 5 * time.Second
-	// cancelTimeout bounds the POST of a legacy notifications/cancelled,
-	// which runs in the background.
+	// cancelTimeout bounds the background POST of a legacy
+	// notifications/cancelled whose Send had a ctx without a deadline.
 	cancelTimeout = 5 * time.Second
+	// cancelCloseWait is how long Close lets such POSTs still running go on:
+	// long enough for a server that is up to take one, so that a
+	// cancellation sent just before Close still reaches it, and short, so
+	// that a server that does not answer it cannot hold Close.
+	cancelCloseWait = 500 * time.Millisecond
 
 	modernVersion     = "2026-07-28" // the first version of the stateless era
 	versionHeaderFrom = "2025-06-18" // the first version with the version header
@@ -202,10 +207,12 @@ func WithLogger(l *slog.Logger) HTTPOption {
 // Send returns as soon as a request is on its way; notifications and
 // responses are sent synchronously and their HTTP errors returned as a
 // [*StatusError], except notifications/cancelled, which is best effort: it
-// is POSTed in the background (for at most 5 seconds) so that a server that
-// does not answer it cannot hold up the caller who gave up, and its failure
-// is logged. Each request runs in a goroutine of its own until its
-// response arrives; Close ends them all.
+// is POSTed in the background, so that a server that does not answer it
+// cannot hold up the caller who gave up, until the deadline of Send's ctx
+// (5 seconds when it has none; cancelling ctx after Send has returned does
+// not stop it), and its failure is logged. Each request runs in a goroutine
+// of its own until its response arrives; Close ends them all, and gives a
+// notifications/cancelled still being POSTed half a second at most.
 type StreamableHTTP struct {
 	url    string
 	urlErr error
@@ -214,7 +221,11 @@ type StreamableHTTP struct {
 
 	ctx    context.Context // ends every request; cancelled by Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// cancels ends the background notifications/cancelled POSTs: Close
+	// lets them go on for cancelCloseWait at most.
+	cancels    context.Context
+	endCancels context.CancelFunc
+	wg         sync.WaitGroup
 
 	incoming chan []byte
 
@@ -267,6 +278,7 @@ func HTTP(rawURL string, opts ...HTTPOption) *StreamableHTTP {
 		t.urlErr = fmt.Errorf("transport: HTTP: URL %q must start with http:// or https://", rawURL)
 	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
+	t.cancels, t.endCancels = context.WithCancel(context.Background())
 	return t
 }
 
@@ -324,7 +336,7 @@ func (t *StreamableHTTP) Send(ctx context.Context, msg []byte) error {
 	}
 	if m.Method == methodCancelled {
 		if handled, legacy := t.cancelCall(m); !handled {
-			return t.postCancel(m, msg, legacy)
+			return t.postCancel(ctx, m, msg, legacy)
 		}
 		return nil
 	}
@@ -350,8 +362,9 @@ func (t *StreamableHTTP) Receive(ctx context.Context) ([]byte, error) {
 
 // Close ends every request in flight and the GET stream, waits for their
 // goroutines, and, when a legacy session is open, DELETEs it (a 405 answer is
-// fine: the server lets sessions expire). It returns the DELETE's error, if
-// any. Close is safe to call more than once.
+// fine: the server lets sessions expire). A notifications/cancelled still
+// being POSTed gets half a second more at most. Close returns the DELETE's
+// error, if any. Close is safe to call more than once.
 func (t *StreamableHTTP) Close() error {
 	t.closeOnce.Do(func() {
 		t.mu.Lock()
@@ -359,7 +372,10 @@ func (t *StreamableHTTP) Close() error {
 		session, version := t.session, t.version
 		t.mu.Unlock()
 		t.cancel()
+		stop := time.AfterFunc(cancelCloseWait, t.endCancels)
 		t.wg.Wait()
+		stop.Stop()
+		t.endCancels()
 		if session != "" {
 			t.closeErr = t.deleteSession(session, version)
 		}

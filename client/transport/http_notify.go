@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 )
@@ -15,11 +16,19 @@ import (
 // postCancel POSTs a legacy notifications/cancelled in the background and
 // returns at once. Cancellation is best effort, and whoever sends it has
 // given up waiting already: a server that does not answer this POST must
-// not hold the caller past its deadline. The POST is bounded by
-// cancelTimeout, not by Close, which waits for it: a server that runs the
-// request until told otherwise must still hear of it when the client
-// closes right after giving up. Its failure goes to the logger.
-func (t *StreamableHTTP) postCancel(m *jsonrpc.Message, msg []byte, legacy *call) error {
+// not hold the caller past its deadline. The POST carries ctx's values and
+// ends at ctx's deadline (after cancelTimeout when it has none): the
+// sender decides how long its cancellation may take, and the usual cancel
+// of ctx once Send returns does not cut it short. Close does not end it at
+// once but lets it go on for cancelCloseWait at most: a server that runs
+// the request until told otherwise must still hear of it when the client
+// closes right after giving up, and one that does not answer must not hold
+// Close. Its failure goes to the logger.
+func (t *StreamableHTTP) postCancel(ctx context.Context, m *jsonrpc.Message, msg []byte, legacy *call) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(cancelTimeout)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -28,13 +37,18 @@ func (t *StreamableHTTP) postCancel(m *jsonrpc.Message, msg []byte, legacy *call
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+		ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
 		defer cancel()
+		stop := context.AfterFunc(t.cancels, cancel)
+		defer stop()
 		err := t.post(ctx, m, msg)
 		if legacy != nil && err == nil {
 			legacy.cancel() // the server was told; stop waiting on its stream
 		}
 		if err != nil {
+			if t.cancels.Err() != nil {
+				err = fmt.Errorf("the transport closed and the server had not taken it %v later", cancelCloseWait)
+			}
 			t.cfg.logger.Warn("transport: notifications/cancelled was not delivered", "url", t.url, "error", err)
 		}
 	}()
@@ -70,7 +84,8 @@ func (t *StreamableHTTP) postOther(ctx context.Context, m *jsonrpc.Message, body
 	return t.postWith(ctx, m, body, h, session, what)
 }
 
-// post POSTs a notification like postOther, but Close does not end it.
+// post POSTs a notification like postOther, but Close does not end it:
+// ctx does.
 func (t *StreamableHTTP) post(ctx context.Context, m *jsonrpc.Message, body []byte) error {
 	what := m.Method
 	h := t.header("application/json, text/event-stream")
