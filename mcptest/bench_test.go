@@ -1,25 +1,24 @@
 package mcptest
 
 import (
-	"github.com/mcptestkit/mcptestkit/client"
 	"testing"
 
-	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/client"
 )
 
 // BenchmarkConnect measures one whole test's worth of harness work: connect
 // (handshake included), one tool call, and the cleanup (close, wait for
-// Serve, leak check).
+// Serve, leak check), with the fake server (the SDK adapters' are in the
+// integration module).
 func BenchmarkConnect(b *testing.B) {
 	cases := []struct {
 		name string
 		srv  Server
 		opts []Option
 	}{
-		{"gosdk", goSDKEcho(), nil},
-		{"gosdk/legacy", goSDKEcho(), []Option{WithProtocolVersion(client.LatestLegacyVersion)}},
-		{"gosdk/no-leak-check", goSDKEcho(), []Option{WithoutLeakCheck()}},
-		{"mcpgo", mcpgotest.Server(mcpgoServer()), nil},
+		{"fake", probeServer(), nil},
+		{"fake/legacy", probeServer(), []Option{WithProtocolVersion(client.LatestLegacyVersion)}},
+		{"fake/no-leak-check", probeServer(), []Option{WithoutLeakCheck()}},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -1,11 +1,8 @@
 package mcptest_test
 
 import (
-	"log/slog"
 	"testing"
 
-	"github.com/mcptestkit/mcptestkit/examples/bookshop"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
@@ -16,7 +13,11 @@ import (
 func ExampleCheckServer() {
 	_ = func(t *testing.T) {
 		logs := logcapture.New(t)
-		mcptest.CheckServer(t, gosdktest.Server(bookshop.New(logs.Logger())),
+		// The server under test, logging to logs.Logger(), behind its SDK's
+		// adapter: gosdktest.Server(bookshop.New(logs.Logger())) for the
+		// go-sdk Bookshop of examples/bookshop.
+		var srv mcptest.Server
+		mcptest.CheckServer(t, srv,
 			mcptest.CheckLogs(logs),
 			// go-sdk ends the session on a frame it cannot decode.
 			mcptest.SkipChecks("malformed-frame"))
@@ -26,6 +27,7 @@ func ExampleCheckServer() {
 // Fuzz the server's tools with go test -fuzz=FuzzServer.
 func ExampleFuzz() {
 	_ = func(f *testing.F) {
-		mcptest.Fuzz(f, gosdktest.Server(bookshop.New(slog.New(slog.DiscardHandler))))
+		var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
+		mcptest.Fuzz(f, srv)
 	}
 }

@@ -37,7 +37,7 @@ func TestCheckTransportStdio(t *testing.T) {
 func TestCheckTransportHTTPHandler(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		CheckTransport(tb, servercheck.Handler(gosdkStateless(probeServer(nil))))
+		CheckTransport(tb, servercheck.Handler(probeServer().handler()))
 	})
 	f.expectPass(t)
 }

@@ -8,13 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/mcptestkit/mcptestkit/gosdk"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -290,27 +288,21 @@ func TestCheckServerPagingLoop(t *testing.T) {
 	)
 }
 
-// negative is a go-sdk tool that crashes on a negative count: the edge the
-// generator tries.
-type countIn struct {
-	Count int `json:"count"`
-}
-
-func crashingServer(logger *slog.Logger, guard bool) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "crashy", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
-	if guard {
-		s.AddReceivingMiddleware(gosdk.Guard(logger))
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "repeat", Description: "Repeat x count times."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in countIn) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Count)}}}, nil, nil
-		})
-	return s
+// crashingServer has a tool that crashes on a negative count, the edge the
+// generator tries, behind the crash guard logging to logger when guarded.
+func crashingServer(logger *slog.Logger, guarded bool) *fakeServer {
+	return &fakeServer{name: "crashy", guard: guarded, logger: logger, tools: []*fakeTool{{
+		name: "repeat", description: "Repeat x count times.",
+		input: `{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false}`,
+		handle: func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+			return fakeText(strings.Repeat("x", min(int(c.num("count")), 64))), nil
+		},
+	}}}
 }
 
 func TestCheckServerNoCrashGuard(t *testing.T) {
 	t.Parallel()
-	f := runCheck(t, gosdktest.Server(crashingServer(slog.New(slog.DiscardHandler), false)), SkipChecks("malformed-frame"))
+	f := runCheck(t, crashingServer(nil, false))
 	f.expectFailure(t,
 		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
 		`the handler panicked (panic in tool "repeat": strings: negative Repeat count), and the server has no crash guard of its own`,
@@ -321,7 +313,7 @@ func TestCheckServerNoCrashGuard(t *testing.T) {
 func TestCheckServerCrashOnEdgeValue(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t, logcapture.NoDump())
-	f := runCheck(t, gosdktest.Server(crashingServer(logs.Logger(), true)), CheckLogs(logs), SkipChecks("malformed-frame"))
+	f := runCheck(t, crashingServer(logs.Logger(), true), CheckLogs(logs))
 	f.expectFailure(t,
 		`tools/calls/repeat: called tool "repeat" with arguments {"count":-`,
 		`the handler crashed (the crash guard caught it: the client got {isError:true content:["Error executing tool repeat"]})`,
@@ -375,28 +367,45 @@ func TestCheckServerProgressWithAStrangeToken(t *testing.T) {
 func TestCheckServerCrashNotLogged(t *testing.T) {
 	t.Parallel()
 	logs := logcapture.New(t, logcapture.NoDump())
-	s := crashingServer(logs.Logger(), false)
-	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error executing tool repeat"}}}, nil
-				}
-			}()
-			return next(ctx, method, req)
-		}
-	})
-	runCheck(t, gosdktest.Server(s), CheckLogs(logs), SkipChecks("malformed-frame")).expectFailure(t,
+	runCheck(t, crashingServer(nil, true), CheckLogs(logs)).expectFailure(t,
 		"the handler crashed and the server logged 0 ERROR record(s) with a stack for it\nexpected: exactly one ERROR record with the stack per crash",
 	)
 }
 
-// go-sdk v1.8.0 ends the session on a frame that is not JSON instead of
-// answering -32700: the check says so, and how to leave it out.
-func TestCheckServerGoSDKMalformedFrame(t *testing.T) {
+// A server that ends the connection on a frame that is not JSON instead of
+// answering -32700 (as go-sdk v1.8.0 does): the check says so, and how to
+// leave it out.
+func TestCheckServerMalformedFrameEndsTheConnection(t *testing.T) {
 	t.Parallel()
-	srv := gosdktest.Server(crashingServer(slog.New(slog.DiscardHandler), true))
-	runCheck(t, srv, func(o *servercheck.Options) { o.Run = "malformed-frame" }).expectFailure(t,
+	srv := probeServer()
+	strict := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+		inner, end := memtransport.Pair()
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		defer inner.Close()
+		wg.Go(func() { _ = srv.Serve(ctx, end) })
+		wg.Go(func() { // the server's answers
+			for {
+				msg, err := inner.Receive(ctx)
+				if err != nil || conn.Send(ctx, msg) != nil {
+					return
+				}
+			}
+		})
+		for {
+			msg, err := conn.Receive(ctx)
+			if err != nil {
+				return nil
+			}
+			if !json.Valid(msg) {
+				return conn.Close() // the session ends
+			}
+			if err := inner.Send(ctx, msg); err != nil {
+				return nil
+			}
+		}
+	})
+	runCheck(t, strict, func(o *servercheck.Options) { o.Run = "malformed-frame" }).expectFailure(t,
 		"malformed-frame: sent a frame that is not valid JSON",
 		"the connection ended",
 		`leave the check out with mcptest.SkipChecks("malformed-frame")`,

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 )
 
 // A panic in the test's own client callback fails the test with the panic
@@ -19,7 +18,7 @@ func TestClientCallbackPanicFailsTest(t *testing.T) {
 	var seen *client.PanicError
 	var toolErr string
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{
+		c := Connect(tb, askingServer(), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{
 			ListRoots: func(context.Context) ([]*client.Root, error) { panic("roots on fire") },
 			OnPanic:   func(p *client.PanicError) { seen = p },
 		}))
@@ -39,7 +38,7 @@ func TestClientCallbackPanicFailsTest(t *testing.T) {
 
 	// Under WithoutCrashReports: one line, and the test goes on.
 	f = runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports(), WithClient(client.Options{
+		c := Connect(tb, askingServer(), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports(), WithClient(client.Options{
 			ListRoots: func(context.Context) ([]*client.Root, error) { panic("roots on fire") },
 		}))
 		_, err := c.CallTool(tb.Context(), "where", nil)

@@ -64,7 +64,7 @@ func TestFailingTestPrintsTheCompactTranscript(t *testing.T) {
 	run := func(opts ...Option) (string, *Transcript) {
 		var tr Transcript
 		f := runFake(t, func(tb testing.TB) {
-			c := Connect(tb, goSDKEcho(), append([]Option{WithProtocolVersion(client.LatestVersion), WithTranscript(&tr)}, opts...)...)
+			c := Connect(tb, probeServer(), append([]Option{WithProtocolVersion(client.LatestVersion), WithTranscript(&tr)}, opts...)...)
 			_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "hi"})
 			require.NoError(tb, err)
 			tb.Errorf("failing on purpose")

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,37 +10,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-type echoIn struct {
-	Text string `json:"text"`
-}
-
-// probeServer is a go-sdk server with an echo tool, plus whatever add puts
-// on it.
-func probeServer(add func(s *mcp.Server)) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "probe", Version: "v0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo the text."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-		})
-	if add != nil {
-		add(s)
-	}
-	return s
-}
-
-func TestConnectCallsARealGoSDKServer(t *testing.T) {
+func TestConnectCallsTheServer(t *testing.T) {
 	t.Parallel()
-	c := Connect(t, gosdktest.Server(probeServer(nil)))
+	c := Connect(t, probeServer())
 	assert.Equal(t, client.LatestVersion, c.ProtocolVersion(), "era-neutral start lands on the modern protocol")
 
 	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hello"})
@@ -54,7 +35,7 @@ func TestEachVersionPinsEveryVersion(t *testing.T) {
 	var seen []string
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := Connect(t, gosdktest.Server(probeServer(nil)), WithProtocolVersion(version))
+		c := Connect(t, probeServer(), WithProtocolVersion(version))
 		assert.Equal(t, version, c.ProtocolVersion())
 		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": version})
 		require.NoError(t, err)
@@ -74,7 +55,7 @@ func TestConnectManyInParallel(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	srv := gosdktest.Server(probeServer(nil)) // one server, many sessions
+	srv := probeServer() // one server, many sessions
 	for i := range n {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
@@ -94,27 +75,28 @@ func TestConnectManyInParallel(t *testing.T) {
 
 func TestClientOptionsReachTheServer(t *testing.T) {
 	t.Parallel()
-	type none struct{}
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "whoami"}, func(ctx context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
-			info := req.Session.InitializeParams().ClientInfo
-			roots, err := req.Session.ListRoots(ctx, nil)
-			if err != nil {
-				return nil, nil, err
+	srv := probeServer(newTool("whoami", func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+		if c.answers == nil { // the legacy fake asks the client with requests of its own
+			return &fakeResult{ask: map[string]fakeAsk{
+				"roots":  {Method: "roots/list"},
+				"sample": {Method: "sampling/createMessage", Params: map[string]any{"maxTokens": 10, "messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}}}},
+				"elicit": {Method: "elicitation/create", Params: map[string]any{"message": "name?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}},
+			}}, nil
+		}
+		var roots struct{ Roots []struct{ URI string } }
+		var msg struct{ Content struct{ Text string } }
+		var el struct {
+			Action  string
+			Content struct{ Name string }
+		}
+		for key, v := range map[string]any{"roots": &roots, "sample": &msg, "elicit": &el} {
+			if err := json.Unmarshal(c.answers[key], v); err != nil {
+				return nil, err
 			}
-			msg, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
-			if err != nil {
-				return nil, nil, err
-			}
-			el, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "name?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
-			if err != nil {
-				return nil, nil, err
-			}
-			text := fmt.Sprintf("%s %s | %s | %s | %s %v", info.Name, info.Version, roots.Roots[0].URI, msg.Content.(*mcp.TextContent).Text, el.Action, el.Content["name"])
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
-		})
-	})
-	c := Connect(t, gosdktest.Server(srv),
+		}
+		return fakeText(fmt.Sprintf("%s %s | %s | %s | %s %v", c.client.Name, c.client.Version, roots.Roots[0].URI, msg.Content.Text, el.Action, el.Content.Name)), nil
+	}))
+	c := Connect(t, srv,
 		WithProtocolVersion(client.LatestLegacyVersion), // server-to-client requests are a legacy feature
 		WithClient(client.Options{
 			ClientInfo: client.Implementation{Name: "probe-client", Version: "v7"},
@@ -149,7 +131,7 @@ func TestWithClient(t *testing.T) {
 	assert.Equal(t, time.Second, newConfig([]Option{WithClient(client.Options{Timeout: time.Second})}).client.Timeout)
 
 	runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdktest.Server(probeServer(nil)), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
+		Connect(tb, probeServer(), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
 	}).expectFailure(t, "mcptest.Connect: pin the protocol version with mcptest.WithProtocolVersion, not client.Options.ProtocolVersion")
 }
 
@@ -178,31 +160,37 @@ func TestHandshakeTimeoutFailsTheTest(t *testing.T) {
 // transcript points at the request that got no response.
 func TestHungToolFailsTheTestNamingTheMethod(t *testing.T) {
 	t.Parallel()
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			<-ctx.Done() // answers only when the client gives up
-			return nil, nil, ctx.Err()
-		})
-	})
+	srv := probeServer(hangingTool())
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv), WithClient(client.Options{Timeout: time.Second}))
+		c := Connect(tb, srv, WithClient(client.Options{Timeout: time.Second}))
 		_, err := c.CallTool(tb.Context(), "hang", nil)
 		require.NoError(tb, err)
 	})
 	f.expectFailure(t, `tools/call "hang": no response within 1s`, `the client cancelled tools/call "hang" (id 2, message #3)`)
 }
 
+// hangingTool answers only when its request is cancelled.
+func hangingTool() *fakeTool {
+	return newTool("hang", func(ctx context.Context, _ *fakeCall) (*fakeResult, error) {
+		<-ctx.Done() // answers only when the client gives up
+		return nil, ctx.Err()
+	})
+}
+
+// boomTool panics.
+func boomTool() *fakeTool {
+	return newTool("boom", func(context.Context, *fakeCall) (*fakeResult, error) {
+		explode()
+		return nil, nil
+	})
+}
+
 func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 	t.Parallel()
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			explode()
-			return nil, nil, nil
-		})
-	})
+	srv := probeServer(boomTool())
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv))
+		c := Connect(tb, srv)
 		_, callErr = c.CallTool(tb.Context(), "boom", nil)
 		// The server is still alive afterwards.
 		res, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "still here"})
@@ -222,14 +210,9 @@ func explode() { panic("kaboom") }
 
 func TestPanicReportsCanBeTurnedOff(t *testing.T) {
 	t.Parallel()
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			explode()
-			return nil, nil, nil
-		})
-	})
+	srv := probeServer(boomTool())
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv), WithoutCrashReports())
+		c := Connect(tb, srv, WithoutCrashReports())
 		_, err := c.CallTool(tb.Context(), "boom", nil)
 		AssertProtocolError(tb, err, client.CodeInternalError)
 	})
@@ -241,24 +224,10 @@ func TestPanicReportsCanBeTurnedOff(t *testing.T) {
 // panic, and the test decides what the outcome means.
 func TestServerWithOwnRecoveryIsLeftAlone(t *testing.T) {
 	t.Parallel()
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			explode()
-			return nil, nil, nil
-		})
-		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-			return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-				defer func() {
-					if r := recover(); r != nil {
-						res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error executing tool boom"}}}, nil
-					}
-				}()
-				return next(ctx, method, req)
-			}
-		})
-	})
+	srv := probeServer(boomTool())
+	srv.guard = true // recovers the panic itself: "Error executing tool boom"
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv))
+		c := Connect(tb, srv)
 		res, err := c.CallTool(tb.Context(), "boom", nil)
 		require.NoError(tb, err)
 		AssertToolError(tb, res, "Error executing tool boom")
@@ -271,18 +240,16 @@ func blockForever(release <-chan struct{}) { <-release }
 
 // spawnServer has a tool, spawn, that starts a goroutine which outlives the
 // connection: it runs until release is closed.
-func spawnServer(release <-chan struct{}) *mcp.Server {
-	return probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			go blockForever(release)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
-		})
-	})
+func spawnServer(release <-chan struct{}) *fakeServer {
+	return probeServer(newTool("spawn", func(context.Context, *fakeCall) (*fakeResult, error) {
+		go blockForever(release)
+		return fakeText("started"), nil
+	}))
 }
 
 // leakedWait is the leak wait of the tests that expect a leak, which wait it
 // out in full. After Close, the connection's own goroutines (the client's
-// reader, the harness's serve goroutine, SDK handlers) take a moment to end,
+// reader, the harness's serve goroutine, the server's handlers) take a moment to end,
 // and on a loaded machine that moment passed 50ms; a report that still
 // listed them would not be the exact one these tests expect. The tests that
 // expect no leak keep defaultLeakWait: the check returns as soon as the
@@ -296,7 +263,7 @@ func TestLeakedGoroutineFailsTheTest(t *testing.T) {
 
 	srv := spawnServer(release)
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv), withLeakWait(leakedWait))
+		c := Connect(tb, srv, withLeakWait(leakedWait))
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 	})
@@ -314,7 +281,7 @@ func TestIgnoredOrUncheckedLeaksPass(t *testing.T) {
 		"WithoutLeakCheck": WithoutLeakCheck(),
 	} {
 		f := runFake(t, func(tb testing.TB) {
-			c := Connect(tb, gosdktest.Server(srv), opt)
+			c := Connect(tb, srv, opt)
 			_, err := c.CallTool(tb.Context(), "spawn", nil)
 			require.NoError(tb, err)
 		})
@@ -331,7 +298,7 @@ func TestLeakCheckIgnoresOtherGoroutines(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(probeServer(nil)))
+		c := Connect(tb, probeServer())
 		go blockForever(release) // started by the test, not by the connection
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
 		require.NoError(tb, err)
@@ -341,7 +308,7 @@ func TestLeakCheckIgnoresOtherGoroutines(t *testing.T) {
 
 func TestTranscriptOnlyOnFailure(t *testing.T) {
 	t.Parallel()
-	srv := gosdktest.Server(probeServer(nil))
+	srv := probeServer()
 	call := func(tb testing.TB, fail bool, opts ...Option) {
 		c := Connect(tb, srv, opts...)
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "marker-text"})
@@ -362,7 +329,7 @@ func TestTranscriptOnlyOnFailure(t *testing.T) {
 
 func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
 	t.Parallel()
-	inner := gosdktest.Server(probeServer(nil))
+	inner := probeServer()
 	stubborn := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
 		err := inner.Serve(context.WithoutCancel(ctx), conn)
 		<-ctx.Done() // ignores the closed connection; only ctx ends it
@@ -379,7 +346,7 @@ func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
 
 func TestServeErrorFailsTheTest(t *testing.T) {
 	t.Parallel()
-	inner := gosdktest.Server(probeServer(nil))
+	inner := probeServer()
 	failing := ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
 		if err := inner.Serve(ctx, conn); err != nil {
 			return err
@@ -399,8 +366,6 @@ func TestPanicInServeIsRecovered(t *testing.T) {
 	assert.False(t, strings.Contains(f.output(), "goroutine leak"), f.output())
 }
 
-func goSDKEcho() Server { return gosdktest.Server(probeServer(nil)) }
-
 // Transport options reach the connection: here a fault hook loses the
 // server's answer to the first tool call.
 func TestTransportOptionsReachTheConnection(t *testing.T) {
@@ -409,7 +374,7 @@ func TestTransportOptionsReachTheConnection(t *testing.T) {
 		return memtransport.Action{Drop: f.Dir == memtransport.ServerToClient && strings.Contains(string(f.Data), "lost-text")}
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, goSDKEcho(), WithTransportOptions(lose), WithClient(client.Options{Timeout: 500 * time.Millisecond}))
+		c := Connect(tb, probeServer(), WithTransportOptions(lose), WithClient(client.Options{Timeout: 500 * time.Millisecond}))
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "lost-text"})
 		require.NoError(tb, err)
 	})
@@ -424,7 +389,7 @@ func TestFinishedTestLetsGoOfItsConnection(t *testing.T) {
 	t.Parallel()
 	released := make(chan struct{})
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, goSDKEcho())
+		c := Connect(tb, probeServer())
 		echoes(tb, c, "kept?")
 		faketb.Watch(c, released)
 	})

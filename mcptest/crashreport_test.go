@@ -7,14 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -54,31 +51,24 @@ func stackSection(t *testing.T, out string) string {
 	return stack
 }
 
-// Every crash report, whoever recovered the panic, starts its stack at the
-// panic: no frames of runtime/debug or of mcptestkit's recovery.
+// Every crash report, whoever recovered the panic (the server's adapter, the
+// HTTP transport, the harness), starts its stack at the panic: no frames of
+// runtime/debug or of the recovery. (The SDK adapters' reports are checked
+// in the integration module.)
 func TestCrashReportsStartAtThePanic(t *testing.T) {
 	t.Parallel()
-	boom := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			explode()
-			return nil, nil, nil
-		})
-	})
+	boom := probeServer(boomTool())
 	for _, tc := range []struct {
 		name  string
 		body  func(tb testing.TB)
 		frame string // the panicking function, right under panic(
 	}{
-		{"gosdk", func(tb testing.TB) {
-			c := Connect(tb, gosdktest.Server(boom))
-			_, _ = c.CallTool(tb.Context(), "boom", nil)
-		}, "mcptest.explode"},
-		{"mcpgo", func(tb testing.TB) {
-			c := Connect(tb, mcpgotest.Server(mcpgoServer()))
+		{"server", func(tb testing.TB) {
+			c := Connect(tb, boom)
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"http", func(tb testing.TB) {
-			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithProtocolVersion(client.LatestLegacyVersion))
+			c := ConnectHTTP(tb, boom.handler(), WithProtocolVersion(client.LatestLegacyVersion))
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"serve", func(tb testing.TB) {
@@ -96,7 +86,7 @@ func TestCrashReportsStartAtThePanic(t *testing.T) {
 			lines := strings.Split(stack, "\n")
 			require.GreaterOrEqual(t, len(lines), 3)
 			assert.Contains(t, lines[2], tc.frame)
-			for _, noise := range []string{"runtime/debug.Stack", "lastResort", "harness).serve", "goroutine "} {
+			for _, noise := range []string{"runtime/debug.Stack", "fakeRequest).serve.func", "harness).serve", "goroutine "} {
 				assert.NotContains(t, stack[:strings.Index(stack, tc.frame)], noise)
 			}
 		})
@@ -107,23 +97,21 @@ func TestCrashReportsStartAtThePanic(t *testing.T) {
 // no hint, no stack.
 func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
 	t.Parallel()
-	boom := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			panic("multi\nline")
-		})
-	})
+	multiline := probeServer(newTool("boom", func(context.Context, *fakeCall) (*fakeResult, error) {
+		panic("multi\nline")
+	}))
 	for _, tc := range []struct {
 		name string
 		body func(tb testing.TB)
 		want string
 	}{
-		{"gosdk", func(tb testing.TB) {
-			c := Connect(tb, gosdktest.Server(boom), WithoutCrashReports())
+		{"server", func(tb testing.TB) {
+			c := Connect(tb, multiline, WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, client.CodeInternalError)
 		}, `mcptest: the server panicked in tools/call "boom": "multi\nline" (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
 		{"http", func(tb testing.TB) {
-			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports())
+			c := ConnectHTTP(tb, probeServer(boomTool()).handler(), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, transport.CodeHTTPError)
 		}, `mcptest: the HTTP handler panicked serving a POST request: kaboom (recovered; the test goes on because of mcptest.WithoutCrashReports)`},

@@ -8,26 +8,22 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
 // Connect needs a test, so this example shows a test function rather than
 // running one; the package's own tests and examples/bookshop run it for real.
 func ExampleConnect() {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "greet"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
-		Name string `json:"name"`
-	}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello, " + in.Name}}}, nil, nil
-	})
+	// The server under test behind its SDK's adapter: gosdktest.Server(s)
+	// for a go-sdk *mcp.Server, mcpgotest.Server(s) for an mcp-go
+	// *server.MCPServer. Here a greeter with a tool "greet".
+	var srv mcptest.Server
 
 	testGreet := func(t *testing.T) {
-		c := mcptest.Connect(t, gosdktest.Server(srv))
+		c := mcptest.Connect(t, srv)
 		res, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"})
 		require.NoError(t, err)
 		mcptest.AssertText(t, res, "Hello, Ada")
@@ -37,7 +33,7 @@ func ExampleConnect() {
 
 // EachVersion runs the same test at every protocol version.
 func ExampleEachVersion() {
-	srv := gosdktest.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
+	var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
 	testVersions := func(t *testing.T) {
 		mcptest.EachVersion(t, func(t *testing.T, version string) {
 			c := mcptest.Connect(t, srv)
@@ -136,8 +132,9 @@ func ExampleConnectCommand() {
 // exactly as a remote client would call it; ConnectURL does the same for a
 // server listening on an address.
 func ExampleConnectHTTP() {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil)
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	// The server's handler: go-sdk's mcp.NewStreamableHTTPHandler,
+	// mcp-go's server.NewStreamableHTTPServer.
+	var handler http.Handler
 
 	testTools := func(t *testing.T) {
 		c := mcptest.ConnectHTTP(t, handler, mcptest.WithProtocolVersion(client.LatestLegacyVersion))
@@ -150,7 +147,7 @@ func ExampleConnectHTTP() {
 
 // A whole session, compared with testdata/greet-session.json.
 func ExampleWithTranscript() {
-	srv := gosdktest.Server(mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "v1"}, nil))
+	var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
 	testSession := func(t *testing.T) {
 		var tr mcptest.Transcript
 		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(client.LatestLegacyVersion), mcptest.WithTranscript(&tr))
@@ -162,18 +159,16 @@ func ExampleWithTranscript() {
 }
 
 // RecordNotifications shows a test what the server sent besides its
-// answers: here the log messages a tool sends through its session, which a
-// server sends only at the level client.Options.LogLevel asks for.
+// answers: here the log message a tool sends while it runs, which a server
+// sends only at the level client.Options.LogLevel asks for.
 func ExampleRecordNotifications() {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "importer", Version: "v1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "import"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "imported 2 books"})
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, err
-	})
+	// A server whose tool "import" logs "imported 2 books" at level info,
+	// behind its SDK's adapter.
+	var srv mcptest.Server
 
 	testImportLogs := func(t *testing.T) {
 		var n mcptest.Notifications
-		c := mcptest.Connect(t, gosdktest.Server(srv), mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
+		c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
 		_, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
 		// Sent while the call was served, so recorded by now; use n.Wait
@@ -188,7 +183,7 @@ func ExampleRecordNotifications() {
 // Since runs a test only at the versions that have a feature: elicitation
 // came in 2025-06-18.
 func ExampleSince() {
-	srv := gosdktest.Server(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v1"}, nil))
+	var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
 	answer := func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
 		return &client.ElicitResult{Action: client.ElicitDecline}, nil
 	}

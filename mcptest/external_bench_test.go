@@ -10,24 +10,23 @@ import (
 
 // BenchmarkConnectExternal measures one whole test's worth of harness work
 // against servers outside the test's Go values: connect (handshake
-// included), one tool call, and the cleanup (close, process exit or session
-// DELETE, leak check).
+// included), one tool call, and the cleanup (close, process exit, leak
+// check), with the fake server (the SDKs' are in the integration module).
 func BenchmarkConnectExternal(b *testing.B) {
-	cmdServer(b, "") // build the server program outside the timed loop
-	stateless := gosdkStateless(probeServer(nil))
-	hs := httptest.NewServer(stateless)
+	cmdServer(b, "") // link the server program outside the timed loop
+	h := probeServer().handler()
+	hs := httptest.NewServer(h)
 	b.Cleanup(hs.Close)
 	cases := []struct {
 		name    string
 		connect func(tb testing.TB) *client.Client
 	}{
-		{"command/gosdk", func(tb testing.TB) *client.Client { return ConnectCommand(tb, cmdServer(tb, "")) }},
-		{"http/gosdk-stateless", func(tb testing.TB) *client.Client { return ConnectHTTP(tb, stateless) }},
-		{"http/gosdk-stateful-legacy", func(tb testing.TB) *client.Client {
-			return ConnectHTTP(tb, gosdkHTTP(probeServer(nil)), WithProtocolVersion(client.LatestLegacyVersion))
+		{"command/fake", func(tb testing.TB) *client.Client { return ConnectCommand(tb, cmdServer(tb, "")) }},
+		{"http/fake", func(tb testing.TB) *client.Client { return ConnectHTTP(tb, h) }},
+		{"http/fake-legacy", func(tb testing.TB) *client.Client {
+			return ConnectHTTP(tb, h, WithProtocolVersion(client.LatestLegacyVersion))
 		}},
-		{"http/mcpgo", func(tb testing.TB) *client.Client { return ConnectHTTP(tb, mcpgoHTTP(mcpgoServer())) }},
-		{"url/gosdk-stateless", func(tb testing.TB) *client.Client { return ConnectURL(tb, hs.URL) }},
+		{"url/fake", func(tb testing.TB) *client.Client { return ConnectURL(tb, hs.URL) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

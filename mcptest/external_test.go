@@ -3,77 +3,24 @@ package mcptest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	mcpgoserver "github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
-
-// cmdServerBuild builds testdata/cmdserver into buildDir, once per test
-// binary: linking the go-sdk takes a few seconds, and many tests start it.
-var cmdServerBuild = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(buildDir, "cmdserver")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/cmdserver").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build ./testdata/cmdserver: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
-// cmdServer returns a command that runs testdata/cmdserver in mode (see
-// its package doc).
-func cmdServer(t testing.TB, mode string) *exec.Cmd {
-	t.Helper()
-	bin, err := cmdServerBuild()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "CMDSERVER_MODE="+mode)
-	return cmd
-}
-
-// cmdserverTwin is an in-process go-sdk server declared exactly as
-// testdata/cmdserver's echo tool is, so that a session with either gives
-// the same messages.
-func cmdserverTwin() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "cmdserver", Version: "1.0.0"}, nil)
-	type echoIn struct {
-		Text string `json:"text" jsonschema:"the text to echo"`
-	}
-	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo the text."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-		})
-	return s
-}
-
-func gosdkHTTP(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-}
-
-func mcpgoHTTP(s *mcpgoserver.MCPServer) http.Handler {
-	return mcpgoserver.NewStreamableHTTPServer(s)
-}
 
 // echoes checks that c's echo tool answers.
 func echoes(t testing.TB, c *client.Client, text string) {
@@ -99,7 +46,7 @@ func TestConnectCommandEraNeutral(t *testing.T) {
 	var tr Transcript
 	f := runFake(t, func(tb testing.TB) {
 		c := ConnectCommand(tb, cmdServer(tb, ""), WithTranscript(&tr))
-		assert.True(tb, c.IsModern(), "go-sdk answers server/discover on stdio")
+		assert.True(tb, c.IsModern(), "the server answers server/discover on stdio")
 		echoes(tb, c, "hello")
 	})
 	f.expectPass(t)
@@ -246,47 +193,23 @@ func resultText(res *client.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// httpServer is a streamable HTTP handler the HTTP tests run against, and
-// the protocol versions it serves.
-type httpServer struct {
-	name     string
-	handler  func() http.Handler
-	versions []string
-}
-
-// httpServers are both SDKs' streamable HTTP handlers, each serving an echo
-// tool. go-sdk's stateful handler (sessions) serves the legacy versions
-// only; its stateless one serves 2026-07-28 too.
-func httpServers() []httpServer {
-	legacy := client.SupportedVersions()[1:]
-	return []httpServer{
-		{"gosdk-stateful", func() http.Handler { return gosdkHTTP(probeServer(nil)) }, legacy},
-		{"gosdk-stateless", func() http.Handler { return gosdkStateless(probeServer(nil)) }, client.SupportedVersions()},
-		{"mcpgo", func() http.Handler { return mcpgoHTTP(mcpgoServer()) }, client.SupportedVersions()},
-	}
-}
-
-func gosdkStateless(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
-}
+// The HTTP tests serve the fake statelessly (fakeServer.handler), at every
+// version; the SDKs' handlers are served in the integration module.
 
 func TestConnectHTTPEveryVersion(t *testing.T) {
 	t.Parallel()
-	for _, srv := range httpServers() {
-		t.Run(srv.name, func(t *testing.T) {
-			t.Parallel()
-			h := srv.handler()
-			for _, version := range srv.versions {
-				t.Run(version, func(t *testing.T) {
-					t.Parallel()
-					c := ConnectHTTP(t, h, WithProtocolVersion(version))
-					assert.Equal(t, version, c.ProtocolVersion())
-					echoes(t, c, srv.name+" in process at "+version)
-				})
-			}
-		})
-	}
+	h := probeServer().handler()
+	hs := httptest.NewServer(h) // 127.0.0.1
+	t.Cleanup(hs.Close)
+	EachVersion(t, func(t *testing.T, version string) {
+		t.Parallel()
+		c := ConnectHTTP(t, h)
+		assert.Equal(t, version, c.ProtocolVersion())
+		echoes(t, c, "in process at "+version)
+		c = ConnectURL(t, hs.URL)
+		assert.Equal(t, version, c.ProtocolVersion())
+		echoes(t, c, "over a socket at "+version)
+	})
 }
 
 // A server that never answers fails ConnectURL within its timeout, for the
@@ -305,57 +228,27 @@ func TestConnectURLNeverAnswering(t *testing.T) {
 	}
 }
 
-func TestConnectURLEveryVersion(t *testing.T) {
-	t.Parallel()
-	for _, srv := range httpServers() {
-		t.Run(srv.name, func(t *testing.T) {
-			t.Parallel()
-			hs := httptest.NewServer(srv.handler()) // 127.0.0.1
-			t.Cleanup(hs.Close)
-			for _, version := range srv.versions {
-				t.Run(version, func(t *testing.T) {
-					t.Parallel()
-					c := ConnectURL(t, hs.URL, WithProtocolVersion(version))
-					assert.Equal(t, version, c.ProtocolVersion())
-					echoes(t, c, srv.name+" over a socket at "+version)
-				})
-			}
-		})
-	}
-}
-
 func TestConnectHTTPEraNeutral(t *testing.T) {
 	t.Parallel()
-	for _, srv := range httpServers() {
-		t.Run(srv.name, func(t *testing.T) {
-			t.Parallel()
-			c := ConnectHTTP(t, srv.handler())
-			assert.Equal(t, srv.versions[0], c.ProtocolVersion(), "the newest version both sides speak")
-			echoes(t, c, "era-neutral")
-			hs := httptest.NewServer(srv.handler())
-			t.Cleanup(hs.Close)
-			c = ConnectURL(t, hs.URL)
-			assert.Equal(t, srv.versions[0], c.ProtocolVersion())
-			echoes(t, c, "era-neutral over a socket")
-		})
-	}
-}
+	h := probeServer().handler()
+	c := ConnectHTTP(t, h)
+	assert.Equal(t, client.LatestVersion, c.ProtocolVersion(), "the newest version both sides speak")
+	echoes(t, c, "era-neutral")
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	c = ConnectURL(t, hs.URL)
+	assert.Equal(t, client.LatestVersion, c.ProtocolVersion())
+	echoes(t, c, "era-neutral over a socket")
 
-// hangingTool adds a tool that answers only when its request is cancelled.
-func hangingTool(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		<-ctx.Done()
-		return nil, nil, ctx.Err()
-	})
+	// A legacy server: the probe falls back to initialize.
+	c = ConnectHTTP(t, versionsServer(client.LatestLegacyVersion).handler())
+	assert.Equal(t, client.LatestLegacyVersion, c.ProtocolVersion())
 }
 
 func TestConnectHTTPHungToolFailsNamingTheMethod(t *testing.T) {
 	t.Parallel()
-	servers := map[string]http.Handler{
-		client.LatestVersion:       gosdkStateless(probeServer(hangingTool)),
-		client.LatestLegacyVersion: gosdkHTTP(probeServer(hangingTool)),
-	}
-	for version, h := range servers {
+	h := probeServer(hangingTool()).handler()
+	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
 		hs := httptest.NewServer(h)
 		t.Cleanup(hs.Close)
 		for name, connect := range map[string]func(tb testing.TB, opts ...Option) *client.Client{
@@ -401,7 +294,7 @@ func panicOn(word string, h http.Handler) http.Handler {
 
 func TestConnectHTTPHandlerPanicFailsTheTest(t *testing.T) {
 	t.Parallel()
-	h := panicOn(`"tools/call"`, gosdkHTTP(probeServer(nil)))
+	h := panicOn(`"tools/call"`, probeServer().handler())
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
 		c := ConnectHTTP(tb, h)
@@ -419,13 +312,15 @@ func TestConnectHTTPHandlerPanicFailsTheTest(t *testing.T) {
 	assert.Contains(t, f.output(), "handler exploded", "the panic is still logged")
 }
 
-// mcp-go runs a tool handler on the HTTP handler's goroutine: its panic
-// reaches the transport's recovery, and the harness fails the test.
-func TestConnectHTTPMCPGoToolPanicFailsTheTest(t *testing.T) {
+// A server that runs a tool handler on the HTTP handler's goroutine (the
+// fake, as mcp-go does): its panic reaches the transport's recovery, and the
+// harness fails the test.
+func TestConnectHTTPToolPanicFailsTheTest(t *testing.T) {
 	t.Parallel()
+	h := probeServer(boomTool()).handler()
 	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
 		f := runFake(t, func(tb testing.TB) {
-			c := ConnectHTTP(tb, mcpgoHTTP(mcpgoServer()), WithProtocolVersion(version))
+			c := ConnectHTTP(tb, h, WithProtocolVersion(version))
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, transport.CodeHTTPError)
 		})
@@ -435,19 +330,17 @@ func TestConnectHTTPMCPGoToolPanicFailsTheTest(t *testing.T) {
 
 // What the HTTP transport reports by itself reaches the test's log, and is
 // not a failure: here a tool with an x-mcp-header annotation inside array
-// items, which go-sdk accepts and the transport must drop from tools/list at
-// 2026-07-28 (a header can only carry a top-level primitive).
+// items, which a server may list (go-sdk does) and the transport must drop
+// from tools/list at 2026-07-28 (a header can only carry a top-level
+// primitive).
 func TestConnectHTTPTransportWarningsGoToTheLog(t *testing.T) {
 	t.Parallel()
-	s := probeServer(func(s *mcp.Server) {
-		s.AddTool(&mcp.Tool{Name: "hidden", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"Item"}}}}`)},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{}, nil
-			})
-	})
+	hidden := newTool("hidden", func(context.Context, *fakeCall) (*fakeResult, error) { return fakeText(""), nil })
+	hidden.input = `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"Item"}}}}`
+	s := probeServer(hidden)
 	var names []string
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectHTTP(tb, gosdkStateless(s), WithProtocolVersion(client.LatestVersion))
+		c := ConnectHTTP(tb, s.handler(), WithProtocolVersion(client.LatestVersion))
 		list, err := c.ListTools(tb.Context(), "")
 		require.NoError(tb, err)
 		for _, tool := range list.Tools {
@@ -467,11 +360,8 @@ func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // after the subtests
-	spawner := spawnServer(release)
-	for version, h := range map[string]http.Handler{
-		client.LatestVersion:       gosdkStateless(spawner),
-		client.LatestLegacyVersion: gosdkHTTP(spawner),
-	} {
+	h := spawnServer(release).handler()
+	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel() // each waits leakedWait out
 			f := runFake(t, func(tb testing.TB) {
@@ -494,12 +384,12 @@ func TestConnectBadArguments(t *testing.T) {
 }
 
 // ConnectTransport takes any transport: here one end of an in-memory pair
-// whose other end a go-sdk server serves.
+// whose other end a server serves.
 func TestConnectTransportAnyTransport(t *testing.T) {
 	t.Parallel()
 	cliEnd, srvEnd := memtransport.Pair()
 	served := make(chan error, 1)
-	go func() { served <- gosdktest.Server(probeServer(nil)).Serve(context.Background(), srvEnd) }()
+	go func() { served <- probeServer().Serve(context.Background(), srvEnd) }()
 	t.Cleanup(func() {
 		srvEnd.Close()
 		assert.NoError(t, <-served)
@@ -514,7 +404,7 @@ func TestConnectTransportAnyTransport(t *testing.T) {
 // A failing assertion on an external connection prints its transcript.
 func TestExternalTranscriptOnFailure(t *testing.T) {
 	t.Parallel()
-	h := gosdkHTTP(probeServer(nil))
+	h := probeServer().handler()
 	for name, connect := range map[string]func(tb testing.TB, opts ...Option) *client.Client{
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
 			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
@@ -540,21 +430,18 @@ func TestSessionGoldenAcrossTransports(t *testing.T) {
 	t.Parallel()
 	for name, connect := range map[string]func(tb testing.TB, opts ...Option) *client.Client{
 		"memory": func(tb testing.TB, opts ...Option) *client.Client {
-			return Connect(tb, gosdktest.Server(cmdserverTwin()), opts...)
+			return Connect(tb, cmdserverFake(io.Discard), opts...)
 		},
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
 			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
 		},
 		"http": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectHTTP(tb, gosdkHTTP(cmdserverTwin()), opts...)
+			return ConnectHTTP(tb, cmdserverFake(io.Discard).handler(), opts...)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
-				if name == "http" && version == client.LatestVersion {
-					continue // go-sdk serves 2026-07-28 over HTTP only when stateless
-				}
 				var tr Transcript
 				c := connect(t, WithProtocolVersion(version), WithTranscript(&tr))
 				echoes(t, c, "golden")

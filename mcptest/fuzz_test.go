@@ -8,33 +8,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcptestkit/mcptestkit/gosdk"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
-type plantedIn struct {
-	Text  string `json:"text"`
-	Count int    `json:"count"`
-}
-
 // plantedServer has a tool that crashes when its text contains "%" or its
 // count is negative, behind the crash guard.
-func plantedServer() *mcp.Server {
-	logger := slog.New(slog.DiscardHandler)
-	s := mcp.NewServer(&mcp.Implementation{Name: "planted", Version: "v0"}, &mcp.ServerOptions{Logger: logger})
-	s.AddReceivingMiddleware(gosdk.Guard(logger))
-	mcp.AddTool(s, &mcp.Tool{Name: "format", Description: "Format text count times."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in plantedIn) (*mcp.CallToolResult, any, error) {
-			if strings.Contains(in.Text, "%") || in.Count < 0 {
+func plantedServer() *fakeServer {
+	return &fakeServer{name: "planted", guard: true, logger: slog.New(slog.DiscardHandler), tools: []*fakeTool{{
+		name: "format", description: "Format text count times.",
+		input: `{"type":"object","properties":{"text":{"type":"string"},"count":{"type":"integer"}},"required":["text","count"],"additionalProperties":false}`,
+		handle: func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+			if strings.Contains(c.str("text"), "%") || c.num("count") < 0 {
 				panic("planted crash")
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-		})
-	return s
+			return fakeText(c.str("text")), nil
+		},
+	}}}
 }
 
 // FuzzPlantedCrash is the measurement of how fast go test -fuzz finds the
@@ -47,7 +38,7 @@ func FuzzPlantedCrash(f *testing.F) {
 	if os.Getenv("MCPTEST_FUZZ_PLANTED") == "" {
 		f.Skip("set MCPTEST_FUZZ_PLANTED=1 to run; it finds the planted crash, so it fails")
 	}
-	Fuzz(f, gosdktest.Server(plantedServer()))
+	Fuzz(f, plantedServer())
 }
 
 // The fuzzer's inputs reach the planted crash: random bytes, as go test
@@ -55,7 +46,7 @@ func FuzzPlantedCrash(f *testing.F) {
 // says what was sent.
 func TestFuzzerFindsPlantedCrash(t *testing.T) {
 	t.Parallel()
-	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(gosdktest.Server(plantedServer())), nil)
+	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(plantedServer()), nil)
 	require.NoError(t, err)
 	defer fz.Close()
 	r := rand.New(rand.NewPCG(1, 2))

@@ -2,15 +2,15 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -25,26 +25,29 @@ func TestCallbackHint(t *testing.T) {
 }
 
 // askingServer has tools that need input from the client, asked for the
-// 2026-07-28 way (go-sdk turns an input request into a request of the
-// server's own on a legacy connection).
-func askingServer() *mcp.Server {
-	return probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "summarise"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			if _, ok := req.Params.InputResponses["summary"]; !ok {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"summary": &mcp.CreateMessageParams{
-					MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarise"}}},
-				}}}, nil, nil
+// 2026-07-28 way (the fake, as go-sdk does, turns an input request into a
+// request of the server's own on a legacy connection).
+func askingServer() *fakeServer {
+	return probeServer(
+		newTool("summarise", func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+			if _, ok := c.answers["summary"]; !ok {
+				return &fakeResult{ask: map[string]fakeAsk{"summary": {Method: "sampling/createMessage", Params: map[string]any{
+					"maxTokens": 10, "messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "summarise"}}},
+				}}}}, nil
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "summarised"}}}, nil, nil
-		})
-		mcp.AddTool(s, &mcp.Tool{Name: "where"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			roots, err := req.Session.ListRoots(ctx, nil)
-			if err != nil {
-				return nil, nil, err
+			return fakeText("summarised"), nil
+		}),
+		newTool("where", func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+			if c.answers == nil {
+				return &fakeResult{ask: map[string]fakeAsk{"roots": {Method: "roots/list"}}}, nil
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: roots.Roots[0].URI}}}, nil, nil
-		})
-	})
+			var roots struct{ Roots []struct{ URI string } }
+			if err := json.Unmarshal(c.answers["roots"], &roots); err != nil || len(roots.Roots) == 0 {
+				return nil, fmt.Errorf("no roots in %s", c.answers["roots"])
+			}
+			return fakeText(roots.Roots[0].URI), nil
+		}),
+	)
 }
 
 // Legacy: the client refuses the server's request; the tool fails quoting
@@ -54,7 +57,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 	t.Parallel()
 	var text string
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion))
+		c := Connect(tb, askingServer(), WithProtocolVersion(client.LatestLegacyVersion))
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
 		text = res.Text()
@@ -69,7 +72,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 
 	// With the callback the same test passes, and nothing hints.
 	f = runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{ListRoots: func(context.Context) ([]*client.Root, error) {
+		c := Connect(tb, askingServer(), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{ListRoots: func(context.Context) ([]*client.Root, error) {
 			return []*client.Root{&client.Root{URI: "file:///w"}}, nil
 		}}))
 		res, err := c.CallTool(tb.Context(), "where", nil)
@@ -86,7 +89,7 @@ func TestMissingCallbackHintModern(t *testing.T) {
 	t.Parallel()
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(askingServer()), WithProtocolVersion(client.LatestVersion))
+		c := Connect(tb, askingServer(), WithProtocolVersion(client.LatestVersion))
 		_, callErr = c.CallTool(tb.Context(), "summarise", nil)
 		AssertProtocolError(tb, callErr, client.CodeInvalidParams)
 	})

@@ -14,7 +14,7 @@ import (
 // a protected server requires.
 func TestWithHTTPOptionsSendsHeaders(t *testing.T) {
 	t.Parallel()
-	inner := gosdkHTTP(probeServer(nil))
+	inner := probeServer().handler()
 	protected := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer t0ken" {
 			http.Error(w, "no token", http.StatusUnauthorized)

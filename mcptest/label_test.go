@@ -15,7 +15,7 @@ func TestChildFailsWithTranscript(t *testing.T) {
 	if os.Getenv("MCPTEST_LABEL_CHILD") != "1" {
 		t.Skip("run by TestTranscriptIsLabelledWithTheTestsLine")
 	}
-	c := Connect(t, goSDKEcho(), WithProtocolVersion(client.LatestLegacyVersion)) // the line the transcript names
+	c := Connect(t, probeServer(), WithProtocolVersion(client.LatestLegacyVersion)) // the line the transcript names
 	_ = c
 	t.Errorf("failing on purpose")
 }

@@ -15,11 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 
 // testCensus is a census of its own whose connections the collector may
@@ -42,9 +38,9 @@ func deferredCensus() *census {
 
 // leakyTest runs a fake test whose connection to srv (a spawnServer) calls
 // the tool that leaves a goroutine running.
-func leakyTest(t *testing.T, srv *mcp.Server, opts ...Option) *fakeTB {
+func leakyTest(t *testing.T, srv *fakeServer, opts ...Option) *fakeTB {
 	return runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv), opts...)
+		c := Connect(tb, srv, opts...)
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 	})
@@ -85,7 +81,7 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 	}, 10*time.Second, time.Millisecond)
 
 	later := runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdktest.Server(probeServer(nil)), withCensus, withLeakWait(leakedWait))
+		Connect(tb, probeServer(), withCensus, withLeakWait(leakedWait))
 	})
 	later.expectFailure(t,
 		"goroutine leak in a connection of "+leaky.Name()+", a test that has ended",
@@ -102,7 +98,7 @@ func TestCensusForgetsCleanConnections(t *testing.T) {
 	cs := deferredCensus()
 	withCensus := func(c *config) { c.census = cs }
 	for range 3 {
-		runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
+		runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), withCensus) }).expectPass(t)
 	}
 	// On a loaded machine the first connections' goroutines may still be
 	// ending: a read made then would rightly keep them waiting.
@@ -117,7 +113,7 @@ func TestCensusForgetsCleanConnections(t *testing.T) {
 		return true
 	}, 10*time.Second, time.Millisecond)
 	// This one reads at once, for every connection waiting.
-	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus, withLeakWait(defaultLeakWait)) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), withCensus, withLeakWait(defaultLeakWait)) }).expectPass(t)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	assert.Empty(t, cs.pending)
@@ -141,8 +137,8 @@ func waitForLeaks(ctx context.Context, value string, ignore []string, limit time
 
 // requireCollected runs the collector until the census has no connection
 // waiting, and checks that the collector, not a profile read, cleared them:
-// nothing of the harness, the adapters or the transports keeps a closed
-// connection's label reachable.
+// nothing of the harness or the transports keeps a closed connection's
+// label reachable.
 func requireCollected(t *testing.T, cs *census, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second) // a hang guard only
@@ -164,29 +160,24 @@ func requireCollected(t *testing.T, cs *census, n int) {
 }
 
 // A closed connection is cleared by the collector, with no profile read,
-// whatever served it: both adapters in both eras, a subprocess, an HTTP
-// handler of either SDK, a URL.
+// whatever served it: a Server in both eras, a subprocess, an HTTP
+// handler, a URL. (That the SDK adapters keep no label either is not
+// tested here: the root module has no SDK.)
 func TestClosedConnectionsAreCollected(t *testing.T) {
 	t.Parallel()
-	gosdkSrv, mcpgoSrv := probeServer(nil), mcpgoServer()
+	srv := probeServer()
 	conns := map[string]func(tb testing.TB, opts ...Option) *client.Client{
-		"gosdk": func(tb testing.TB, opts ...Option) *client.Client {
-			return Connect(tb, gosdktest.Server(gosdkSrv), opts...)
-		},
-		"mcpgo": func(tb testing.TB, opts ...Option) *client.Client {
-			return Connect(tb, mcpgotest.Server(mcpgoSrv), opts...)
+		"memory": func(tb testing.TB, opts ...Option) *client.Client {
+			return Connect(tb, srv, opts...)
 		},
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
 			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
 		},
-		"http-gosdk": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectHTTP(tb, gosdkStateless(gosdkSrv), opts...)
-		},
-		"http-mcpgo": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectHTTP(tb, mcpgoHTTP(mcpgoSrv), opts...)
+		"http": func(tb testing.TB, opts ...Option) *client.Client {
+			return ConnectHTTP(tb, srv.handler(), opts...)
 		},
 		"url": func(tb testing.TB, opts ...Option) *client.Client {
-			hs := httptest.NewServer(gosdkStateless(gosdkSrv))
+			hs := httptest.NewServer(srv.handler())
 			tb.Cleanup(hs.Close)
 			return ConnectURL(tb, hs.URL, opts...)
 		},
@@ -210,8 +201,7 @@ func TestClosedConnectionsAreCollected(t *testing.T) {
 			})
 		}
 	}
-	runtime.KeepAlive(gosdkSrv) // the servers outlive the connections, as a suite's do
-	runtime.KeepAlive(mcpgoSrv)
+	runtime.KeepAlive(srv) // the server outlives the connections, as a suite's does
 }
 
 // A leaked goroutine keeps its connection's label reachable: the collector
@@ -225,7 +215,7 @@ func TestLeakedConnectionWaitsForItsGoroutine(t *testing.T) {
 	leakyTest(t, srv, withCensus).expectPass(t) // its check is still to come
 	leaky := onlyWaiting(t, cs).id
 	// A clean connection closed after it is collected...
-	runFake(t, func(tb testing.TB) { Connect(tb, gosdktest.Server(srv), withCensus) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Connect(tb, srv, withCensus) }).expectPass(t)
 	require.Eventually(t, func() bool {
 		runtime.GC()
 		cs.mu.Lock()
@@ -287,10 +277,10 @@ func TestConnectionAmongOthersIsReadAtOnce(t *testing.T) {
 	cs := testCensus()
 	scriptedCount(cs, 10, 10) // the other connection's end hides the leak
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv), func(c *config) { c.census, c.leakWait = cs, leakedWait })
+		c := Connect(tb, srv, func(c *config) { c.census, c.leakWait = cs, leakedWait })
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
-		Connect(tb, goSDKEcho(), WithoutLeakCheck(), func(c *config) { c.census = cs })
+		Connect(tb, probeServer(), WithoutLeakCheck(), func(c *config) { c.census = cs })
 	})
 	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever")
 	assert.NotContains(t, f.output(), "a test that has ended")
@@ -304,7 +294,7 @@ func TestLoneCleanConnectionIsNotRead(t *testing.T) {
 	scriptedCount(cs, 10, 10)
 	var c *client.Client
 	f := runFake(t, func(tb testing.TB) {
-		c = Connect(tb, goSDKEcho(), func(c *config) { c.census = cs })
+		c = Connect(tb, probeServer(), func(c *config) { c.census = cs })
 		echoes(tb, c, "alone")
 	})
 	f.expectPass(t)
@@ -319,17 +309,15 @@ func TestLoneCleanConnectionIsNotRead(t *testing.T) {
 func TestKeptLabelIsClearedByARead(t *testing.T) {
 	t.Parallel()
 	kept := make(chan context.Context, 1)
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "keep"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			kept <- ctx
-			return &mcp.CallToolResult{}, nil, nil
-		})
-	})
+	srv := probeServer(newTool("keep", func(ctx context.Context, _ *fakeCall) (*fakeResult, error) {
+		kept <- ctx
+		return fakeText(""), nil
+	}))
 	cs := deferredCensus()
 	cs.maxDelay = time.Millisecond
 	withCensus := func(c *config) { c.census = cs }
 	runFake(t, func(tb testing.TB) {
-		c := Connect(tb, gosdktest.Server(srv), withCensus)
+		c := Connect(tb, srv, withCensus)
 		_, err := c.CallTool(tb.Context(), "keep", nil)
 		require.NoError(tb, err)
 	}).expectPass(t)
@@ -340,7 +328,7 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return time.Now().After(first.due) && len(labelledGoroutines(first.label, nil)) == 0
 	}, 10*time.Second, time.Millisecond)
-	runFake(t, func(tb testing.TB) { Connect(tb, gosdktest.Server(srv), withCensus) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Connect(tb, srv, withCensus) }).expectPass(t)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	assert.NotContains(t, cs.pending, first.id)
@@ -360,7 +348,7 @@ func TestChildLeaks(t *testing.T) {
 	srv := spawnServer(release)
 	leak := func(t *testing.T) {
 		// The leak wait is shortened; the check is the default one.
-		c := Connect(t, gosdktest.Server(srv), func(c *config) { c.leakWait = leakedWait })
+		c := Connect(t, srv, func(c *config) { c.leakWait = leakedWait })
 		_, err := c.CallTool(t.Context(), "spawn", nil)
 		require.NoError(t, err)
 	}
@@ -368,10 +356,10 @@ func TestChildLeaks(t *testing.T) {
 	// exiting while it runs, which would hide the leaked one from the count.
 	t.Run("alone", leak)
 	for i := range 3 {
-		t.Run(fmt.Sprint("clean", i), func(t *testing.T) { echoes(t, Connect(t, gosdktest.Server(srv)), "clean") })
+		t.Run(fmt.Sprint("clean", i), func(t *testing.T) { echoes(t, Connect(t, srv), "clean") })
 	}
 	t.Run("among-others", func(t *testing.T) {
-		echoes(t, Connect(t, gosdktest.Server(srv)), "open")
+		echoes(t, Connect(t, srv), "open")
 		leak(t)
 	})
 }
@@ -424,7 +412,7 @@ func TestSelfCheckWaitsForABusyProcess(t *testing.T) {
 		cs.maxDelay = time.Hour
 		return sc, cs, func() {
 			runFake(t, func(tb testing.TB) {
-				Connect(tb, goSDKEcho(), func(c *config) { c.census, c.leakWait = cs, time.Hour })
+				Connect(tb, probeServer(), func(c *config) { c.census, c.leakWait = cs, time.Hour })
 			}).expectPass(t)
 		}
 	}
@@ -461,7 +449,7 @@ func TestCensusWithoutTheCollectorReads(t *testing.T) {
 	cs.maxDelay = time.Millisecond
 	cs.collector = func(bool) bool { return false }
 	withCensus := func(c *config) { c.census = cs }
-	runFake(t, func(tb testing.TB) { echoes(tb, Connect(tb, goSDKEcho(), withCensus), "first") }).expectPass(t)
+	runFake(t, func(tb testing.TB) { echoes(tb, Connect(tb, probeServer(), withCensus), "first") }).expectPass(t)
 	first := onlyWaiting(t, cs)
 	runtime.GC()
 	runtime.GC()
@@ -471,7 +459,7 @@ func TestCensusWithoutTheCollectorReads(t *testing.T) {
 	cs.mu.Lock()
 	assert.Contains(t, cs.pending, first.id, "cleared without the collector or a read")
 	cs.mu.Unlock()
-	runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), withCensus) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), withCensus) }).expectPass(t)
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	assert.NotContains(t, cs.pending, first.id)
@@ -499,7 +487,7 @@ func TestLeakLeftWaitingIsReadOnceNoConnectionIsOpen(t *testing.T) {
 	}()
 	var leaky *fakeTB
 	last := runFake(t, func(tb testing.TB) {
-		Connect(tb, goSDKEcho(), withCensus)
+		Connect(tb, probeServer(), withCensus)
 		close(open)
 		leaky = <-leaked
 		cs.mu.Lock()

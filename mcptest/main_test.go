@@ -9,17 +9,21 @@ import (
 	"go.uber.org/goleak"
 )
 
-// buildDir holds the server programs the tests build, once per test binary
-// (see cmdServerBuild). TestMain makes and removes it.
+// buildDir holds the cmdserver link to the test binary (see
+// cmdServerBuild). TestMain makes and removes it.
 var buildDir string
 
 func TestMain(m *testing.M) {
+	if isCmdServer() {
+		os.Exit(serveStdio())
+	}
 	dir, err := os.MkdirTemp("", "mcptest-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	buildDir = dir
+	noExitSleep()
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
 		os.RemoveAll(dir)
 		os.Exit(code)

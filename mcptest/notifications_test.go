@@ -8,44 +8,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 )
 
-// chattyServer is a go-sdk server whose "import" tool logs through its
-// session at two levels and reports progress, and whose resource
-// "books://dune" can be subscribed to.
-func chattyServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "chatty", Version: "v0"}, &mcp.ServerOptions{
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
-	mcp.AddTool(s, &mcp.Tool{Name: "import"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		for _, m := range []struct {
-			level mcp.LoggingLevel
-			data  any
-		}{{"debug", "reading the catalogue"}, {"info", "imported 2 books"}, {"warning", map[string]any{"skipped": 1}}} {
-			if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: m.level, Logger: "import", Data: m.data}); err != nil {
-				return nil, nil, err
-			}
-		}
-		if token := req.Params.GetProgressToken(); token != nil {
-			for i := 1; i <= 2; i++ {
-				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i), Total: 2}); err != nil {
-					return nil, nil, err
+// chattyServer is a server whose "import" tool logs at three levels and
+// reports progress, and whose resource "books://dune" can be subscribed to.
+func chattyServer() *fakeServer {
+	return &fakeServer{name: "chatty", resources: map[string]string{"books://dune": "Dune"}, tools: []*fakeTool{
+		newTool("import", func(ctx context.Context, c *fakeCall) (*fakeResult, error) {
+			for _, m := range []struct {
+				level string
+				data  any
+			}{{"debug", "reading the catalogue"}, {"info", "imported 2 books"}, {"warning", map[string]any{"skipped": 1}}} {
+				if err := c.log(ctx, m.level, "import", m.data); err != nil {
+					return nil, err
 				}
 			}
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
-	})
-	s.AddResource(&mcp.Resource{URI: "books://dune", Name: "dune"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "books://dune", Text: "Dune"}}}, nil
-	})
-	return s
+			for i := 1; i <= 2; i++ {
+				if err := c.progress(ctx, float64(i), 2); err != nil {
+					return nil, err
+				}
+			}
+			return fakeText("done"), nil
+		}),
+	}}
 }
 
 func logData(t *testing.T, logs []client.LogMessage) []string {
@@ -65,7 +54,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
 		var n Notifications
-		c := Connect(t, gosdktest.Server(chattyServer()), WithProtocolVersion(version), WithClient(client.Options{LogLevel: client.LevelInfo}), RecordNotifications(&n))
+		c := Connect(t, chattyServer(), WithProtocolVersion(version), WithClient(client.Options{LogLevel: client.LevelInfo}), RecordNotifications(&n))
 		res, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
 		AssertText(t, res, "done")
@@ -82,7 +71,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 func TestNoLogLevelNoLogs(t *testing.T) {
 	t.Parallel()
 	var n Notifications
-	c := Connect(t, gosdktest.Server(chattyServer()), WithProtocolVersion(client.LatestVersion), RecordNotifications(&n))
+	c := Connect(t, chattyServer(), WithProtocolVersion(client.LatestVersion), RecordNotifications(&n))
 	_, err := c.CallTool(t.Context(), "import", nil)
 	require.NoError(t, err)
 	assert.Empty(t, n.Logs())
@@ -90,7 +79,7 @@ func TestNoLogLevelNoLogs(t *testing.T) {
 
 func TestLogLevelRejectsAnUnknownLevel(t *testing.T) {
 	t.Parallel()
-	f := runFake(t, func(tb testing.TB) { Connect(tb, goSDKEcho(), WithClient(client.Options{LogLevel: "loud"})) })
+	f := runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), WithClient(client.Options{LogLevel: "loud"})) })
 	f.expectFailure(t, `unknown log level "loud"`)
 }
 
@@ -100,7 +89,7 @@ func TestRecordNotificationsProgressAndOwnHandlers(t *testing.T) {
 	t.Parallel()
 	var n Notifications
 	var own []string
-	c := Connect(t, gosdktest.Server(chattyServer()), RecordNotifications(&n),
+	c := Connect(t, chattyServer(), RecordNotifications(&n),
 		WithClient(client.Options{
 			OnNotification: func(method string, _ json.RawMessage) { own = append(own, method) },
 		}))
@@ -125,7 +114,7 @@ func TestRecordNotificationsWaitForChanges(t *testing.T) {
 			t.Parallel()
 			srv := chattyServer()
 			var n Notifications
-			c := Connect(t, gosdktest.Server(srv), WithProtocolVersion(version), RecordNotifications(&n))
+			c := Connect(t, srv, WithProtocolVersion(version), RecordNotifications(&n))
 			sub, err := c.Listen(t.Context(), client.ListenFilter{ToolsListChanged: true, ResourceSubscriptions: []string{"books://dune"}})
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = sub.Close() })
@@ -133,10 +122,11 @@ func TestRecordNotificationsWaitForChanges(t *testing.T) {
 			// From another goroutine, as a server's background work would.
 			sent := make(chan error, 1)
 			go func() {
-				mcp.AddTool(srv, &mcp.Tool{Name: "late"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-					return &mcp.CallToolResult{}, nil, nil
-				})
-				sent <- srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: "books://dune"})
+				if err := srv.notify("notifications/tools/list_changed", nil); err != nil {
+					sent <- err
+					return
+				}
+				sent <- srv.notify("notifications/resources/updated", map[string]any{"uri": "books://dune"})
 			}()
 			u, err := n.Wait(t.Context(), "notifications/resources/updated")
 			require.NoError(t, err)
@@ -160,7 +150,7 @@ func TestRecordNotificationsWaitForChanges(t *testing.T) {
 func TestNotificationsWaitGivesUp(t *testing.T) {
 	t.Parallel()
 	var n Notifications
-	c := Connect(t, gosdktest.Server(chattyServer()), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{LogLevel: client.LevelWarning, Timeout: 2 * time.Second}), RecordNotifications(&n))
+	c := Connect(t, chattyServer(), WithProtocolVersion(client.LatestLegacyVersion), WithClient(client.Options{LogLevel: client.LevelWarning, Timeout: 2 * time.Second}), RecordNotifications(&n))
 	_, err := c.CallTool(t.Context(), "import", nil)
 	require.NoError(t, err)
 

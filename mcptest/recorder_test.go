@@ -185,7 +185,7 @@ func TestTranscriptBeforeAndAfterConnect(t *testing.T) {
 	assert.Contains(t, tr.String(), "(no messages)")
 
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, goSDKEcho(), WithProtocolVersion(client.LatestLegacyVersion), WithTranscript(&tr))
+		c := Connect(tb, probeServer(), WithProtocolVersion(client.LatestLegacyVersion), WithTranscript(&tr))
 		echoes(tb, c, "kept")
 	})
 	f.expectPass(t)

@@ -1,16 +1,12 @@
 package mcptest
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 )
 
 func tool(name, input, output string) *client.Tool {
@@ -78,33 +74,4 @@ func TestRequireTool(t *testing.T) {
 		reached = true
 	}).expectFailure(t, `no tool named "c"; the tools are ["a" "b"]`)
 	assert.False(t, reached)
-}
-
-type sumIn struct {
-	A float64 `json:"a"`
-	B float64 `json:"b"`
-}
-
-type sumOut struct {
-	Sum float64 `json:"sum"`
-}
-
-// Against a real go-sdk server: its inferred schemas are valid, and its
-// structured output matches them.
-func TestSchemasOfARealServer(t *testing.T) {
-	t.Parallel()
-	srv := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "sum"}, func(_ context.Context, _ *mcp.CallToolRequest, in sumIn) (*mcp.CallToolResult, sumOut, error) {
-			return nil, sumOut{Sum: in.A + in.B}, nil
-		})
-	})
-	c := Connect(t, gosdktest.Server(srv))
-	list, err := c.ListTools(t.Context(), "")
-	require.NoError(t, err)
-	AssertValidSchemas(t, list.Tools...)
-
-	res, err := c.CallTool(t.Context(), "sum", map[string]any{"a": 1, "b": 2})
-	require.NoError(t, err)
-	AssertStructured(t, res, sumOut{Sum: 3})
-	AssertOutputSchema(t, RequireTool(t, list.Tools, "sum"), res)
 }

@@ -7,13 +7,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -44,27 +41,25 @@ func TestSelectVersions(t *testing.T) {
 	assert.ErrorContains(t, err, `no protocol version is both Since("2025-11-25") and Before("2025-06-18")`)
 }
 
-// elicitServer has a tool that asks the user for a name the 2026-07-28 way
-// (an input request), which go-sdk turns into elicitation/create for a
-// legacy client, and that refuses to ask a client that cannot answer.
-// versionsServer is a go-sdk server that speaks only the given versions.
-func versionsServer(versions ...string) *mcp.Server {
-	return mcp.NewServer(&mcp.Implementation{Name: "old", Version: "v0"}, &mcp.ServerOptions{SupportedProtocolVersions: versions})
+// versionsServer is a server that speaks only the given versions.
+func versionsServer(versions ...string) *fakeServer {
+	return &fakeServer{name: "old", versions: versions}
 }
 
-func elicitServer() *mcp.Server {
-	return probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "greet"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			answer, ok := req.Params.InputResponses["name"].(*mcp.ElicitResult)
-			if !ok {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"name": &mcp.ElicitParams{
-					Message:         "Your name?",
-					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
-				}}}, nil, nil
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + answer.Content["name"].(string)}}}, nil, nil
-		})
-	})
+// elicitServer has a tool that asks the user for a name the 2026-07-28 way
+// (an input request), which the fake turns into elicitation/create for a
+// legacy client.
+func elicitServer() *fakeServer {
+	return probeServer(newTool("greet", func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+		var answer struct{ Content struct{ Name string } }
+		if c.answers["name"] == nil || json.Unmarshal(c.answers["name"], &answer) != nil {
+			return &fakeResult{ask: map[string]fakeAsk{"name": {Method: "elicitation/create", Params: map[string]any{
+				"message":         "Your name?",
+				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+			}}}}, nil
+		}
+		return fakeText("hello " + answer.Content.Name), nil
+	}))
 }
 
 func answerAda(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
@@ -82,7 +77,7 @@ func TestEachVersionSinceElicitation(t *testing.T) {
 		mu.Lock()
 		ran = append(ran, version)
 		mu.Unlock()
-		c := Connect(t, gosdktest.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
+		c := Connect(t, elicitServer(), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		res, err := c.CallTool(t.Context(), "greet", nil)
 		require.NoError(t, err)
 		AssertText(t, res, "hello Ada")
@@ -98,7 +93,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{client.Version20241105, client.Version20250326} {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdktest.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
+			Connect(tb, elicitServer(), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		})
 		f.expectPass(t)
 		want := `mcptest: client.Options.Elicit is set, but protocol version ` + version + ` has no elicitation (it came in 2025-06-18): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since("2025-06-18"))`
@@ -110,7 +105,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 	// either. And callbacks the version has give no note.
 	for _, version := range []string{client.Version20250618, client.Version20260728} {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdktest.Server(elicitServer()), WithProtocolVersion(version), WithClient(client.Options{
+			Connect(tb, elicitServer(), WithProtocolVersion(version), WithClient(client.Options{
 				Elicit: answerAda,
 				CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
 					return nil, nil
@@ -122,7 +117,7 @@ func TestConnectNotesACallbackTheVersionCannotDeclare(t *testing.T) {
 		assert.Empty(t, f.output(), version)
 	}
 	f := runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdktest.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
+		Connect(tb, versionsServer(client.Version20250326), WithProtocolVersion(client.Version20250618), WithClient(client.Options{Elicit: answerAda}))
 	})
 	f.expectPass(t)
 	assert.True(t, strings.HasPrefix(f.output(), "mcptest: client.Options.Elicit is set, but protocol version 2025-03-26 has no elicitation"), f.output())
@@ -137,9 +132,9 @@ func TestEachVersionPinsConnectionsToItsVersion(t *testing.T) {
 	got := map[string]string{}
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := Connect(t, gosdktest.Server(probeServer(nil)))
+		c := Connect(t, probeServer())
 		t.Run("nested", func(t *testing.T) {
-			assert.Equal(t, version, Connect(t, mcpgotest.Server(mcpgoServer())).ProtocolVersion())
+			assert.Equal(t, version, Connect(t, probeServer()).ProtocolVersion())
 		})
 		mu.Lock()
 		defer mu.Unlock()
@@ -162,11 +157,11 @@ func TestEachVersionServerWithoutTheVersion(t *testing.T) {
 	var mu sync.Mutex
 	EachVersion(t, func(t *testing.T, version string) {
 		f := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdktest.Server(versionsServer(client.Version20250326, client.Version20241105)))
+			Connect(tb, versionsServer(client.Version20250326, client.Version20241105))
 		})
 		// The old idiom, pinning the subtest's version by hand, is checked too.
 		f2 := runFake(t, func(tb testing.TB) {
-			Connect(tb, gosdktest.Server(versionsServer(client.Version20250326, client.Version20241105)), WithProtocolVersion(version))
+			Connect(tb, versionsServer(client.Version20250326, client.Version20241105), WithProtocolVersion(version))
 		})
 		assert.Equal(t, f.Failed(), f2.Failed(), version)
 		mu.Lock()
@@ -197,7 +192,7 @@ To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn,
 
 	// Outside EachVersion, an explicit pin gets the other advice.
 	f = runFake(t, func(tb testing.TB) {
-		Connect(tb, gosdktest.Server(versionsServer(client.Version20250326)), WithProtocolVersion(client.Version20260728))
+		Connect(tb, versionsServer(client.Version20250326), WithProtocolVersion(client.Version20260728))
 	})
 	f.expectFailure(t, "To test it, pin a legacy version with mcptest.WithProtocolVersion(client.LatestLegacyVersion), or leave the version unpinned.")
 }
@@ -207,7 +202,7 @@ To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn,
 func TestEachVersionExplicitPinWins(t *testing.T) {
 	t.Parallel()
 	EachVersion(t, func(t *testing.T, version string) {
-		c := Connect(t, gosdktest.Server(probeServer(nil)), WithProtocolVersion(client.Version20241105))
+		c := Connect(t, probeServer(), WithProtocolVersion(client.Version20241105))
 		assert.Equal(t, client.Version20241105, c.ProtocolVersion())
 	}, Since(client.Version20251125))
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
-// Run a server as a subprocess. Here it is a small go-sdk server from this
+// Run a server as a subprocess. Here it is a small server from this
 // package's testdata, started with go run; usually it is your server's
 // binary.
 func ExampleCommand() {

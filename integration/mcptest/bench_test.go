@@ -1,10 +1,10 @@
-package mcptest
+package mcptest_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/mcptestkit/mcptestkit/internal/faketb"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -15,12 +15,91 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	mcpgotest "github.com/mark3labs/mcp-go/mcptest"
+	mcpgomcptest "github.com/mark3labs/mcp-go/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
+
+// The benchmarks of mcptest with real SDK servers, and against the SDKs'
+// own clients (mcptest's own benchmarks, with its fake server, are in the
+// root module).
+
+// goSDKEcho is the go-sdk echo server behind its adapter.
+func goSDKEcho() mcptest.Server { return gosdktest.Server(probeServer(nil)) }
+
+// BenchmarkConnectSDKs measures one whole test's worth of harness work with
+// each SDK's adapter: connect (handshake included), one tool call, and the
+// cleanup (close, wait for Serve, leak check).
+func BenchmarkConnectSDKs(b *testing.B) {
+	cases := []struct {
+		name string
+		srv  mcptest.Server
+		opts []mcptest.Option
+	}{
+		{"gosdk", goSDKEcho(), nil},
+		{"gosdk/legacy", goSDKEcho(), []mcptest.Option{mcptest.WithProtocolVersion(client.LatestLegacyVersion)}},
+		{"gosdk/no-leak-check", goSDKEcho(), []mcptest.Option{mcptest.WithoutLeakCheck()}},
+		{"mcpgo", mcpgoServer(), nil},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f := runFake(b, func(tb testing.TB) {
+					c := mcptest.Connect(tb, tc.srv, tc.opts...)
+					if _, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"}); err != nil {
+						tb.Errorf("%v", err)
+					}
+				})
+				if f.Failed() {
+					b.Fatal(f.Text())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkConnectExternalSDKs is BenchmarkConnect's external counterpart:
+// the go-sdk stdio server and both SDKs' HTTP handlers.
+func BenchmarkConnectExternalSDKs(b *testing.B) {
+	cmdServer(b, "") // build the server program outside the timed loop
+	stateless := gosdkStateless(probeServer(nil))
+	hs := httptest.NewServer(stateless)
+	b.Cleanup(hs.Close)
+	cases := []struct {
+		name    string
+		connect func(tb testing.TB) *client.Client
+	}{
+		{"command/gosdk", func(tb testing.TB) *client.Client { return mcptest.ConnectCommand(tb, cmdServer(tb, "")) }},
+		{"http/gosdk-stateless", func(tb testing.TB) *client.Client { return mcptest.ConnectHTTP(tb, stateless) }},
+		{"http/gosdk-stateful-legacy", func(tb testing.TB) *client.Client {
+			return mcptest.ConnectHTTP(tb, gosdkHTTP(probeServer(nil)), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
+		}},
+		{"http/mcpgo", func(tb testing.TB) *client.Client { return mcptest.ConnectHTTP(tb, mcpgoHTTP()) }},
+		{"url/gosdk-stateless", func(tb testing.TB) *client.Client { return mcptest.ConnectURL(tb, hs.URL) }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f := runFake(b, func(tb testing.TB) {
+					c := tc.connect(tb)
+					if _, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"}); err != nil {
+						tb.Errorf("%v", err)
+					}
+				})
+				if f.Failed() {
+					b.Fatal(f.Text())
+				}
+			}
+		})
+	}
+}
 
 // suiteEnv names the suite a child process of BenchmarkSuite runs:
 // "<kind>:<n>".
@@ -43,7 +122,7 @@ const suiteEnv = "MCPTEST_BENCH_SUITE"
 // harness could reach with this server. n=1 is a package with one test:
 // the test binary's fixed costs (start, exit, TestMain's goleak check).
 //
-//	go test -run '^$' -bench 'BenchmarkSuite/n=2000' -benchtime 1x -count 3 ./mcptest
+//	go test -run '^$' -bench 'BenchmarkSuite/n=2000' -benchtime 1x -count 3 ./integration/mcptest
 func BenchmarkSuite(b *testing.B) {
 	kinds := []string{"mcptest", "gosdk-client", "mcptest-no-leak-check", "mcpgo-mcptest", "server-floor"}
 	for _, n := range []int{1, 100, 500, 2000, 5000} {
@@ -116,7 +195,7 @@ func TestBenchSuiteChild(t *testing.T) {
 	case "mcptest":
 		body = func(t *testing.T) { suiteMCPTest(t) }
 	case "mcptest-no-leak-check":
-		body = func(t *testing.T) { suiteMCPTest(t, WithoutLeakCheck()) }
+		body = func(t *testing.T) { suiteMCPTest(t, mcptest.WithoutLeakCheck()) }
 	case "gosdk-client":
 		body = suiteGoSDKClient
 	case "mcpgo-mcptest":
@@ -135,8 +214,8 @@ func TestBenchSuiteChild(t *testing.T) {
 	}
 }
 
-func suiteMCPTest(t *testing.T, opts ...Option) {
-	c := Connect(t, goSDKEcho(), opts...)
+func suiteMCPTest(t *testing.T, opts ...mcptest.Option) {
+	c := mcptest.Connect(t, goSDKEcho(), opts...)
 	for range 3 {
 		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hello"})
 		if err != nil || res.Text() != "hello" {
@@ -194,7 +273,7 @@ func floorFrames(version string, calls int) [][]byte {
 // a connection, driven by pre-encoded frames through its adapter over a
 // memtransport pair without a transcript (no client, no harness, no leak
 // check), waiting for each request's answer and for Serve's return.
-func serveFrames(tb testing.TB, srv Server, frames [][]byte) {
+func serveFrames(tb testing.TB, srv mcptest.Server, frames [][]byte) {
 	ctx := context.Background()
 	c, end := memtransport.Pair(memtransport.WithTranscriptLimit(0))
 	done := make(chan error, 1)
@@ -226,7 +305,7 @@ func serveFrames(tb testing.TB, srv Server, frames [][]byte) {
 }
 
 func suiteMCPGoTest(t *testing.T) {
-	ts, err := mcpgotest.NewServer(t, *mcpgoServer().GetTool("echo"))
+	ts, err := mcpgomcptest.NewServer(t, *newMCPGoServer().GetTool("echo"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,24 +332,24 @@ func suiteMCPGoTest(t *testing.T) {
 // "mcptest", "gosdk-client" and "server-floor" measure each alone, with its
 // allocations. Every connection runs on a fresh goroutine, as a test does.
 //
-//	go test -run '^$' -bench 'BenchmarkConnectClose/.*/side-by-side' -benchtime 30x -count 3 ./mcptest
-//	go test -run '^$' -bench BenchmarkConnectClose -benchtime 3000x -count 3 ./mcptest
+//	go test -run '^$' -bench 'BenchmarkConnectClose/.*/side-by-side' -benchtime 30x -count 3 ./integration/mcptest
+//	go test -run '^$' -bench BenchmarkConnectClose -benchtime 3000x -count 3 ./integration/mcptest
 func BenchmarkConnectClose(b *testing.B) {
 	for _, era := range []struct {
 		name    string
 		version string
-		opts    []Option
+		opts    []mcptest.Option
 		sdk     *mcp.ClientSessionOptions
 	}{
 		{"modern", client.LatestVersion, nil, nil},
-		{"legacy", client.LatestLegacyVersion, []Option{WithProtocolVersion(client.LatestLegacyVersion)}, &mcp.ClientSessionOptions{ProtocolVersion: client.LatestLegacyVersion}},
+		{"legacy", client.LatestLegacyVersion, []mcptest.Option{mcptest.WithProtocolVersion(client.LatestLegacyVersion)}, &mcp.ClientSessionOptions{ProtocolVersion: client.LatestLegacyVersion}},
 	} {
 		ours := func(b *testing.B) func() {
 			srv := goSDKEcho()
 			return func() {
-				f := runFake(b, func(tb testing.TB) { Connect(tb, srv, era.opts...) })
+				f := runFake(b, func(tb testing.TB) { mcptest.Connect(tb, srv, era.opts...) })
 				if f.Failed() {
-					b.Fatal(f.output())
+					b.Fatal(f.Text())
 				}
 			}
 		}
@@ -356,7 +435,7 @@ func BenchmarkIdleConnections(b *testing.B) {
 			fakes := make([]*faketb.TB, n)
 			for i := range fakes {
 				fakes[i] = faketb.New(b, "idle")
-				Connect(fakes[i], srv)
+				mcptest.Connect(fakes[i], srv)
 			}
 			return func() {
 				for _, f := range fakes {
