@@ -100,7 +100,7 @@ go 1.25
 require $sdk $version
 EOF2
 go mod tidy >/dev/null 2>&1 || go mod tidy
-cp go.mod go.mod.before
+cp go.mod before.mod; cp go.sum before.sum 2>/dev/null || true
 
 cat > server_test.go <<GO
 package server
@@ -108,12 +108,17 @@ package server
 import (
 	"log/slog"
 	"testing"
+	"testing/synctest"
+	"time"
 
+	"$kit/client"
 	"$kit/logcapture"
 	"$kit/mcptest"
 	"$adapter"
 )
 
+// A default Connect leaves the server's log without WARN or ERROR: the
+// adapter tells the harness which protocol versions the SDK release speaks.
 func TestWait(t *testing.T) {
 	logs := logcapture.New(t)
 	c := mcptest.Connect(t, $serve)
@@ -121,8 +126,25 @@ func TestWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcptest.AssertToolText(t, res, "done")
+	mcptest.AssertText(t, res, "done")
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
+}
+
+// Inside a synctest bubble an hour-long call completes at once.
+func TestWaitAnHourInABubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		logs := logcapture.New(t)
+		c := mcptest.Connect(t, $serve, mcptest.WithClient(client.Options{Timeout: 2 * time.Hour}))
+		start := time.Now()
+		res, err := c.CallTool(t.Context(), "wait", map[string]any{"seconds": 3600})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcptest.AssertText(t, res, "done")
+		if got := time.Since(start); got != time.Hour {
+			t.Errorf("the call took %v of fake time, want 1h", got)
+		}
+	})
 }
 GO
 if [ -n "${USERMODULE_EXTRA_TEST:-}" ]; then cp "$USERMODULE_EXTRA_TEST" extra_test.go; fi
@@ -138,7 +160,9 @@ if ! grep -qE "^\s*(require )?$sdk $version( // indirect)?$" go.mod; then echo "
 other=$([ "$kind" = gosdk ] && echo github.com/mark3labs/mcp-go || echo github.com/modelcontextprotocol/go-sdk)
 if go list -m all | grep -q "^$other "; then echo "FAIL: the module graph names $other, an SDK the user does not use"; fail=1; fi
 echo "== modules a $kind-only user downloads for mcptestkit (go list -m all, less those of the server alone)"
-comm -13 <(GOFLAGS=-mod=mod go list -modfile=go.mod.before -m all | sort) <(go list -m all | sort)
+comm -13 <(GOFLAGS=-mod=mod go list -modfile=before.mod -m all | sort) <(go list -m all | sort)
 [ $fail = 0 ] || exit 1
 echo "== go test in the user's module"
-go test -count=1 ./...
+start=$(date +%s.%N)
+go test -count=1 -v ./... | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'
+echo "(go test took $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $start}") s, build included)"
