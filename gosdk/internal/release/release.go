@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -120,12 +121,18 @@ func Speaks(version, proto string) (speaks, known bool) {
 	if vs == nil {
 		return false, false
 	}
-	for _, v := range vs {
-		if v == proto {
-			return true, true
+	return slices.Contains(vs, proto), true
+}
+
+// Since returns the first go-sdk release that spoke the protocol version
+// proto, or "" if none did.
+func Since(proto string) string {
+	for i := len(table) - 1; i >= 0; i-- {
+		if slices.Contains(table[i].versions, proto) {
+			return table[i].since
 		}
 	}
-	return false, true
+	return ""
 }
 
 // isPseudo reports whether v is a Go pseudo-version: its pre-release ends

@@ -58,6 +58,14 @@ func TestSpeaks(t *testing.T) {
 	assert.False(t, known)
 }
 
+func TestSince(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "v1.7.0-pre.1", Since("2026-07-28"))
+	assert.Equal(t, "v1.2.0", Since("2025-11-25"))
+	assert.Equal(t, "v1.0.0", Since("2024-11-05"))
+	assert.Empty(t, Since("2099-01-01"))
+}
+
 func TestCompare(t *testing.T) {
 	t.Parallel()
 	// In semver's order, each before the next.
