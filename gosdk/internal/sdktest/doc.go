@@ -3,7 +3,7 @@
 // mcptestkit client (package client) over a memtransport pair, so that the
 // bytes on the wire are a real client's and a test can choose its protocol
 // version with every go-sdk release from the module's floor on (go-sdk's
-// own client gained that option only in v1.7.0). What they share is here,
+// own client gained that option only in v1.8.0). What they share is here,
 // once:
 //
 //   - [Serve], which runs an adapter for the length of a test and records

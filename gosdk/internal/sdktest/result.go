@@ -2,6 +2,7 @@ package sdktest
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -20,11 +21,16 @@ func Text(t testing.TB, res *client.CallToolResult) string {
 	return tc.Text
 }
 
-// WireError returns the JSON-RPC error err carries, as the SDK's own error
-// type (so that the tests state what the server sent in the server's terms),
-// and fails the test at once if it carries none.
+// WireError returns the JSON-RPC error err carries, from the mcptestkit
+// client or go-sdk's, as the SDK's own error type (so that the tests state
+// what the server sent in the server's terms), and fails the test at once if
+// it carries none.
 func WireError(t testing.TB, err error) *jsonrpc.Error {
 	t.Helper()
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we
+	}
 	var ce *client.Error
 	require.ErrorAs(t, err, &ce)
 	return &jsonrpc.Error{Code: ce.Code, Message: ce.Message, Data: ce.Data}

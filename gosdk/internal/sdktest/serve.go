@@ -142,30 +142,34 @@ func EachEra(t *testing.T, f func(t *testing.T, era Era)) {
 	}
 }
 
+// EraOf returns the era of the i-th connection of a test that alternates
+// them: legacy, 2026-07-28, legacy, ...; every one legacy where the linked
+// go-sdk release is known not to speak 2026-07-28, so that such a test
+// still makes all its connections.
+func EraOf(i int) Era {
+	era := Eras()[i%2]
+	if speaks, known := release.Speaks(release.Linked(), era.Want); known && !speaks {
+		era = Eras()[0]
+	}
+	return era
+}
+
 // ServeRepeatedly serves each of servers (typically several Adapters of one
 // SDK server, some the same) in a subtest per Serve: first one after another,
 // then all at once, so that a test can check that serving the same server
 // again changes nothing. check runs on each connection, at the era of the
-// server's position in the list (where the linked release does not speak
-// 2026-07-28, every connection is legacy).
+// server's position in the list ([EraOf]).
 func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv *Served, era Era)) {
 	t.Helper()
-	eraOf := func(i int) Era {
-		era := Eras()[i%2]
-		if speaks, known := release.Speaks(release.Linked(), era.Want); known && !speaks {
-			era = Eras()[0]
-		}
-		return era
-	}
 	t.Run("one after another", func(t *testing.T) {
 		for i, s := range servers {
-			era := eraOf(i)
+			era := EraOf(i)
 			t.Run(era.Name, func(t *testing.T) { check(t, Serve(t, s), era) })
 		}
 	})
 	t.Run("at once", func(t *testing.T) {
 		for i, s := range servers {
-			era := eraOf(i)
+			era := EraOf(i)
 			t.Run(era.Name, func(t *testing.T) {
 				t.Parallel()
 				check(t, Serve(t, s), era)
