@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,7 +66,11 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 		return errors.New("gosdk: Serve: nil connection")
 	}
 	addLastResort(a.server)
-	ctx = context.WithValue(ctx, servingKey{}, true)
+	// ended is done once the connection has ended: the layer cancels the
+	// handlers still running then (see endHandlers).
+	ended, endSession := context.WithCancelCause(context.Background())
+	defer endSession(nil)
+	ctx = context.WithValue(ctx, servingKey{}, ended)
 
 	t := &transport{conn: conn, extra: a.extra, ready: make(chan struct{})}
 	ss, err := a.server.Connect(ctx, t, nil)
@@ -81,6 +86,7 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	case <-ctx.Done():
 		conn.Close()
 	}
+	endSession(io.EOF)
 	// The connection has ended, and the session reads that as the end of its
 	// input (io.EOF): the SDK's normal end. It stops reading, cancels the
 	// handlers still running, and Wait returns once they have answered;

@@ -2,6 +2,7 @@ package gosdktest_test
 
 import (
 	"context"
+	"io"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -236,4 +237,36 @@ func TestWriteFailureEndsTheSessionWithItsError(t *testing.T) {
 	err = <-served
 	require.ErrorIs(t, err, memtransport.ErrTooLarge)
 	assert.ErrorContains(t, err, "gosdk: session ended: gosdk: sending a message to the client")
+}
+
+// When the connection ends, the handlers still running are cancelled, with
+// the cause io.EOF, and Serve returns once they have returned. go-sdk
+// cancels them itself from v1.7.0 on; before, the adapter's layer does.
+func TestConnectionEndCancelsHandlers(t *testing.T) {
+	t.Parallel()
+	started := make(chan struct{})
+	cause := make(chan error, 1)
+	s := mcp.NewServer(&mcp.Implementation{Name: "wait", Version: "v0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			cause <- context.Cause(ctx)
+			return nil, ctx.Err()
+		})
+	cliEnd, srvEnd := memtransport.Pair()
+	served := make(chan error, 1)
+	go func() { served <- gosdktest.Server(s).Serve(t.Context(), srvEnd) }()
+	c, err := client.Connect(t.Context(), cliEnd, &client.Options{ProtocolVersion: sdktest.StartVersion("")})
+	require.NoError(t, err)
+	called := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(t.Context(), "wait", nil)
+		called <- err
+	}()
+	<-started
+	require.NoError(t, cliEnd.Close()) // the peer is gone: no notifications/cancelled
+	require.NoError(t, <-served)
+	assert.ErrorIs(t, <-cause, io.EOF)
+	assert.ErrorIs(t, <-called, client.ErrClosed)
 }

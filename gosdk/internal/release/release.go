@@ -124,6 +124,14 @@ func Speaks(version, proto string) (speaks, known bool) {
 	return slices.Contains(vs, proto), true
 }
 
+// Older reports whether the go-sdk version is older than release, or not
+// known to be as new: unknown, unreadable, or a pseudo-version (a commit
+// before release may or may not have what release has).
+func Older(version, release string) bool {
+	c, ok := compare(version, release)
+	return !ok || c < 0 || isPseudo(version)
+}
+
 // Since returns the first go-sdk release that spoke the protocol version
 // proto, or "" if none did.
 func Since(proto string) string {

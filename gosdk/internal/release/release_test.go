@@ -58,6 +58,16 @@ func TestSpeaks(t *testing.T) {
 	assert.False(t, known)
 }
 
+func TestOlder(t *testing.T) {
+	t.Parallel()
+	assert.True(t, Older("v1.6.1", "v1.7.0-pre.1"))
+	assert.True(t, Older("v1.2.0", "v1.7.0-pre.1"))
+	assert.False(t, Older("v1.7.0-pre.1", "v1.7.0-pre.1"))
+	assert.False(t, Older("v1.8.0", "v1.7.0-pre.1"))
+	assert.True(t, Older("", "v1.7.0-pre.1"), "unknown")
+	assert.True(t, Older("v1.8.1-0.20260801120000-0123456789ab", "v1.7.0-pre.1"), "a pseudo-version is not known to be as new")
+}
+
 func TestSince(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, "v1.7.0-pre.1", Since("2026-07-28"))
