@@ -55,8 +55,8 @@ func (l lastResort) handle(ctx context.Context, method string, req mcp.Request) 
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
 		defer cancel(nil)
-		// The cause is the connection's end, io.EOF, as go-sdk gives it
-		// where it cancels them itself.
+		// The cause is the connection's end, io.EOF, as go-sdk v1.8.0
+		// gives it.
 		stop := context.AfterFunc(ended, func() { cancel(context.Cause(ended)) })
 		defer stop()
 	}

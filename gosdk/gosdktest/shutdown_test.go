@@ -2,7 +2,6 @@ package gosdktest_test
 
 import (
 	"context"
-	"io"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -239,19 +238,19 @@ func TestWriteFailureEndsTheSessionWithItsError(t *testing.T) {
 	assert.ErrorContains(t, err, "gosdk: session ended: gosdk: sending a message to the client")
 }
 
-// When the connection ends, the handlers still running are cancelled, with
-// the cause io.EOF, and Serve returns once they have returned. go-sdk
-// cancels them itself from v1.7.0 on; before, the adapter's layer does.
+// When the connection ends, the handlers still running are cancelled and
+// Serve returns once they have returned. go-sdk cancels them itself from
+// v1.7.0 on; before, the adapter's layer does.
 func TestConnectionEndCancelsHandlers(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
-	cause := make(chan error, 1)
+	handlerErr := make(chan error, 1)
 	s := mcp.NewServer(&mcp.Implementation{Name: "wait", Version: "v0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			close(started)
 			<-ctx.Done()
-			cause <- context.Cause(ctx)
+			handlerErr <- ctx.Err()
 			return nil, ctx.Err()
 		})
 	cliEnd, srvEnd := memtransport.Pair()
@@ -267,6 +266,6 @@ func TestConnectionEndCancelsHandlers(t *testing.T) {
 	<-started
 	require.NoError(t, cliEnd.Close()) // the peer is gone: no notifications/cancelled
 	require.NoError(t, <-served)
-	assert.ErrorIs(t, <-cause, io.EOF)
+	assert.ErrorIs(t, <-handlerErr, context.Canceled)
 	assert.ErrorIs(t, <-called, client.ErrClosed)
 }
