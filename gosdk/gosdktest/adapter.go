@@ -36,7 +36,8 @@ func WithRequestExtra(extra func(*jsonrpc.Request) *mcp.RequestExtra) Option {
 // Server adapts s for the mcptest harness: mcptest.Connect(t,
 // gosdktest.Server(s)). The Adapter serves s as it is, with the options it was
 // built with (to restrict the protocol versions s offers, build it with
-// mcp.ServerOptions.SupportedProtocolVersions). Serving adds one receiving
+// mcp.ServerOptions.SupportedProtocolVersions, go-sdk v1.8.0 and later).
+// Serving adds one receiving
 // middleware to s, once however often s is served, that acts only on the
 // Adapter's own sessions (see the package documentation).
 func Server(s *mcp.Server, opts ...Option) *Adapter {
