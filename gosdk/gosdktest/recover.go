@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"runtime/debug"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,8 +30,9 @@ type servingKey struct{}
 // cancels the requests in flight when its reader stops); before, nothing
 // cancels a handler that waits on its context, and Serve, which waits for
 // the handlers, would never return. Where the release is unknown, the
-// layer does it: cancelling twice is harmless.
-var endHandlers = release.Older(release.Linked(), "v1.7.0-pre.1")
+// layer does it: cancelling twice is harmless. (Found out on first use, not
+// at init, which every test binary importing the package pays for.)
+var endHandlers = sync.OnceValue(func() bool { return release.Older(release.Linked(), "v1.7.0-pre.1") })
 
 // layersKey counts the last-resort layers a request has entered; only the
 // first (outermost) acts.
@@ -51,7 +53,7 @@ func (l lastResort) handle(ctx context.Context, method string, req mcp.Request) 
 		*n++ // an outer layer is already recovering: stay out of its way
 		return l.next(ctx, method, req)
 	}
-	if endHandlers {
+	if endHandlers() {
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
 		defer cancel(nil)

@@ -43,8 +43,8 @@ const maxSafeID = 1 << 53
 //   - "params" (optional): any JSON value the scanner follows (nested up
 //     to 64 levels).
 //
-// and a method that is not empty. For any other frame it returns nil.
-// Params is a copy: the frame is shared with the connection's transcript.
+// For any other frame it returns nil. Params is a copy: the frame is shared
+// with the connection's transcript.
 func decodeRequest(data []byte) *jsonrpc.Request {
 	if !utf8.Valid(data) {
 		return nil
