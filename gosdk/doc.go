@@ -39,6 +39,13 @@
 //	plain error, sent with code 0)
 //	succeeds                         the result                                    nothing
 //
+// # go-sdk releases
+//
+// The guard builds and behaves the same with go-sdk v1.2.0 and later, the
+// release the module requires. Before v1.3.1 the SDK does not expose the
+// Go error a typed tool returned; the INFO record then has the result's
+// text, which is that error's text.
+//
 // # Limits
 //
 // Besides those of package guard:

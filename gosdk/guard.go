@@ -82,11 +82,19 @@ func crashResponse(method, name string) (mcp.Result, error) {
 	return nil, &jsonrpc.Error{Code: contract.CodeInternalError, Message: contract.InternalMessage}
 }
 
+// errorKeeper is what a *mcp.CallToolResult has from go-sdk v1.3.1 on: the
+// Go error a typed tool returned. It is asserted, not called directly, so
+// that the guard builds with older releases, where the result's text is that
+// error's text anyway.
+type errorKeeper interface{ GetError() error }
+
 // toolErrorText returns the error a tool reported: the Go error the SDK kept
 // for a typed tool, or else the result's text content.
 func toolErrorText(r *mcp.CallToolResult) string {
-	if err := r.GetError(); err != nil {
-		return err.Error()
+	if k, ok := any(r).(errorKeeper); ok {
+		if err := k.GetError(); err != nil {
+			return err.Error()
+		}
 	}
 	var texts []string
 	for _, c := range r.Content {

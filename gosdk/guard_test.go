@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk"
 	adapter "github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
@@ -96,14 +97,14 @@ func guarded(logs *logcapture.Recorder, opts ...guard.Option) *mcp.Server {
 	return s
 }
 
-// guardedSession serves a guarded server and connects the go-sdk client.
-// When the test ends it checks that every panic stopped at the guard.
-func guardedSession(t *testing.T, version string, opts ...guard.Option) (*mcp.ClientSession, *logcapture.Recorder, *sdktest.Served) {
+// guardedSession serves a guarded server and connects the client. When the
+// test ends it checks that every panic stopped at the guard.
+func guardedSession(t *testing.T, version string, opts ...guard.Option) (*client.Client, *logcapture.Recorder, *sdktest.Served) {
 	t.Helper()
 	logs := logcapture.New(t)
 	sv := sdktest.Serve(t, adapter.Server(guarded(logs, opts...)))
 	t.Cleanup(func() { sv.AssertNoPanic(t) })
-	return sv.Connect(t, version, nil), logs, sv
+	return sv.Connect(t, version), logs, sv
 }
 
 // TestGuardPanics walks the crash rows of the contract in the package doc:
@@ -146,7 +147,7 @@ func TestGuardPanics(t *testing.T) {
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
 		Func:   "gosdk_test.renderGreet(",
 	}, {
-		Name: "other method", Send: sdktest.Complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "greet"}, "name"),
+		Name: "other method", Send: sdktest.Complete(client.PromptReference("greet"), "name"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
 		Method: "completion/complete",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
@@ -157,8 +158,8 @@ func TestGuardPanics(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.Name, func(t *testing.T) {
 				t.Parallel()
-				cs, logs, sv := guardedSession(t, era.Version)
-				sdktest.AssertCrash(t, cs, sv, logs, c)
+				cl, logs, sv := guardedSession(t, era.Version)
+				sdktest.AssertCrash(t, cl, sv, logs, c)
 			})
 		}
 	})
@@ -166,8 +167,8 @@ func TestGuardPanics(t *testing.T) {
 
 func TestGuardResourcePanicValueIsKept(t *testing.T) {
 	t.Parallel()
-	cs, logs, _ := guardedSession(t, "")
-	_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
+	c, logs, _ := guardedSession(t, "")
+	_, err := c.ReadResource(t.Context(), "file:///crash")
 	require.Error(t, err)
 	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgResourcePanic))
 	perr, ok := rec.Value(guard.KeyPanic).(error)
@@ -180,12 +181,16 @@ func TestGuardResourcePanicValueIsKept(t *testing.T) {
 // record without a stack (or nothing, for a success).
 func TestGuardFailures(t *testing.T) {
 	t.Parallel()
-	notFound := `No book titled "Nothing" in the catalog.`
+	noBook := `No book titled "Nothing" in the catalog.`
+	// The SDK's own answer for a resource it does not have: -32002 before
+	// go-sdk v1.7.0, -32602 since (unless MCPGODEBUG restores -32002).
+	notFound, ok := mcp.ResourceNotFoundError("file:///missing").(*jsonrpc.Error)
+	require.True(t, ok, "mcp.ResourceNotFoundError is a *jsonrpc.Error")
 	cases := []sdktest.Failure{{
 		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
-		Want: sdktest.Answer{IsError: true, Text: notFound},
+		Want: sdktest.Answer{IsError: true, Text: noBook},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
-			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, notFound)},
+			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, noBook)},
 	}, {
 		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
@@ -201,9 +206,9 @@ func TestGuardFailures(t *testing.T) {
 			logcapture.Attr(guard.KeyCode, -32602)},
 	}, {
 		Name: "SDK's resource not found", Send: sdktest.ReadResource("file:///missing"),
-		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: "Resource not found", Data: json.RawMessage(`{"uri":"file:///missing"}`)}},
+		Want: sdktest.Answer{Err: notFound},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
-			logcapture.Attr(guard.KeyURI, "file:///missing"), logcapture.Attr(guard.KeyCode, -32602)},
+			logcapture.Attr(guard.KeyURI, "file:///missing"), logcapture.Attr(guard.KeyCode, notFound.Code)},
 	}, {
 		Name: "raw handler's plain error", Send: sdktest.CallTool("raw_fail", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: 0, Message: "raw boom"}},
@@ -214,8 +219,8 @@ func TestGuardFailures(t *testing.T) {
 		for _, f := range cases {
 			t.Run(f.Name, func(t *testing.T) {
 				t.Parallel()
-				cs, logs, _ := guardedSession(t, era.Version)
-				sdktest.AssertFailure(t, cs, logs, f)
+				c, logs, _ := guardedSession(t, era.Version)
+				sdktest.AssertFailure(t, c, logs, f)
 			})
 		}
 	})
@@ -223,16 +228,16 @@ func TestGuardFailures(t *testing.T) {
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
-	cs, logs, _ := guardedSession(t, "", guard.ToolErrorsAsResults)
+	c, logs, _ := guardedSession(t, "", guard.ToolErrorsAsResults)
 
-	res := sdktest.Call(t, cs, "raw_fail", nil)
+	res := sdktest.Call(t, c, "raw_fail", nil)
 	assert.True(t, res.IsError)
 	assert.Equal(t, "raw boom", sdktest.Text(t, res))
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
 		logcapture.Attr(guard.KeyTool, "raw_fail"), logcapture.Attr(guard.KeyError, "raw boom"))
 
 	// A JSON-RPC error is still a protocol error.
-	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol", Arguments: map[string]any{}})
+	_, err := c.CallTool(t.Context(), "protocol", map[string]any{})
 	assert.Equal(t, int64(-32001), sdktest.WireError(t, err).Code)
 	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolError))
 	logs.AssertNoWarnings(t)
@@ -240,24 +245,24 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 
 func TestGuardKeepsServingAfterPanic(t *testing.T) {
 	t.Parallel()
-	cs, logs, _ := guardedSession(t, "")
+	c, logs, _ := guardedSession(t, "")
 	for range 3 {
-		assert.True(t, sdktest.Call(t, cs, "explode", nil).IsError)
-		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, cs, "get_author", map[string]any{"title": "Dune"})))
+		assert.True(t, sdktest.Call(t, c, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
 	}
 	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
 }
 
 func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	t.Parallel()
-	cs, logs, _ := guardedSession(t, "")
+	c, logs, _ := guardedSession(t, "")
 	const n = 32
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "explode_n", Arguments: map[string]any{"n": i}})
+			res, err := c.CallTool(t.Context(), "explode_n", map[string]any{"n": i})
 			if assert.NoError(t, err) {
-				assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "Error executing tool explode_n"}}, res.Content)
+				assert.Equal(t, []client.Content{&client.TextContent{Text: "Error executing tool explode_n"}}, res.Content)
 			}
 		})
 	}

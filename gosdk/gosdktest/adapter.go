@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,9 +36,10 @@ func WithRequestExtra(extra func(*jsonrpc.Request) *mcp.RequestExtra) Option {
 // Server adapts s for the mcptest harness: mcptest.Connect(t,
 // gosdktest.Server(s)). The Adapter serves s as it is, with the options it was
 // built with (to restrict the protocol versions s offers, build it with
-// mcp.ServerOptions.SupportedProtocolVersions). Serving adds one receiving
-// middleware to s, once however often s is served, that acts only on the
-// Adapter's own sessions (see the package documentation).
+// mcp.ServerOptions.SupportedProtocolVersions, go-sdk v1.8.0 and later).
+// Serving adds one receiving middleware to s, once however often s is
+// served, that acts only on the Adapter's own sessions (see the package
+// documentation).
 func Server(s *mcp.Server, opts ...Option) *Adapter {
 	if s == nil {
 		panic("gosdk.Server: nil *mcp.Server")
@@ -65,7 +67,11 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 		return errors.New("gosdk: Serve: nil connection")
 	}
 	addLastResort(a.server)
-	ctx = context.WithValue(ctx, servingKey{}, true)
+	// ended is done once the connection has ended: the layer cancels the
+	// handlers still running then (see endHandlers).
+	ended, endSession := context.WithCancelCause(context.Background())
+	defer endSession(nil)
+	ctx = context.WithValue(ctx, servingKey{}, ended)
 
 	t := &transport{conn: conn, extra: a.extra, ready: make(chan struct{})}
 	ss, err := a.server.Connect(ctx, t, nil)
@@ -81,9 +87,11 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	case <-ctx.Done():
 		conn.Close()
 	}
+	endSession(io.EOF)
 	// The connection has ended, and the session reads that as the end of its
-	// input (io.EOF): the SDK's normal end. It stops reading, cancels the
-	// handlers still running, and Wait returns once they have answered;
+	// input (io.EOF): the SDK's normal end. It stops reading, the handlers
+	// still running are cancelled (by the SDK from v1.7.0, by endSession
+	// before), and Wait returns once they have answered;
 	// answers that meet the closed end are part of that normal end.
 	// ServerSession.Close must not come first: it marks the session as
 	// closing, after which the answer of a handler still running (and of a

@@ -13,7 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
@@ -24,13 +26,13 @@ func TestCallToolInBothEras(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		sv := sdktest.Serve(t, gosdktest.Server(newServer(nil)))
-		cs := sv.Connect(t, era.Version, nil)
-		assert.Equal(t, era.Want, cs.InitializeResult().ProtocolVersion)
+		c := sv.Connect(t, era.Version)
+		assert.Equal(t, era.Want, c.ProtocolVersion())
 
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hi"})
 		require.NoError(t, err)
 		assert.False(t, res.IsError)
-		assert.Equal(t, map[string]any{"echo": "hi"}, res.StructuredContent)
+		assert.JSONEq(t, `{"echo":"hi"}`, string(res.StructuredContent))
 
 		// The bytes on the wire are the SDK's own encoding, visible in
 		// the transcript.
@@ -49,8 +51,8 @@ func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		sv := sdktest.Serve(t, gosdktest.Server(newServer(nil)))
-		cs := sv.Connect(t, era.Version, nil)
-		sdktest.CallWithProgress(t, cs, "progress", "tok-", 200)
+		c := sv.Connect(t, era.Version)
+		sdktest.CallWithProgress(t, c, "progress", 200)
 		calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
 		assert.Equal(t, 200, calls)
 		assert.Zero(t, late, "responses written before their progress notification")
@@ -61,9 +63,9 @@ func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 	t.Parallel()
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		sv := sdktest.Serve(t, gosdktest.Server(newServer(nil)))
-		cs := sv.Connect(t, era.Version, nil)
+		c := sv.Connect(t, era.Version)
 
-		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+		_, err := c.CallTool(t.Context(), "boom", map[string]any{})
 		assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, sdktest.WireError(t, err))
 
 		r := <-sv.Reports
@@ -73,15 +75,15 @@ func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 		assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
 		assert.Contains(t, string(r.Stack), "newServer", "the stack reaches the panicking handler")
 
-		_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "file:///crash"})
+		_, err = c.ReadResource(t.Context(), "file:///crash")
 		assert.Equal(t, `panic handling resources/read "file:///crash": resource kaboom`, sdktest.WireError(t, err).Message)
 		r = <-sv.Reports
 		assert.Equal(t, crash.Report{Method: "resources/read", Name: "file:///crash", Value: r.Value, Stack: r.Stack}, r)
 		assert.EqualError(t, r.Value.(error), "resource kaboom")
 
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "still here"}})
+		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "still here"})
 		require.NoError(t, err)
-		assert.Equal(t, map[string]any{"echo": "still here"}, res.StructuredContent)
+		assert.JSONEq(t, `{"echo":"still here"}`, string(res.StructuredContent))
 	})
 }
 
@@ -101,8 +103,8 @@ func TestOwnRecoveryMiddlewareRunsFirst(t *testing.T) {
 		}
 	})
 	sv := sdktest.Serve(t, gosdktest.Server(s))
-	cs := sv.Connect(t, "2025-06-18", nil)
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	c := sv.Connect(t, "2025-06-18")
+	res, err := c.CallTool(t.Context(), "boom", map[string]any{})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
 	assert.Equal(t, "recovered by the server", sdktest.Text(t, res))
@@ -115,12 +117,11 @@ func TestPanicWithoutReporterIsStillAnswered(t *testing.T) {
 	c, s := memtransport.Pair()
 	done := make(chan error, 1)
 	go func() { done <- gosdktest.Server(newServer(nil)).Serve(t.Context(), s) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).
-		Connect(t.Context(), sdktest.Transport{Conn: c}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	cl, err := client.Connect(t.Context(), c, &client.Options{ProtocolVersion: "2025-06-18"})
 	require.NoError(t, err)
-	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	_, err = cl.CallTool(t.Context(), "boom", map[string]any{})
 	assert.Equal(t, int64(jsonrpc.CodeInternalError), sdktest.WireError(t, err).Code)
-	require.NoError(t, cs.Close())
+	require.NoError(t, cl.Close())
 	require.NoError(t, <-done)
 }
 
@@ -133,9 +134,9 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		c, s := memtransport.Pair()
 		done := make(chan error, 1)
 		go func() { done <- a.Serve(t.Context(), s) }()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
+		cl, err := client.Connect(t.Context(), c, &client.Options{ProtocolVersion: sdktest.StartVersion("")})
 		require.NoError(t, err)
-		require.NoError(t, cs.Close())
+		require.NoError(t, cl.Close())
 		require.NoError(t, <-done, "a normal close is not an error")
 		logs.AssertNone(t, logcapture.AtLeast(slog.LevelError))
 	})
@@ -148,9 +149,9 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
 		go func() { done <- a.Serve(ctx, s) }()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(t.Context(), sdktest.Transport{Conn: c}, nil)
+		cl, err := client.Connect(t.Context(), c, &client.Options{ProtocolVersion: sdktest.StartVersion("")})
 		require.NoError(t, err)
-		defer cs.Close()
+		defer cl.Close()
 		cancel()
 		require.NoError(t, <-done)
 		logs.AssertNone(t, logcapture.AtLeast(slog.LevelError)) // no spurious "server run cancelled"
@@ -174,9 +175,10 @@ func TestOneAdapterManyConnections(t *testing.T) {
 		want := "conn-" + strconv.Itoa(i)
 		t.Run(want, func(t *testing.T) {
 			t.Parallel() // the 20 connections are served at once
-			cs := sdktest.Serve(t, a).Connect(t, sdktest.Eras()[i%2].Version, nil)
-			res := sdktest.Call(t, cs, "echo", map[string]any{"text": want})
-			assert.Equal(t, map[string]any{"echo": want}, res.StructuredContent)
+			era := sdktest.EraOf(i)
+			c := sdktest.Serve(t, a).Connect(t, era.Version)
+			res := sdktest.Call(t, c, "echo", map[string]any{"text": want})
+			assert.JSONEq(t, `{"echo":"`+want+`"}`, string(res.StructuredContent))
 		})
 	}
 }
@@ -208,10 +210,10 @@ func TestRequestExtraReachesHandlers(t *testing.T) {
 		}
 	}))
 	sv := sdktest.Serve(t, a)
-	cs := sv.Connect(t, "", nil)
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+	c := sv.Connect(t, "")
+	res, err := c.CallTool(t.Context(), "whoami", map[string]any{})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"echo": "alice via tools/call"}, res.StructuredContent)
+	assert.JSONEq(t, `{"echo":"alice via tools/call"}`, string(res.StructuredContent))
 }
 
 // The adapter serves the server as it is: a server built with the SDK's
@@ -219,29 +221,34 @@ func TestRequestExtraReachesHandlers(t *testing.T) {
 // SDK does, over the adapter as over any transport.
 func TestServerOptionsRestrictVersions(t *testing.T) {
 	t.Parallel()
-	restricted := func(versions ...string) *mcp.Server {
-		return mcp.NewServer(&mcp.Implementation{Name: "restricted", Version: "v0"}, &mcp.ServerOptions{SupportedProtocolVersions: versions})
+	restricted := func(t *testing.T, versions ...string) *mcp.Server {
+		opts := &mcp.ServerOptions{}
+		if !sdktest.SetField(opts, "SupportedProtocolVersions", versions) {
+			t.Skipf("go-sdk %s has no ServerOptions.SupportedProtocolVersions (first in go-sdk v1.8.0-pre.1)", release.Linked())
+		}
+		return mcp.NewServer(&mcp.Implementation{Name: "restricted", Version: "v0"}, opts)
 	}
 	t.Run("client tries 2026-07-28 first", func(t *testing.T) {
 		t.Parallel()
-		sv := sdktest.Serve(t, gosdktest.Server(restricted("2025-06-18", "2025-03-26")))
-		cs := sv.Connect(t, "", nil)
-		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+		sv := sdktest.Serve(t, gosdktest.Server(restricted(t, "2025-06-18", "2025-03-26")))
+		c := sv.Connect(t, "")
+		assert.Equal(t, "2025-06-18", c.ProtocolVersion())
 		tr := sv.Client.Transcript()
 		require.GreaterOrEqual(t, len(tr.Entries), 2)
+		assert.Contains(t, string(tr.Entries[0].Data), `"method":"server/discover"`)
 		assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2025-06-18","2025-03-26"],"requested":"2026-07-28"}}}`,
 			string(tr.Entries[1].Data))
 	})
 	t.Run("client asks for a newer legacy version", func(t *testing.T) {
 		t.Parallel()
-		cs := sdktest.Serve(t, gosdktest.Server(restricted("2025-06-18", "2025-03-26"))).Connect(t, "2025-11-25", nil)
-		assert.Equal(t, "2025-06-18", cs.InitializeResult().ProtocolVersion)
+		c := sdktest.Serve(t, gosdktest.Server(restricted(t, "2025-06-18", "2025-03-26"))).Connect(t, "2025-11-25")
+		assert.Equal(t, "2025-06-18", c.ProtocolVersion())
 	})
 	t.Run("modern only", func(t *testing.T) {
 		t.Parallel()
-		sv := sdktest.Serve(t, gosdktest.Server(restricted("2026-07-28")))
-		cs := sv.Connect(t, "", nil)
-		assert.Equal(t, "2026-07-28", cs.InitializeResult().ProtocolVersion)
+		sv := sdktest.Serve(t, gosdktest.Server(restricted(t, "2026-07-28")))
+		c := sv.Connect(t, "")
+		assert.Equal(t, "2026-07-28", c.ProtocolVersion())
 		assert.Contains(t, sv.Client.Transcript().String(), `"supportedVersions":["2026-07-28"]`)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -66,6 +67,7 @@ func BenchmarkServeFloor(b *testing.B) {
 		{"legacy/calls=0", floorLegacy[:2], "2025-11-25", 0},
 	} {
 		b.Run(era.name+"/adapter", func(b *testing.B) {
+			sdktest.SkipUnlessSpeaks(b, era.version)
 			srv := gosdktest.Server(echoServer())
 			ctx := b.Context()
 			b.ReportAllocs()
@@ -95,9 +97,13 @@ func BenchmarkServeFloor(b *testing.B) {
 			}
 		})
 		b.Run(era.name+"/gosdk-client", func(b *testing.B) {
+			sdktest.SkipUnlessSpeaks(b, era.version)
 			srv := echoServer()
 			cl := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-			opts := &mcp.ClientSessionOptions{ProtocolVersion: era.version}
+			opts := &mcp.ClientSessionOptions{}
+			if !sdktest.SetField(opts, "ProtocolVersion", era.version) {
+				b.Skipf("go-sdk %s: its client cannot be asked for a version (ClientSessionOptions.ProtocolVersion is first in go-sdk v1.8.0-pre.1)", release.Linked())
+			}
 			ctx := b.Context()
 			b.ReportAllocs()
 			for b.Loop() {

@@ -15,8 +15,36 @@
 // would carry, and client and server share no Go values.
 // [WithRequestExtra] gives handlers the HTTP headers or token info an HTTP
 // transport would. To test a server that offers only some protocol
-// versions, build it with mcp.ServerOptions.SupportedProtocolVersions: the
-// adapter serves the server as it is.
+// versions, build it with mcp.ServerOptions.SupportedProtocolVersions
+// (go-sdk v1.8.0 and later): the adapter serves the server as it is.
+//
+// # go-sdk releases
+//
+// The adapter works with go-sdk v1.2.0 and later, the release the module
+// requires, so adding it to a server's tests moves neither the server's
+// go-sdk nor its other dependencies. It uses only what v1.2.0 has, and
+// follows the linked release where releases differ: a server speaks the
+// protocol versions of its release, and where go-sdk does not cancel the
+// handlers still running when a connection ends (before v1.7.0), the
+// adapter does, so that Serve returns.
+//
+// [Adapter.ProtocolVersions] lists the protocol versions the linked release
+// speaks, newest first:
+//
+//	go-sdk                 protocol versions
+//	v1.7.0 and later       2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
+//	v1.2.0 to v1.6.x       2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
+//
+// The harness reads it to start a connection the way the server can answer:
+// a release before v1.7.0 does not know server/discover, the probe of an
+// era-neutral start, and logs it as an ERROR ("method invalid during
+// initialization"), so the harness goes straight to the initialize
+// handshake there. The release is read from the binary's build information
+// or, in a test binary (whose build information lists no dependencies),
+// from the module cache path of the SDK's source files; nothing is sent to
+// the server. ProtocolVersions returns nil when the release is not known
+// (go-sdk replaced by a directory or a fork, or vendored into a test
+// binary), and the harness then probes as before.
 //
 // # The last-resort recovery
 //

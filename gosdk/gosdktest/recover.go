@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"reflect"
 	"runtime/debug"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 )
 
@@ -18,9 +20,19 @@ import (
 // can recover a handler's panic. So the adapter adds one layer, once per
 // server, and makes it act only for its own sessions.
 
-// servingKey marks the contexts of sessions an Adapter serves. Requests
+// servingKey marks the contexts of sessions an Adapter serves; its value is
+// a context that is done once the session's connection has ended. Requests
 // without it (the server served by anything else) pass the layer untouched.
 type servingKey struct{}
+
+// endHandlers reports whether the layer must cancel a session's handlers
+// when its connection ends. go-sdk does so itself from v1.7.0 on (jsonrpc2
+// cancels the requests in flight when its reader stops); before, nothing
+// cancels a handler that waits on its context, and Serve, which waits for
+// the handlers, would never return. Where the release is unknown, the
+// layer does it: cancelling twice is harmless. (Found out on first use, not
+// at init, which every test binary importing the package pays for.)
+var endHandlers = sync.OnceValue(func() bool { return release.Older(release.Linked(), "v1.7.0-pre.1") })
 
 // layersKey counts the last-resort layers a request has entered; only the
 // first (outermost) acts.
@@ -33,12 +45,22 @@ type layersKey struct{}
 type lastResort struct{ next mcp.MethodHandler }
 
 func (l lastResort) handle(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-	if ctx.Value(servingKey{}) == nil {
+	ended, ok := ctx.Value(servingKey{}).(context.Context)
+	if !ok {
 		return l.next(ctx, method, req)
 	}
 	if n, ok := ctx.Value(layersKey{}).(*int); ok {
 		*n++ // an outer layer is already recovering: stay out of its way
 		return l.next(ctx, method, req)
+	}
+	if endHandlers() {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		// The cause is the connection's end, io.EOF, as go-sdk v1.8.0
+		// gives it.
+		stop := context.AfterFunc(ended, func() { cancel(context.Cause(ended)) })
+		defer stop()
 	}
 	layers := 1
 	ctx = context.WithValue(ctx, layersKey{}, &layers)

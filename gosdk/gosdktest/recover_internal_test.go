@@ -29,7 +29,7 @@ func layersServer() *mcp.Server {
 
 func layers(t *testing.T, a *Adapter) string {
 	t.Helper()
-	return sdktest.Text(t, sdktest.Call(t, sdktest.Serve(t, a).Connect(t, "", nil), "layers", nil))
+	return sdktest.Text(t, sdktest.Call(t, sdktest.Serve(t, a).Connect(t, ""), "layers", nil))
 }
 
 // However often a server is served, it has one last-resort layer.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -176,8 +177,14 @@ func TestRequestReadDuringShutdownIsNoError(t *testing.T) {
 // seen twice, not a failure.
 func TestKeepaliveCloseWithHandlerRunningIsNoError(t *testing.T) {
 	// Pings during the test must succeed; several failures in a row, which
-	// only the closed connection gives, close the session.
-	h := newHeldTool(&mcp.ServerOptions{KeepAlive: 20 * time.Millisecond, KeepAliveFailureThreshold: 3}, func() bool {
+	// only the closed connection gives, close the session. Before go-sdk
+	// v1.7.0 one failure closes it, and a ping gets half the interval to be
+	// answered: there the interval is long enough for a loaded machine.
+	opts := &mcp.ServerOptions{KeepAlive: 20 * time.Millisecond}
+	if !sdktest.SetField(opts, "KeepAliveFailureThreshold", 3) {
+		opts.KeepAlive = 500 * time.Millisecond
+	}
+	h := newHeldTool(opts, func() bool {
 		return awaitGoroutine("mcp.startKeepalive", "(*ServerSession).Close(", "jsonrpc2.(*Connection).wait(")
 	})
 	t.Run("user test", h.giveUpOnHang)
@@ -229,4 +236,36 @@ func TestWriteFailureEndsTheSessionWithItsError(t *testing.T) {
 	err = <-served
 	require.ErrorIs(t, err, memtransport.ErrTooLarge)
 	assert.ErrorContains(t, err, "gosdk: session ended: gosdk: sending a message to the client")
+}
+
+// When the connection ends, the handlers still running are cancelled and
+// Serve returns once they have returned. go-sdk cancels them itself from
+// v1.7.0 on; before, the adapter's layer does.
+func TestConnectionEndCancelsHandlers(t *testing.T) {
+	t.Parallel()
+	started := make(chan struct{})
+	handlerErr := make(chan error, 1)
+	s := mcp.NewServer(&mcp.Implementation{Name: "wait", Version: "v0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "wait", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			handlerErr <- ctx.Err()
+			return nil, ctx.Err()
+		})
+	cliEnd, srvEnd := memtransport.Pair()
+	served := make(chan error, 1)
+	go func() { served <- gosdktest.Server(s).Serve(t.Context(), srvEnd) }()
+	c, err := client.Connect(t.Context(), cliEnd, &client.Options{ProtocolVersion: sdktest.StartVersion("")})
+	require.NoError(t, err)
+	called := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(t.Context(), "wait", nil)
+		called <- err
+	}()
+	<-started
+	require.NoError(t, cliEnd.Close()) // the peer is gone: no notifications/cancelled
+	require.NoError(t, <-served)
+	assert.ErrorIs(t, <-handlerErr, context.Canceled)
+	assert.ErrorIs(t, <-called, client.ErrClosed)
 }

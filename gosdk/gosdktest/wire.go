@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -36,7 +37,7 @@ const maxSafeID = 1 << 53
 // exactly so and without escapes:
 //
 //   - "jsonrpc": the string "2.0";
-//   - "method": a string of printable ASCII without escapes;
+//   - "method": a non-empty string of printable ASCII without escapes;
 //   - "id" (absent for a notification): an integer literal (no fraction or
 //     exponent) of magnitude at most 2^53, or a string like method's;
 //   - "params" (optional): any JSON value the scanner follows (nested up
@@ -72,7 +73,9 @@ func decodeRequest(data []byte) *jsonrpc.Request {
 		seen |= bit
 		return true
 	})
-	if !ok || string(version) != `"2.0"` || !plainString(method) {
+	// An empty method is left to DecodeMessage: before go-sdk v1.7.0 it
+	// reads such a frame as a response.
+	if !ok || string(version) != `"2.0"` || !plainString(method) || len(method) == 2 {
 		return nil
 	}
 	req := &jsonrpc.Request{Method: string(method[1 : len(method)-1])}
@@ -147,11 +150,13 @@ func encode(msg jsonrpc.Message) ([]byte, error) {
 
 // encodePlain writes a response with a result and no error, or a request or
 // notification whose method is printable ASCII without '"' or '\\' (text
-// encoding/json writes as it is), with an integer id or none, in
-// EncodeMessage's member order, the raw values compacted as encoding/json
-// compacts them. It returns nil for any other message, and when a raw value
-// is not valid JSON (EncodeMessage then reports it).
+// encoding/json writes as it is; without '<', '>' and '&' too where
+// EncodeMessage escapes HTML), with an integer id or none, in EncodeMessage's
+// member order, the raw values compacted as encoding/json compacts them. It
+// returns nil for any other message, and when a raw value is not valid JSON
+// (EncodeMessage then reports it).
 func encodePlain(msg jsonrpc.Message) []byte {
+	escape := escapesHTML()
 	var (
 		id          jsonrpc.ID
 		method, raw = "", []byte(nil)
@@ -165,7 +170,7 @@ func encodePlain(msg jsonrpc.Message) []byte {
 		id, raw, member = m.ID, m.Result, `,"result":`
 	case *jsonrpc.Request:
 		for i := 0; i < len(m.Method); i++ {
-			if c := m.Method[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			if c := m.Method[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || escape && (c == '<' || c == '>' || c == '&') {
 				return nil
 			}
 		}
@@ -191,10 +196,27 @@ func encodePlain(msg jsonrpc.Message) []byte {
 	}
 	if len(raw) > 0 {
 		buf.WriteString(member)
-		if json.Compact(&buf, raw) != nil {
-			return nil
+		if !escape {
+			if json.Compact(&buf, raw) != nil {
+				return nil
+			}
+		} else {
+			var compact bytes.Buffer
+			if json.Compact(&compact, raw) != nil {
+				return nil
+			}
+			json.HTMLEscape(&buf, compact.Bytes())
 		}
 	}
 	buf.WriteByte('}')
 	return buf.Bytes()
 }
+
+// escapesHTML reports whether jsonrpc.EncodeMessage escapes '<', '>', '&',
+// U+2028 and U+2029 in the JSON it writes, as json.Marshal does: go-sdk
+// did before v1.4.0. It is asked once, so that encodePlain writes what the
+// linked release writes.
+var escapesHTML = sync.OnceValue(func() bool {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Request{Method: "<"})
+	return err == nil && bytes.Contains(data, []byte(`\u003c`))
+})

@@ -23,7 +23,7 @@ var plainFrames = []string{
 	`{"jsonrpc":"2.0","id":9007199254740992,"method":"m"}`,
 	`{"jsonrpc":"2.0","id":-9007199254740992,"method":"m"}`,
 	`{"jsonrpc":"2.0","id":-0,"method":"m"}`,
-	`{"jsonrpc":"2.0","id":"","method":""}`,
+	`{"jsonrpc":"2.0","id":"","method":"m"}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":null}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":3.5e2}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":"text"}`,
@@ -73,6 +73,9 @@ var otherFrames = []string{
 	`{"id":1,"method":"m"}`,
 	`{"jsonrpc":"2.0","id":1}`,
 	`{"jsonrpc":"2.0","id":1,"method":7}`,
+	// an empty method: a request from go-sdk v1.7.0, a response before
+	`{"jsonrpc":"2.0","id":"","method":""}`,
+	`{"jsonrpc":"2.0","id":1,"method":""}`,
 	// malformed
 	``,
 	`   `,
@@ -249,6 +252,28 @@ func TestEncodePlainWritesWhatEncodeMessageWrites(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got))
 	}
+}
+
+// Before go-sdk v1.4.0 EncodeMessage escapes '<', '>', '&', U+2028 and
+// U+2029 (as json.Marshal does); encodePlain writes what the linked release
+// writes, and leaves it a method it would escape.
+func TestEncodePlainEscapesAsTheSDKDoes(t *testing.T) {
+	raw := json.RawMessage("{\"s\":\"<a & b> \u2028 \u2029\"}")
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Response{ID: mustID(1), Result: raw},
+		&jsonrpc.Request{Method: "notifications/message", Params: raw},
+		&jsonrpc.Request{ID: mustID(2), Method: "a<b&c>d"},
+	} {
+		want, err := jsonrpc.EncodeMessage(msg)
+		require.NoError(t, err)
+		got, err := encode(msg)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+	escapes := bytes.Contains(encodePlain(&jsonrpc.Response{ID: mustID(1), Result: raw}), []byte(`\u003c`))
+	assert.Equal(t, escapesHTML(), escapes)
+	assert.Equal(t, escapesHTML(), encodePlain(&jsonrpc.Request{Method: "a<b"}) == nil, "a method with '<'")
+	t.Logf("EncodeMessage escapes HTML: %v", escapesHTML())
 }
 
 func TestEncodePlainLeavesOtherMessagesToSDK(t *testing.T) {

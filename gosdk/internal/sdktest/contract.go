@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/guard"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
@@ -30,7 +30,7 @@ type Answer struct {
 }
 
 // assertAnswer checks what Request got against want.
-func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer) {
+func assertAnswer(t testing.TB, res *client.CallToolResult, err error, want Answer) {
 	t.Helper()
 	if want.Err != nil {
 		assert.Equal(t, want.Err, WireError(t, err))
@@ -38,7 +38,7 @@ func assertAnswer(t testing.TB, res *mcp.CallToolResult, err error, want Answer)
 	}
 	require.NoError(t, err, "a tool result, not a protocol error")
 	assert.Equal(t, want.IsError, res.IsError, "isError")
-	assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: want.Text}}, res.Content)
+	assert.Equal(t, []client.Content{&client.TextContent{Text: want.Text}}, res.Content)
 }
 
 // A Crash is one crash row of the guard contract: a request whose handler
@@ -58,16 +58,16 @@ type Crash struct {
 	Func string
 }
 
-// AssertCrash sends c's request on cs and checks that the client got
+// AssertCrash sends c's request on cl and checks that the client got
 // c.Want, that no panic text (containing "kaboom" or "nil map") crossed the
 // connection, and that logs has exactly one record at WARN or above: the
 // ERROR record c describes.
-func AssertCrash(t testing.TB, cs *mcp.ClientSession, sv *Served, logs *logcapture.Recorder, c Crash) {
+func AssertCrash(t testing.TB, cl *client.Client, sv *Served, logs *logcapture.Recorder, c Crash) {
 	t.Helper()
-	res, err := c.Send(t.Context(), cs)
+	res, err := c.Send(t.Context(), cl)
 	assertAnswer(t, res, err, c.Want)
 	if res != nil {
-		assert.Nil(t, res.StructuredContent)
+		assert.Empty(t, res.StructuredContent)
 	}
 	tr := sv.Client.Transcript().String()
 	assert.NotContains(t, tr, "kaboom", "the panic text reached the client")
@@ -93,12 +93,12 @@ type Failure struct {
 	Record []logcapture.Matcher
 }
 
-// AssertFailure sends f's request on cs and checks that the client got
+// AssertFailure sends f's request on c and checks that the client got
 // f.Want and that the guard wrote f's INFO record, once and without a stack,
 // or nothing; and that nothing was logged at WARN or above.
-func AssertFailure(t testing.TB, cs *mcp.ClientSession, logs *logcapture.Recorder, f Failure) {
+func AssertFailure(t testing.TB, c *client.Client, logs *logcapture.Recorder, f Failure) {
 	t.Helper()
-	res, err := f.Send(t.Context(), cs)
+	res, err := f.Send(t.Context(), c)
 	assertAnswer(t, res, err, f.Want)
 
 	guardRecords := logcapture.Any(logcapture.Message(guard.MsgToolError), logcapture.Message(guard.MsgRequestFailed))

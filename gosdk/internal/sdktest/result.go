@@ -2,31 +2,38 @@ package sdktest
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // Text returns the text of a result's first content, which must be text.
-func Text(t testing.TB, res *mcp.CallToolResult) string {
+func Text(t testing.TB, res *client.CallToolResult) string {
 	t.Helper()
 	require.NotEmpty(t, res.Content)
-	tc, ok := res.Content[0].(*mcp.TextContent)
+	tc, ok := res.Content[0].(*client.TextContent)
 	require.True(t, ok, "content is %T", res.Content[0])
 	return tc.Text
 }
 
-// WireError returns the JSON-RPC error err carries, and fails the test at
-// once if it carries none.
+// WireError returns the JSON-RPC error err carries, from the mcptestkit
+// client or go-sdk's, as the SDK's own error type (so that the tests state
+// what the server sent in the server's terms), and fails the test at once if
+// it carries none.
 func WireError(t testing.TB, err error) *jsonrpc.Error {
 	t.Helper()
 	var we *jsonrpc.Error
-	require.ErrorAs(t, err, &we)
-	return we
+	if errors.As(err, &we) {
+		return we
+	}
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	return &jsonrpc.Error{Code: ce.Code, Message: ce.Message, Data: ce.Data}
 }
 
 // ProgressOrder reads a transcript and counts the tools/call requests that

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -52,16 +53,45 @@ func Serve(t testing.TB, s Server, opts ...memtransport.Option) *Served {
 	return sv
 }
 
-// Connect runs the go-sdk client's handshake over the client end, asking for
-// version ("" lets the client negotiate: 2026-07-28 through server/discover,
-// if the server offers it). The session is closed when the test ends.
-func (sv *Served) Connect(t testing.TB, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+// Connect starts the mcptestkit client over the client end, asking for
+// version (see [StartVersion] for ""). The tests drive the server with this
+// client rather than go-sdk's, whose options for choosing a version differ
+// from release to release. The client is closed when the test ends.
+func (sv *Served) Connect(t testing.TB, version string) *client.Client {
 	t.Helper()
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
-	cs, err := cl.Connect(t.Context(), Transport{sv.Client}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	c, err := client.Connect(t.Context(), sv.Client, &client.Options{
+		ClientInfo:      client.Implementation{Name: "test-client", Version: "v0.0.1"},
+		ProtocolVersion: StartVersion(version),
+	})
 	require.NoError(t, err)
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// StartVersion is the client's Options.ProtocolVersion for a test that asks
+// for version. "" starts era-neutrally, as the harness does: with the
+// server/discover probe when the linked go-sdk speaks 2026-07-28 (or its
+// release is unknown), and otherwise straight with the initialize handshake
+// at the newest legacy version, because go-sdk before 2026-07-28 logs the
+// probe as an ERROR, which tests that check the server's log would see.
+func StartVersion(version string) string {
+	if version != "" {
+		return version
+	}
+	if speaks, known := release.Speaks(release.Linked(), client.Version20260728); known && !speaks {
+		return client.LatestLegacyVersion
+	}
+	return ""
+}
+
+// SkipUnlessSpeaks skips the test when the linked go-sdk release is known
+// not to speak the protocol version proto, naming the release.
+func SkipUnlessSpeaks(t testing.TB, proto string) {
+	t.Helper()
+	v := release.Linked()
+	if speaks, known := release.Speaks(v, proto); known && !speaks {
+		t.Skipf("go-sdk %s does not speak protocol version %s (first in go-sdk %s)", v, proto, release.Since(proto))
+	}
 }
 
 // AssertNoPanic fails the test if the adapter has reported a panic (one the
@@ -89,42 +119,57 @@ type Era struct {
 }
 
 // Eras returns the two eras the adapters' tests cover: legacy (the
-// initialize handshake, at 2025-06-18) and 2026-07-28 (per-request versions,
+// initialize handshake, at 2025-06-18, which every go-sdk release the
+// adapter builds with speaks) and 2026-07-28 (per-request versions,
 // negotiated through server/discover).
 func Eras() []Era {
 	return []Era{
-		{Name: "legacy", Version: "2025-06-18", Want: "2025-06-18"},
-		{Name: "2026-07-28", Version: "", Want: "2026-07-28"},
+		{Name: "legacy", Version: client.Version20250618, Want: client.Version20250618},
+		{Name: client.Version20260728, Version: "", Want: client.Version20260728},
 	}
 }
 
-// EachEra runs f in one parallel subtest per era.
+// EachEra runs f in one parallel subtest per era; an era the linked go-sdk
+// release does not speak is skipped, naming the release.
 func EachEra(t *testing.T, f func(t *testing.T, era Era)) {
 	t.Helper()
 	for _, era := range Eras() {
 		t.Run(era.Name, func(t *testing.T) {
 			t.Parallel()
+			SkipUnlessSpeaks(t, era.Want)
 			f(t, era)
 		})
 	}
+}
+
+// EraOf returns the era of the i-th connection of a test that alternates
+// them: legacy, 2026-07-28, legacy, ...; every one legacy where the linked
+// go-sdk release is known not to speak 2026-07-28, so that such a test
+// still makes all its connections.
+func EraOf(i int) Era {
+	era := Eras()[i%2]
+	if speaks, known := release.Speaks(release.Linked(), era.Want); known && !speaks {
+		era = Eras()[0]
+	}
+	return era
 }
 
 // ServeRepeatedly serves each of servers (typically several Adapters of one
 // SDK server, some the same) in a subtest per Serve: first one after another,
 // then all at once, so that a test can check that serving the same server
 // again changes nothing. check runs on each connection, at the era of the
-// server's position in the list.
+// server's position in the list ([EraOf]).
 func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv *Served, era Era)) {
 	t.Helper()
 	t.Run("one after another", func(t *testing.T) {
 		for i, s := range servers {
-			era := Eras()[i%2]
+			era := EraOf(i)
 			t.Run(era.Name, func(t *testing.T) { check(t, Serve(t, s), era) })
 		}
 	})
 	t.Run("at once", func(t *testing.T) {
 		for i, s := range servers {
-			era := Eras()[i%2]
+			era := EraOf(i)
 			t.Run(era.Name, func(t *testing.T) {
 				t.Parallel()
 				check(t, Serve(t, s), era)
@@ -136,9 +181,9 @@ func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv
 // AssertPanicAnswered calls the tool "boom", which panics with "kaboom",
 // and checks that the adapter answered -32603 naming the panic and reported
 // it once.
-func AssertPanicAnswered(t testing.TB, cs *mcp.ClientSession, sv *Served) {
+func AssertPanicAnswered(t testing.TB, c *client.Client, sv *Served) {
 	t.Helper()
-	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	_, err := c.CallTool(t.Context(), "boom", map[string]any{})
 	assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, WireError(t, err))
 	select {
 	case r := <-sv.Reports:
