@@ -90,19 +90,6 @@ func initializeParams(v string) map[string]any {
 	}
 }
 
-// modern returns params carrying the 2026-07-28 _meta, merged with extra.
-func modern(extra map[string]any) map[string]any {
-	p := map[string]any{"_meta": map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "transport-test", "version": "1.0.0"},
-	}}
-	for k, v := range extra {
-		p[k] = v
-	}
-	return p
-}
-
 // result decodes a successful response's result into a map.
 func result(t testing.TB, m *jsonrpc.Message) map[string]any {
 	t.Helper()
@@ -121,42 +108,4 @@ func legacyHandshake(t testing.TB, c conn, v string) map[string]any {
 	r := result(t, resp)
 	send(t, c, notification(t, "notifications/initialized", nil))
 	return r
-}
-
-// callText calls tool name with args and returns the text of its first
-// content block.
-func callText(t testing.TB, c conn, id int64, params map[string]any) string {
-	t.Helper()
-	send(t, c, request(t, id, "tools/call", params))
-	resp, _ := recvResponse(t, c, jsonrpc.Int64ID(id))
-	r := result(t, resp)
-	content, ok := r["content"].([]any)
-	require.True(t, ok && len(content) > 0, "tools/call result without content: %v", r)
-	text, _ := content[0].(map[string]any)["text"].(string)
-	return text
-}
-
-// learnTools hands the tools of a 2026-07-28 tools/list response to tr, as
-// the client does when it lists tools, and returns the names of those it
-// accepted.
-func learnTools(t testing.TB, tr conn, resp *jsonrpc.Message) []string {
-	t.Helper()
-	var r struct {
-		Tools []struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		} `json:"tools"`
-	}
-	require.NoError(t, json.Unmarshal(resp.Result, &r))
-	l, ok := tr.(interface {
-		LearnToolHeaders(string, json.RawMessage) error
-	})
-	require.True(t, ok, "%T does not learn tool headers", tr)
-	var kept []string
-	for _, tool := range r.Tools {
-		if l.LearnToolHeaders(tool.Name, tool.InputSchema) == nil {
-			kept = append(kept, tool.Name)
-		}
-	}
-	return kept
 }
