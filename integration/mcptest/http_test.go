@@ -125,26 +125,29 @@ func TestConnectHTTPMCPGoToolPanicFailsTheTest(t *testing.T) {
 func blockForever(release <-chan struct{}) { <-release }
 
 // The leak check sees a goroutine that a go-sdk tool started while serving
-// an HTTP request, in both eras. The subtests run one after the other: a
-// connection open beside another leaves its verdict to the process-wide
-// census (see mcptest's leak check), which this package cannot tell to
-// decide at once as mcptest's own tests do; alone, each decides at its
-// cleanup, after the default leak wait.
+// an HTTP request, in both eras. Its connections run one after the other,
+// with no other test's open: a connection open beside another leaves its
+// verdict to the process-wide census (see mcptest's leak check), which this
+// package cannot tell to decide at once as mcptest's own tests do; alone,
+// each decides at its cleanup, after the default leak wait.
 func TestConnectHTTPLeakCheckReachesGoSDKHandlers(t *testing.T) {
-	t.Parallel()
-	release := make(chan struct{})
-	t.Cleanup(func() { close(release) }) // after the subtests
-	spawner := probeServer(func(s *mcp.Server) {
-		mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			go blockForever(release)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
-		})
-	})
-	for version, h := range map[string]http.Handler{
-		client.LatestVersion:       gosdkStateless(spawner),
-		client.LatestLegacyVersion: gosdkHTTP(spawner),
+	// Not parallel either: a sequential test runs while the package's
+	// parallel tests wait, so its connections are alone.
+	for version, handler := range map[string]func(*mcp.Server) http.Handler{
+		client.LatestVersion:       gosdkStateless,
+		client.LatestLegacyVersion: gosdkHTTP,
 	} {
 		t.Run(version, func(t *testing.T) {
+			// The leaked goroutine ends with this subtest, so that the
+			// next one starts alone.
+			release := make(chan struct{})
+			t.Cleanup(func() { close(release) })
+			h := handler(probeServer(func(s *mcp.Server) {
+				mcp.AddTool(s, &mcp.Tool{Name: "spawn"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+					go blockForever(release)
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "started"}}}, nil, nil
+				})
+			}))
 			f := runFake(t, func(tb testing.TB) {
 				c := mcptest.ConnectHTTP(tb, h, mcptest.WithProtocolVersion(version))
 				_, err := c.CallTool(tb.Context(), "spawn", nil)
