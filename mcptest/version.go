@@ -3,8 +3,8 @@ package mcptest
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -47,9 +47,22 @@ func EachVersion(t *testing.T, fn func(t *testing.T, version string), opts ...Ve
 		return
 	}
 	for _, v := range versions {
-		t.Run(v, func(t *testing.T) { fn(t, v) })
+		t.Run(v, func(t *testing.T) {
+			// Connect finds the version by the subtest's name, which
+			// EachVersion made: a test's own subtest named like a version
+			// pins nothing.
+			name := t.Name()
+			eachVersionTests.Store(name, v)
+			t.Cleanup(func() { eachVersionTests.Delete(name) })
+			fn(t, v)
+		})
 	}
 }
+
+// eachVersionTests maps the name of every running [EachVersion] subtest to
+// its version. Names are unique in a test binary, so parallel tests share
+// it safely; each entry lives as long as its subtest.
+var eachVersionTests sync.Map
 
 // VersionOption narrows the versions [EachVersion] runs at.
 type VersionOption func(*versionRange)
@@ -153,20 +166,18 @@ func capabilityNotes(opts *client.Options, version string, declared client.Capab
 	return notes
 }
 
-// eachVersionOf returns the version of the [EachVersion] subtest t runs in
-// (the last element of its name that is a protocol version; the testing
-// package adds "#01" to a name used twice), or "".
+// eachVersionOf returns the version of the [EachVersion] subtest t runs in,
+// itself or an ancestor, or "".
 func eachVersionOf(t testing.TB) string {
 	// Every Connect asks: it must cost next to nothing.
 	name := t.Name()
 	for {
+		if v, ok := eachVersionTests.Load(name); ok {
+			return v.(string)
+		}
 		i := strings.LastIndexByte(name, '/')
 		if i < 0 {
 			return ""
-		}
-		elem, _, _ := strings.Cut(name[i+1:], "#")
-		if strings.HasPrefix(elem, "20") && slices.Contains(client.SupportedVersions(), elem) {
-			return elem
 		}
 		name = name[:i]
 	}

@@ -183,9 +183,9 @@ The server does not speak protocol version 2026-07-28`)
 
 	// A TypeScript-SDK server (every one in 2026) has no server/discover.
 	var f *fakeTB
-	t.Run(client.Version20260728, func(t *testing.T) { // as EachVersion names it
+	EachVersion(t, func(t *testing.T, _ string) {
 		f = runFake(t, func(tb testing.TB) { Connect(tb, tsLegacyServer()) })
-	})
+	}, Since(client.Version20260728))
 	f.expectFailure(t, `server/discover: error -32601: Method not found`, `
 The server does not speak protocol version 2026-07-28 (it has no server/discover, or refused the version): it speaks only the legacy versions, which start with initialize.
 To test it, run the test only at the legacy versions: mcptest.EachVersion(t, fn, mcptest.Before(client.Version20260728)).`)
@@ -228,4 +228,17 @@ func tsLegacyServer() Server {
 			}
 		}
 	})
+}
+
+// Only the subtests EachVersion runs pin a version: a test's own subtest
+// whose name looks like a version (a table case "2025-06-18") pins nothing.
+func TestSubtestNamedLikeAVersionPinsNothing(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{client.Version20250618, "case/" + client.Version20241105} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := Connect(t, &fakeServer{})
+			assert.Equal(t, client.LatestVersion, c.ProtocolVersion(), "the era-neutral start, not the name")
+		})
+	}
 }
