@@ -290,9 +290,9 @@ func (c *config) keepFrames() int { return transcriptFrames }
 func (h *harness) connect(base context.Context, record bool, open func(ctx context.Context) (client.Transport, error)) *client.Client {
 	t, cfg := h.t, h.cfg
 	t.Helper()
-	if cfg.versionInOpts {
+	if cfg.versionConflict != "" {
 		h.cancelServe()
-		t.Fatalf("%s: pin the protocol version with mcptest.WithProtocolVersion, not client.Options.ProtocolVersion", h.name)
+		t.Fatalf("%s: %s", h.name, cfg.versionConflict)
 		return nil
 	}
 	copts := cfg.client

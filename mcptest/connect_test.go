@@ -117,8 +117,7 @@ func TestClientOptionsReachTheServer(t *testing.T) {
 }
 
 // A later WithClient replaces an earlier one; its zero Timeout is
-// DefaultTimeout, a negative one no bound; a ProtocolVersion in it fails
-// Connect, pointing at WithProtocolVersion.
+// DefaultTimeout, a negative one no bound; its ProtocolVersion pins.
 func TestWithClient(t *testing.T) {
 	t.Parallel()
 	cfg := newConfig([]Option{
@@ -130,9 +129,13 @@ func TestWithClient(t *testing.T) {
 	assert.Equal(t, time.Duration(0), newConfig([]Option{WithClient(client.Options{Timeout: -1})}).timeout)
 	assert.Equal(t, time.Second, newConfig([]Option{WithClient(client.Options{Timeout: time.Second})}).client.Timeout)
 
+	// The client's ProtocolVersion pins, as WithProtocolVersion does; two
+	// different pins fail.
+	c := Connect(t, probeServer(), WithClient(client.Options{ProtocolVersion: client.Version20250618}))
+	assert.Equal(t, client.Version20250618, c.ProtocolVersion())
 	runFake(t, func(tb testing.TB) {
-		Connect(tb, probeServer(), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
-	}).expectFailure(t, "mcptest.Connect: pin the protocol version with mcptest.WithProtocolVersion, not client.Options.ProtocolVersion")
+		Connect(tb, probeServer(), WithProtocolVersion(client.Version20250326), WithClient(client.Options{ProtocolVersion: client.LatestLegacyVersion}))
+	}).expectFailure(t, `mcptest.Connect: WithProtocolVersion("2025-03-26") and client.Options.ProtocolVersion "2025-11-25" pin two versions`)
 }
 
 func TestConnectNilServerFails(t *testing.T) {

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"flag"
+	"fmt"
 	"testing"
 	"time"
 
@@ -25,23 +26,23 @@ const defaultLeakWait = 5 * time.Second
 type Option func(*config)
 
 type config struct {
-	client        client.Options
-	version       string // WithProtocolVersion
-	versionInOpts bool   // WithClient was given a ProtocolVersion
-	timeout       time.Duration
-	leakCheck     bool
-	leakIgnores   []string
-	leakWait      time.Duration
-	leakNow       bool    // check at once, never as part of a later census; a knob for the harness's own tests
-	census        *census // nil: theCensus; another is a knob for the harness's own tests
-	head, tail    int
-	lineMax       int
-	pairOptions   []memtransport.Option
-	crashCatcher  bool
-	serveGrace    time.Duration // how long cleanup waits for Serve (0: the connection's timeout); a knob for the harness's own tests
-	deadline      time.Time     // the test's deadline, if not t.Deadline(); a knob for the harness's own tests
-	transcriptTo  []*Transcript // WithTranscript
-	verbatim      bool          // the transcript printed as sent
+	client          client.Options
+	version         string // WithProtocolVersion
+	versionConflict string // WithClient and WithProtocolVersion pin different versions
+	timeout         time.Duration
+	leakCheck       bool
+	leakIgnores     []string
+	leakWait        time.Duration
+	leakNow         bool    // check at once, never as part of a later census; a knob for the harness's own tests
+	census          *census // nil: theCensus; another is a knob for the harness's own tests
+	head, tail      int
+	lineMax         int
+	pairOptions     []memtransport.Option
+	crashCatcher    bool
+	serveGrace      time.Duration // how long cleanup waits for Serve (0: the connection's timeout); a knob for the harness's own tests
+	deadline        time.Time     // the test's deadline, if not t.Deadline(); a knob for the harness's own tests
+	transcriptTo    []*Transcript // WithTranscript
+	verbatim        bool          // the transcript printed as sent
 	// RecordNotifications
 	notifications []*Notifications
 
@@ -78,8 +79,13 @@ func newConfig(opts []Option) *config {
 		c.timeout = t
 	}
 	c.client.Timeout = c.timeout
-	if c.client.ProtocolVersion != "" {
-		c.versionInOpts = true
+	// WithClient's ProtocolVersion pins as WithProtocolVersion does; two
+	// different pins are a mistake to report, not a choice to make.
+	switch v := c.client.ProtocolVersion; {
+	case v != "" && c.version != "" && v != c.version:
+		c.versionConflict = fmt.Sprintf("WithProtocolVersion(%q) and client.Options.ProtocolVersion %q pin two versions", c.version, v)
+	case v != "":
+		c.version = v
 	}
 	c.client.ProtocolVersion = c.version
 	return c
@@ -106,10 +112,10 @@ func WithProtocolVersion(version string) Option {
 //		Timeout: time.Second,
 //	}))
 //
-// Two fields mean something slightly different here. Timeout zero is
-// [DefaultTimeout], not "no bound" (a negative Timeout removes the bound);
-// it bounds the handshake too. ProtocolVersion must be empty: pin the
-// version with [WithProtocolVersion], the one way to do so.
+// One field means something slightly different here: Timeout zero is
+// [DefaultTimeout], not "no bound" (a negative Timeout removes the bound),
+// so that no test hangs by default; it bounds the handshake too.
+// ProtocolVersion pins the version as [WithProtocolVersion] does.
 func WithClient(opts client.Options) Option {
 	return func(c *config) { c.client = opts }
 }
