@@ -167,6 +167,12 @@ type harness struct {
 }
 
 func newHarness(t testing.TB, cfg *config, name string) *harness {
+	t.Helper()
+	if msg := cfg.unusable(name); msg != "" {
+		// goleak's rule: an option that cannot apply is a mistake to
+		// report, not one to ignore.
+		t.Fatalf("%s: %s", name, msg)
+	}
 	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
 	d, ok, bubble := testDeadline(t, cfg)
 	if ok {

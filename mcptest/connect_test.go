@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -398,4 +400,24 @@ func TestFinishedTestLetsGoOfItsConnection(t *testing.T) {
 	})
 	f.expectPass(t)
 	f.ExpectLetGo(t, released, "the client")
+}
+
+// An option the Connect function cannot use fails the test, naming the
+// functions that do use it, instead of doing nothing.
+func TestOptionsAConnectCannotUseFail(t *testing.T) {
+	t.Parallel()
+	runFake(t, func(tb testing.TB) {
+		Connect(tb, probeServer(), WithCommandOptions(transport.WithGracePeriod(time.Second)), LogStderr())
+	}).expectFailure(t, "mcptest.Connect: mcptest.WithCommandOptions applies to mcptest.ConnectCommand only; mcptest.LogStderr applies to mcptest.ConnectCommand only")
+	runFake(t, func(tb testing.TB) {
+		ConnectHTTP(tb, http.NotFoundHandler(), WithTransportOptions(memtransport.WithBufferSize(1)))
+	}).expectFailure(t, "mcptest.ConnectHTTP: mcptest.WithTransportOptions applies to mcptest.Connect only")
+	cli, srv := memtransport.Pair()
+	t.Cleanup(func() { cli.Close(); srv.Close() })
+	runFake(t, func(tb testing.TB) {
+		ConnectTransport(tb, cli, WithHTTPOptions(), WithoutExitCheck())
+	}).expectFailure(t, "mcptest.WithHTTPOptions applies to mcptest.ConnectHTTP and mcptest.ConnectURL only", "mcptest.WithoutExitCheck applies to mcptest.ConnectCommand only")
+	// Options every Connect function uses pass.
+	c := Connect(t, probeServer(), WithTransportOptions(), WithoutLeakCheck())
+	assert.NotNil(t, c)
 }

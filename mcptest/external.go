@@ -228,7 +228,10 @@ func httpPoolFunctions() []string {
 // [ConnectCommand] ([transport.Command]): the grace period before the
 // server is signalled, the line size limit, a copy of stderr.
 func WithCommandOptions(opts ...transport.CommandOption) Option {
-	return func(c *config) { c.commandOptions = append(c.commandOptions, opts...) }
+	return func(c *config) {
+		c.commandOptions = append(c.commandOptions, opts...)
+		c.restrict("WithCommandOptions", "mcptest.ConnectCommand")
+	}
 }
 
 // WithHTTPOptions passes options to the streamable HTTP transport of
@@ -236,19 +239,26 @@ func WithCommandOptions(opts ...transport.CommandOption) Option {
 // headers such as Authorization, an *http.Client, a logger, a body size
 // limit.
 func WithHTTPOptions(opts ...transport.HTTPOption) Option {
-	return func(c *config) { c.httpOptions = append(c.httpOptions, opts...) }
+	return func(c *config) {
+		c.httpOptions = append(c.httpOptions, opts...)
+		c.restrict("WithHTTPOptions", "mcptest.ConnectHTTP", "mcptest.ConnectURL")
+	}
 }
 
 // LogStderr makes [ConnectCommand] send every line the server writes on
 // stderr to t.Log as it arrives, instead of printing the last lines only
 // when the test fails.
-func LogStderr() Option { return func(c *config) { c.logStderr = true } }
+func LogStderr() Option {
+	return func(c *config) { c.logStderr = true; c.restrict("LogStderr", "mcptest.ConnectCommand") }
+}
 
 // WithoutExitCheck stops [ConnectCommand] from failing the test when the
 // server process exits with a status other than 0, crashes during the
 // test, or has to be signalled because it did not exit when its stdin
 // closed.
-func WithoutExitCheck() Option { return func(c *config) { c.exitCheck = false } }
+func WithoutExitCheck() Option {
+	return func(c *config) { c.exitCheck = false; c.restrict("WithoutExitCheck", "mcptest.ConnectCommand") }
+}
 
 // checkExit fails the test unless the server process exited cleanly by
 // itself once its stdin closed. The transport has reaped it by now.

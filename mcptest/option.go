@@ -3,6 +3,8 @@ package mcptest
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +24,11 @@ const DefaultTimeout = 10 * time.Second
 // closed, for the connection's goroutines to finish.
 const defaultLeakWait = 5 * time.Second
 
-// Option configures [Connect] and the other Connect functions.
+// Option configures [Connect] and the other Connect functions. An option
+// that only some of them use ([WithTransportOptions] for Connect,
+// [WithCommandOptions], [LogStderr] and [WithoutExitCheck] for
+// ConnectCommand, [WithHTTPOptions] for ConnectHTTP and ConnectURL) fails
+// the test when given to another, rather than doing nothing.
 type Option func(*config)
 
 type config struct {
@@ -45,6 +51,9 @@ type config struct {
 	verbatim        bool          // the transcript printed as sent
 	// RecordNotifications
 	notifications []*Notifications
+
+	// only lists the options given that only some Connect functions use.
+	only []onlyFor
 
 	// External servers (external.go).
 	commandOptions []transport.CommandOption
@@ -138,7 +147,10 @@ func IgnoreLeaks(functions ...string) Option {
 // fault hook that drops, delays or corrupts messages. The other Connect
 // functions take [WithCommandOptions] and [WithHTTPOptions] instead.
 func WithTransportOptions(opts ...memtransport.Option) Option {
-	return func(c *config) { c.pairOptions = append(c.pairOptions, opts...) }
+	return func(c *config) {
+		c.pairOptions = append(c.pairOptions, opts...)
+		c.restrict("WithTransportOptions", "mcptest.Connect")
+	}
 }
 
 // WithoutCrashReports stops the harness from failing the test when an
@@ -158,3 +170,26 @@ func verbose() bool { return testing.Testing() && flag.Parsed() && testing.Verbo
 // copied, but a very long run would still hold on to all of them); older
 // ones are counted and reported as not recorded.
 const transcriptFrames = 10000
+
+// onlyFor is an option that only some Connect functions use.
+type onlyFor struct {
+	option string   // as the user wrote it: "WithCommandOptions"
+	users  []string // the functions that use it: "mcptest.ConnectCommand"
+}
+
+// restrict notes that option applies to users only.
+func (c *config) restrict(option string, users ...string) {
+	c.only = append(c.only, onlyFor{option, users})
+}
+
+// unusable says which of the options given the Connect function fn cannot
+// use, or "".
+func (c *config) unusable(fn string) string {
+	var msgs []string
+	for _, o := range c.only {
+		if !slices.Contains(o.users, fn) {
+			msgs = append(msgs, fmt.Sprintf("mcptest.%s applies to %s only", o.option, strings.Join(o.users, " and ")))
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
