@@ -131,7 +131,7 @@ func (c *state) shutdown() {
 	c.s.main = nil
 	closed, dirty, first := c.s.shutdowns.counts()
 	if dirty > 0 {
-		c.warnf("the server process did not exit cleanly by itself after its stdin closed, on %d of the %d connections the checks made (the first: %s); a process still running after the transport's grace period (transport.WithGracePeriod) is stopped with a signal, and every such close waits the grace period out\nexpected: a stdio server exits with status 0 when its stdin closes (the client shuts a stdio server down by closing its stdin: specification, basic/lifecycle, \"Shutdown\")", dirty, closed, first)
+		c.warnf("the server process did not exit cleanly by itself after its stdin closed, on %d of the %d connections the checks made (the first: %s); a process still running after the transport's grace period (transport.WithGracePeriod) is stopped with a signal, and such a close waits the grace period out (after the first, the checks gave the server %v)\nexpected: a stdio server exits with status 0 when its stdin closes (the client shuts a stdio server down by closing its stdin: specification, basic/lifecycle, \"Shutdown\")", dirty, closed, first, ignoredEOFGrace)
 		return
 	}
 	c.notef("the server process exited by itself on all %d connections once its stdin closed", closed)

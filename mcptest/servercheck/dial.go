@@ -4,6 +4,9 @@ import (
 	"context"
 	"net/http"
 	"os/exec"
+	"slices"
+	"sync/atomic"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
@@ -11,23 +14,47 @@ import (
 
 // Command returns a Dialer that starts the program name with args for each
 // connection and speaks the stdio transport to it. The program is stopped
-// when the connection closes.
+// when the connection closes: its stdin is closed, and a program still
+// running after the grace period (transport.WithGracePeriod) is signalled.
+// Once one has had to be signalled, the later ones get a grace period of
+// [ignoredEOFGrace]: waiting again for a program known not to exit by itself
+// would only make the checks slower (the shutdown check reports it).
 func Command(name string, args []string, opts ...transport.CommandOption) Dialer {
+	ignoresEOF := new(atomic.Bool)
 	return func(ctx context.Context) (client.Transport, error) {
+		o := opts
+		if ignoresEOF.Load() {
+			o = append(slices.Clip(opts), transport.WithGracePeriod(ignoredEOFGrace))
+		}
 		cmd := exec.Command(name, args...)
-		tr, err := transport.Command(cmd, opts...)
+		tr, err := transport.Command(cmd, o...)
 		if err != nil {
 			return nil, err
 		}
-		return &commandTransport{Stdio: tr, cmd: cmd}, nil
+		return &commandTransport{Stdio: tr, cmd: cmd, ignoresEOF: ignoresEOF}, nil
 	}
 }
+
+// ignoredEOFGrace is the grace period of the processes a [Command] starts
+// once one did not exit when its stdin closed.
+const ignoredEOFGrace = 200 * time.Millisecond
 
 // commandTransport keeps the command of a stdio connection, to tell after
 // Close how its process ended (the shutdown check).
 type commandTransport struct {
 	*transport.Stdio
-	cmd *exec.Cmd
+	cmd        *exec.Cmd
+	ignoresEOF *atomic.Bool // shared by the Dialer's connections
+}
+
+// Close closes the transport, which reaps the process, and notes whether it
+// had to be stopped with a signal.
+func (t *commandTransport) Close() error {
+	err := t.Stdio.Close()
+	if ps := t.cmd.ProcessState; ps != nil && ps.ExitCode() == -1 {
+		t.ignoresEOF.Store(true)
+	}
+	return err
 }
 
 // ended says how the process, reaped by Close, ended: "" for a clean exit
