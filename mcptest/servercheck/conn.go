@@ -278,6 +278,10 @@ type conn struct {
 	cl        *client.Client
 	version   string     // asked for; "" era-neutral
 	shutdowns *shutdowns // the suite's, to count how the process ended
+	// abandoned: a request on the connection was given up (timed out or
+	// cancelled), so the server may be busy with it when the connection
+	// closes, which says nothing about how it shuts down.
+	abandoned bool
 }
 
 // open dials and initializes a connection at version ("" era-neutral). On
@@ -310,12 +314,22 @@ func (c *conn) close() {
 	// Only a process still serving when the connection closes says how it
 	// shuts down; one that died before has been reported by its check.
 	serving := c.alive()
+	if ct, ok := c.tap.inner.(*commandTransport); ok && c.abandoned && serving {
+		// It may work on the abandoned request for a long while: its
+		// shutdown is left out of the shutdown check, so there is nothing
+		// to wait for.
+		_ = ct.cmd.Process.Kill()
+	}
 	if c.cl != nil {
 		_ = c.cl.Close()
 	}
 	_ = c.tap.Close()
 	if ct, ok := c.tap.inner.(*commandTransport); ok && serving && c.shutdowns != nil {
-		c.shutdowns.record(ct.ended())
+		if c.abandoned {
+			c.shutdowns.recordBusy()
+		} else {
+			c.shutdowns.record(ct.ended())
+		}
 	}
 }
 
@@ -323,6 +337,7 @@ func (c *conn) close() {
 type shutdowns struct {
 	mu            sync.Mutex
 	closed, dirty int
+	busy          int    // connections left out: a request on them was abandoned
 	first         string // how the first process that did not exit cleanly ended
 }
 
@@ -340,10 +355,18 @@ func (s *shutdowns) record(ended string) {
 	}
 }
 
-func (s *shutdowns) counts() (closed, dirty int, first string) {
+// recordBusy counts a connection closed while the server may still work on
+// an abandoned request.
+func (s *shutdowns) recordBusy() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.closed, s.dirty, s.first
+	s.busy++
+}
+
+func (s *shutdowns) counts() (closed, dirty, busy int, first string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed, s.dirty, s.busy, s.first
 }
 
 // refusesInvalidJSON reports whether t is a transport of package

@@ -67,8 +67,9 @@
 //	prompts/missing-argument/<prompt> W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt        W  -32602 (server/prompts, SHOULD)
 //	shutdown                      W  over stdio ([Command]), the server process exits with status 0 when
-//	                                 its stdin closes, on every connection the checks made
-//	                                 (basic/lifecycle, "Shutdown"); reported once
+//	                                 its stdin closes, on every connection the checks made but those
+//	                                 left with a request still at work (timed out, or cancelled and
+//	                                 still reporting progress) (basic/lifecycle, "Shutdown"); reported once
 //
 // The checks call every tool, many times, with odd arguments: run them
 // against a test instance of a server, never against one whose tools act on

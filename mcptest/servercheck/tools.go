@@ -53,6 +53,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		return res, err, o
 	case timedOut(err):
 		o.fatal = true
+		cn.abandoned = true
 		if x := extreme(args); x != "" {
 			// Not a hang: the schema lets a model ask for this much work.
 			o.warn = true
