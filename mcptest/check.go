@@ -94,7 +94,7 @@ func CheckServer(t testing.TB, srv Server, opts ...CheckOption) {
 // transport: dial opens a fresh connection each time (see [servercheck.Command],
 // [servercheck.URL], [servercheck.Handler]).
 //
-//	mcptest.CheckTransport(t, servercheck.Command("python", "server.py"))
+//	mcptest.CheckTransport(t, servercheck.Command(exec.Command("python", "server.py")))
 func CheckTransport(t testing.TB, dial servercheck.Dialer, opts ...CheckOption) {
 	t.Helper()
 	if dial == nil {

@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestCheckTransportStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := runFake(t, func(tb testing.TB) {
-		CheckTransport(tb, servercheck.Command(bin, nil), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
+		CheckTransport(tb, servercheck.Command(exec.Command(bin)), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
 	})
 	f.expectFailure(t,
 		"tools/calls/crash: called tool \"crash\" with arguments {}\nthe connection broke",

@@ -202,7 +202,7 @@ func (s *server) dialer(logs *logRecorder) servercheck.Dialer {
 	case s.url != "":
 		return servercheck.URL(s.url, transport.WithHeaders(s.headers))
 	case s.command != nil:
-		return servercheck.Command(s.command[0], s.command[1:])
+		return servercheck.Command(exec.Command(s.command[0], s.command[1:]...))
 	}
 	var h slog.Handler = slog.DiscardHandler
 	if logs != nil {

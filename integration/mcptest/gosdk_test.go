@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -420,7 +421,7 @@ func TestCheckTransportGoSDKStdio(t *testing.T) {
 	bin, err := cmdServerBuild()
 	require.NoError(t, err)
 	f := runFake(t, func(tb testing.TB) {
-		mcptest.CheckTransport(tb, servercheck.Command(bin, nil), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
+		mcptest.CheckTransport(tb, servercheck.Command(exec.Command(bin)), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
 	})
 	f.ExpectFailure(t,
 		"tools/calls/crash: called tool \"crash\" with arguments {}\nthe connection broke",

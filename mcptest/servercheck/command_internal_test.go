@@ -22,7 +22,7 @@ func TestCommandNotesAProcessIgnoringStdinClosing(t *testing.T) {
 		if ignore {
 			t.Setenv("STDIOSERVER_IGNORE_EOF", "1")
 		}
-		dial := Command(bin, nil, transport.WithGracePeriod(100*time.Millisecond))
+		dial := Command(exec.Command(bin), transport.WithGracePeriod(100*time.Millisecond))
 		tr, err := dial(t.Context())
 		require.NoError(t, err)
 		ct := tr.(*commandTransport)

@@ -2,6 +2,7 @@ package servercheck
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -10,28 +11,38 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/internal/cmdcopy"
 )
 
-// Command returns a Dialer that starts the program name with args for each
-// connection and speaks the stdio transport to it. The program is stopped
-// when the connection closes: its stdin is closed, and a program still
-// running after the grace period (transport.WithGracePeriod) is signalled.
-// Once one has had to be signalled, the later ones get a grace period of
-// [ignoredEOFGrace]: waiting again for a program known not to exit by itself
-// would only make the checks slower (the shutdown check reports it).
-func Command(name string, args []string, opts ...transport.CommandOption) Dialer {
+// Command returns a Dialer that starts a copy of cmd for each connection
+// (its Path, Args, Env, Dir and the rest of its configuration; cmd itself
+// is never started, and the context of exec.CommandContext does not carry
+// over) and speaks the stdio transport to it:
+//
+//	servercheck.Command(exec.Command("python", "server.py"))
+//
+// The program is stopped when the connection closes: its stdin is closed,
+// and a program still running after the grace period
+// (transport.WithGracePeriod) is signalled. Once one has had to be
+// signalled, the later ones get a grace period of [ignoredEOFGrace]:
+// waiting again for a program known not to exit by itself would only make
+// the checks slower (the shutdown check reports it).
+func Command(cmd *exec.Cmd, opts ...transport.CommandOption) Dialer {
 	ignoresEOF := new(atomic.Bool)
 	return func(ctx context.Context) (client.Transport, error) {
+		if cmd == nil {
+			return nil, errors.New("servercheck: Command: cmd is nil")
+		}
 		o := opts
 		if ignoresEOF.Load() {
 			o = append(slices.Clip(opts), transport.WithGracePeriod(ignoredEOFGrace))
 		}
-		cmd := exec.Command(name, args...)
-		tr, err := transport.Command(cmd, o...)
+		run := cmdcopy.Of(cmd)
+		tr, err := transport.Command(run, o...)
 		if err != nil {
 			return nil, err
 		}
-		return &commandTransport{Stdio: tr, cmd: cmd, ignoresEOF: ignoresEOF}, nil
+		return &commandTransport{Stdio: tr, cmd: run, ignoresEOF: ignoresEOF}, nil
 	}
 }
 

@@ -2,6 +2,7 @@ package servercheck_test
 
 import (
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestDocumentationListsEveryCheck(t *testing.T) {
 	}
 
 	var names []string
-	err = servercheck.Run(t.Context(), servercheck.Command(buildStdioServer(t), nil, transport.WithGracePeriod(time.Second)), &servercheck.Options{
+	err = servercheck.Run(t.Context(), servercheck.Command(exec.Command(buildStdioServer(t)), transport.WithGracePeriod(time.Second)), &servercheck.Options{
 		OnResult: func(r servercheck.Result) { names = append(names, r.Name) },
 	})
 	require.NoError(t, err)

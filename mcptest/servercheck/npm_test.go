@@ -2,6 +2,7 @@ package servercheck_test
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -23,7 +24,7 @@ func runNPM(t *testing.T, pkg string) (failed, warned []string) {
 	// The first run may download the package.
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	err := servercheck.Run(ctx, servercheck.Command(npx, []string{"-y", pkg}, transport.WithGracePeriod(2*time.Second)), &servercheck.Options{
+	err := servercheck.Run(ctx, servercheck.Command(exec.Command(npx, "-y", pkg), transport.WithGracePeriod(2*time.Second)), &servercheck.Options{
 		OnResult: func(r servercheck.Result) {
 			switch r.Status {
 			case servercheck.Fail:

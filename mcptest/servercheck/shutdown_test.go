@@ -25,7 +25,7 @@ func buildStdioServer(t *testing.T) string {
 func runStdio(t *testing.T, bin, run string) map[string]servercheck.Result {
 	t.Helper()
 	results := map[string]servercheck.Result{}
-	err := servercheck.Run(t.Context(), servercheck.Command(bin, nil, transport.WithGracePeriod(200*time.Millisecond)), &servercheck.Options{
+	err := servercheck.Run(t.Context(), servercheck.Command(exec.Command(bin), transport.WithGracePeriod(200*time.Millisecond)), &servercheck.Options{
 		Run:      run,
 		OnResult: func(r servercheck.Result) { results[r.Name] = r },
 	})

@@ -21,7 +21,7 @@ func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 	require.NoError(t, err, "go build: %s", out)
 
 	results := map[string]servercheck.Result{}
-	err = servercheck.Run(t.Context(), servercheck.Command(bin, nil), &servercheck.Options{
+	err = servercheck.Run(t.Context(), servercheck.Command(exec.Command(bin)), &servercheck.Options{
 		Version:  "2025-11-25",
 		OnResult: func(r servercheck.Result) { results[r.Name] = r },
 	})
