@@ -10,7 +10,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
-// CheckOption configures [CheckServer], [CheckTransport] and [Fuzz]: it
+// CheckOption configures [CheckServer] and [Fuzz]: it
 // edits the [servercheck.Options] they run with, so any field of those can be set
 // with a func literal.
 type CheckOption func(*servercheck.Options)
@@ -62,16 +62,22 @@ func CheckWith(opts ...Option) CheckOption {
 	}
 }
 
-// CheckServer runs the battery of package [servercheck] against srv, served in
-// memory: every check is a subtest (so -run and -skip select them, and
-// [SkipChecks] does too), and a failing check says what was sent, what came
-// back, what the protocol or the error contract expects, and the messages
-// around it. It is the first test to add for a server:
+// CheckServer runs the battery of package [servercheck] against srv: every
+// check is a subtest (so -run and -skip select them, and [SkipChecks] does
+// too), and a failing check says what was sent, what came back, what the
+// protocol or the error contract expects, and the messages around it. It
+// is the first test to add for a server:
 //
 //	func TestServer(t *testing.T) {
 //		logs := logcapture.New(t)
 //		mcptest.CheckServer(t, gosdktest.Server(myserver.New(logs.Logger())), mcptest.CheckLogs(logs))
 //	}
+//
+// srv is any [Server]. The checks open many connections: one served in
+// memory is served on a fresh in-memory connection for each; a [Command]
+// server starts a process for each, a [Handler] or [URL] server opens an
+// HTTP session for each, and a [Transport] server calls its dial function
+// for each.
 //
 // The checks need no fixture: they read what the server declares and lists,
 // and call every tool, many times, with arguments generated from its input
@@ -83,25 +89,11 @@ func CheckWith(opts ...Option) CheckOption {
 // failure prefixed with the check's name.
 func CheckServer(t testing.TB, srv Server, opts ...CheckOption) {
 	t.Helper()
-	if srv == nil {
-		t.Fatalf("mcptest.CheckServer: the server is nil")
-		return
-	}
-	runChecks(t, "mcptest.CheckServer", servercheck.Serve(srv), startLegacy(srv, opts))
-}
-
-// CheckTransport is [CheckServer] for a server reached through a
-// transport: dial opens a fresh connection each time (see [servercheck.Command],
-// [servercheck.URL], [servercheck.Handler]).
-//
-//	mcptest.CheckTransport(t, servercheck.Command(exec.Command("python", "server.py")))
-func CheckTransport(t testing.TB, dial servercheck.Dialer, opts ...CheckOption) {
-	t.Helper()
+	dial := dialerOf(t, "mcptest.CheckServer", srv)
 	if dial == nil {
-		t.Fatalf("mcptest.CheckTransport: the dialer is nil")
 		return
 	}
-	runChecks(t, "mcptest.CheckTransport", dial, opts)
+	runChecks(t, "mcptest.CheckServer", dial, startLegacy(srv, opts))
 }
 
 // runChecks runs the checks on a goroutine of their own, which hands each

@@ -18,7 +18,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// The tests of ConnectCommand and CheckTransport start a stdio server: this
+// The tests of Command servers start a stdio server: this
 // test binary, run through a link named cmdserver, which TestMain
 // recognises (no server program to build, and no SDK). It serves
 // cmdserverFake, whose tools answer, hang and crash. CMDSERVER_MODE picks
@@ -28,6 +28,7 @@ import (
 //	exit          write two lines on stderr and exit 3 before reading anything
 //	linger        serve, then keep running after stdin closed (ignores SIGTERM)
 //	fail-on-exit  serve, then exit 1 after stdin closed
+//	probe         serve probeServer (its echo tool only) instead
 const cmdServerName = "cmdserver"
 
 // isCmdServer reports whether this process is the cmdserver program.
@@ -113,9 +114,13 @@ func serveStdio() int {
 	case "linger":
 		signal.Ignore(syscall.SIGTERM)
 	}
-	cli, srv := memtransport.Pair()
 	served, written := make(chan error, 1), make(chan error, 1)
-	go func() { served <- cmdserverFake(os.Stderr).Serve(context.Background(), srv) }()
+	fake := cmdserverFake(os.Stderr)
+	if mode == "probe" {
+		fake = probeServer()
+	}
+	cli, srv := memtransport.Pair()
+	go func() { served <- fake.Serve(context.Background(), srv) }()
 	go func() { _, err := io.Copy(os.Stdout, cli.Stream()); written <- err }()
 	_, err := io.Copy(cli.Stream(), os.Stdin)
 	_ = cli.Stream().Close()

@@ -19,14 +19,24 @@ import (
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// Server is an MCP server the harness can connect to: Serve serves one
-// connection end until the connection closes (or ctx ends), then returns.
-// An SDK's server is not one; its adapter is: gosdktest.Server(srv) for go-sdk,
-// mcpgotest.Server(srv) for mcp-go. [ServerFunc] adapts any other server.
+// Server is an MCP server the harness can connect to. [Connect],
+// [CheckServer] and [Fuzz] take any Server:
+//   - one served in memory: an SDK's server is not one, its adapter is:
+//     gosdktest.Server(srv) for go-sdk, mcpgotest.Server(srv) for mcp-go;
+//     [ServerFunc] adapts any other Go server;
+//   - a program speaking stdio, in any language: [Command];
+//   - a streamable HTTP handler in the process: [Handler];
+//   - a streamable HTTP endpoint: [URL];
+//   - any other transport: [Transport].
 //
-// Serve must not return before it has stopped using conn and every goroutine
-// it started for the connection has finished (or is about to), because the
-// harness checks for leaked goroutines once it returns.
+// The harness serves a Server in memory by calling Serve with one end of a
+// fresh [memtransport.Pair] for each connection: Serve serves that end
+// until the connection closes (or ctx ends), then returns. It must not
+// return before it has stopped using conn and every goroutine it started
+// for the connection has finished (or is about to), because the harness
+// checks for leaked goroutines once it returns. The servers of Command,
+// Handler, URL and Transport are reached through their transport instead,
+// and their Serve serves nothing.
 //
 // A Server may also say which protocol versions it speaks, with a method
 // the harness looks for (as io.Copy looks for WriterTo):
@@ -57,20 +67,25 @@ const noTimeoutWait = 5 * time.Second
 // only decides what the report says: that Serve failed is known already.
 const cancelWait = 500 * time.Millisecond
 
-// Connect connects a real [client.Client] to srv in memory and returns it
-// after the handshake. srv is an adapter, not an SDK's server:
+// Connect connects a real [client.Client] to srv and returns it after the
+// handshake. srv is any [Server]: an SDK's adapter, not the SDK's server,
+// or what [Command], [Handler], [URL] or [Transport] return:
 //
 //	c := mcptest.Connect(t, gosdktest.Server(srv)) // srv is a go-sdk *mcp.Server
 //	c := mcptest.Connect(t, mcpgotest.Server(srv)) // srv is an mcp-go *server.MCPServer
+//	c := mcptest.Connect(t, mcptest.Command(exec.Command("python", "server.py")))
 //
-// Connect serves srv on one end of a fresh [memtransport.Pair]. When the
-// test ends (t.Cleanup) the client closes, Serve must return, and the test
-// fails if a goroutine the connection started is still running; while it
-// runs, the harness checks what the package documentation lists under
-// "What the harness checks for you". Connections share nothing, so Connect
-// is safe for parallel tests.
+// Connect serves a Server served in memory on one end of a fresh
+// [memtransport.Pair]; it reaches the others through their transport, and
+// records the transcript between the client and that transport. When the
+// test ends (t.Cleanup) the client closes, the server must be done (Serve
+// returns, the process exits), and the test fails if a goroutine the
+// connection started is still running; while it runs, the harness checks
+// what the package documentation lists under "What the harness checks for
+// you". Connections share nothing, so Connect is safe for parallel tests.
 //
-// If the handshake fails, Connect stops the test with t.Fatalf.
+// If srv is nil, was made from bad arguments (a nil command, a bad URL), or
+// the handshake fails, Connect stops the test with t.Fatalf.
 func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 	t.Helper()
 	if srv == nil {
@@ -78,15 +93,22 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		return nil
 	}
 	cfg := newConfig(opts)
+	if x, ok := srv.(external); ok {
+		if err := x.check(); err != nil {
+			t.Fatalf("mcptest.Connect: %v", err)
+			return nil
+		}
+		return x.connect(newHarness(t, cfg, "mcptest.Connect", kindOf(srv)))
+	}
 	if cfg.version == "" && eachVersionOf(t) == "" {
 		cfg.version = legacyStart(srv) // no probe for a server that says it is legacy
 	}
+	h := newHarness(t, cfg, "mcptest.Connect", inMemory)
 	keep := cfg.keepFrames()
 	// The user's transport options come last, so they can change this.
 	pairOpts := append([]memtransport.Option{memtransport.WithTranscriptLimit(keep)}, cfg.pairOptions...)
 	cliEnd, srvEnd := memtransport.Pair(pairOpts...)
 
-	h := newHarness(t, cfg, "mcptest.Connect")
 	h.srvEnd, h.served = srvEnd, make(chan error, 1)
 	h.transcript = srvEnd.Transcript
 	h.afterClose = append(h.afterClose, h.stopServer)
@@ -119,12 +141,11 @@ func legacyStart(srv Server) string {
 	return best
 }
 
-// harness is the state of one connection made by Connect or one of the
-// other Connect functions.
+// harness is the state of one connection made by Connect.
 type harness struct {
 	t      testing.TB
 	cfg    *config
-	name   string // the Connect function, for messages
+	name   string // the function, for messages: "mcptest.Connect"
 	label  string
 	tr     client.Transport // what the client talks to
 	client *client.Client
@@ -150,7 +171,7 @@ type harness struct {
 	// missing says which requests for input the client has no callback for.
 	missing func(method string) bool
 
-	// In-memory connections (Connect) only.
+	// Servers served in memory only.
 	srvEnd      *memtransport.Conn
 	cancelServe context.CancelFunc
 	served      chan error
@@ -166,9 +187,11 @@ type harness struct {
 	over bool // the cleanup has finished: t must not be used any more
 }
 
-func newHarness(t testing.TB, cfg *config, name string) *harness {
+// newHarness starts the harness of a connection to a server of kind (see
+// kindOf).
+func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
 	t.Helper()
-	if msg := cfg.unusable(name); msg != "" {
+	if msg := cfg.unusable(kind); msg != "" {
 		// goleak's rule: an option that cannot apply is a mistake to
 		// report, not one to ignore.
 		t.Fatalf("%s: %s", name, msg)
@@ -289,10 +312,10 @@ func (h *harness) startWatchdog() {
 // keepFrames is how many messages the connection's transcript keeps.
 func (c *config) keepFrames() int { return transcriptFrames }
 
-// connect is what every Connect function shares: it runs open and the
-// handshake inside the connection's label, registers the cleanup, and
-// fails the test if the handshake fails. With record set, the transport
-// open returns is wrapped in a recorder for the transcript.
+// connect is what the connections to every kind of server share: it runs
+// open and the handshake inside the connection's label, registers the
+// cleanup, and fails the test if the handshake fails. With record set, the
+// transport open returns is wrapped in a recorder for the transcript.
 func (h *harness) connect(base context.Context, record bool, open func(ctx context.Context) (client.Transport, error)) *client.Client {
 	t, cfg := h.t, h.cfg
 	t.Helper()

@@ -12,9 +12,10 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 )
 
-// A server that takes every POST and never answers fails ConnectURL and
-// ConnectHTTP by the connection's timeout, not after the notifications/cancelled
-// POST that the server does not answer either has run out its own time
+// A server that takes every POST and never answers fails Connect to a URL
+// and to a Handler server by the connection's timeout, not after the
+// notifications/cancelled POST that the server does not answer either has
+// run out its own time
 // (issue 23: the pinned legacy version took 5.3 s with a 300ms timeout).
 // The harness's leak check and goleak at the end of the binary see that
 // nothing the connection started outlives it.
@@ -31,8 +32,8 @@ func TestConnectNeverAnsweredFailsByTimeout(t *testing.T) {
 		name    string
 		connect func(tb testing.TB, opts ...Option)
 	}{
-		{"ConnectURL", func(tb testing.TB, opts ...Option) { ConnectURL(tb, srv.URL, opts...) }},
-		{"ConnectHTTP", func(tb testing.TB, opts ...Option) { ConnectHTTP(tb, deaf, opts...) }},
+		{"URL", func(tb testing.TB, opts ...Option) { Connect(tb, URL(srv.URL), opts...) }},
+		{"Handler", func(tb testing.TB, opts ...Option) { Connect(tb, Handler(deaf), opts...) }},
 	} {
 		for _, version := range []string{client.Version20251125, ""} {
 			opts := []Option{WithClient(client.Options{Timeout: timeout})}
@@ -43,7 +44,7 @@ func TestConnectNeverAnsweredFailsByTimeout(t *testing.T) {
 			f := runFake(t, func(tb testing.TB) { tc.connect(tb, opts...) })
 			took := time.Since(start)
 			t.Logf("%s, version %q: the failed test took %v", tc.name, version, took.Round(time.Millisecond))
-			f.expectFailure(t, "mcptest."+tc.name+": the server did not complete the handshake within 300ms")
+			f.expectFailure(t, "mcptest.Connect: the server did not complete the handshake within 300ms")
 			assert.Less(t, took, timeout+time.Second, "%s, version %q: the handshake's failure comes back by the timeout", tc.name, version)
 		}
 	}

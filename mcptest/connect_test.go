@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -402,22 +402,24 @@ func TestFinishedTestLetsGoOfItsConnection(t *testing.T) {
 	f.ExpectLetGo(t, released, "the client")
 }
 
-// An option the Connect function cannot use fails the test, naming the
-// functions that do use it, instead of doing nothing.
-func TestOptionsAConnectCannotUseFail(t *testing.T) {
+// An option that cannot apply to the kind of server given fails the test,
+// naming the kind it applies to and the kind given, instead of doing
+// nothing.
+func TestOptionsThatCannotApplyFail(t *testing.T) {
 	t.Parallel()
 	runFake(t, func(tb testing.TB) {
-		Connect(tb, probeServer(), WithCommandOptions(transport.WithGracePeriod(time.Second)), LogStderr())
-	}).expectFailure(t, "mcptest.Connect: mcptest.WithCommandOptions applies to mcptest.ConnectCommand only; mcptest.LogStderr applies to mcptest.ConnectCommand only")
+		Connect(tb, probeServer(), LogStderr(), WithoutExitCheck())
+	}).expectFailure(t, "mcptest.Connect: mcptest.LogStderr applies to a mcptest.Command server only; mcptest.WithoutExitCheck applies to a mcptest.Command server only, and this is a Server served in memory")
 	runFake(t, func(tb testing.TB) {
-		ConnectHTTP(tb, http.NotFoundHandler(), WithTransportOptions(memtransport.WithBufferSize(1)))
-	}).expectFailure(t, "mcptest.ConnectHTTP: mcptest.WithTransportOptions applies to mcptest.Connect only")
-	cli, srv := memtransport.Pair()
-	t.Cleanup(func() { cli.Close(); srv.Close() })
+		Connect(tb, Handler(http.NotFoundHandler()), WithTransportOptions(memtransport.WithBufferSize(1)))
+	}).expectFailure(t, "mcptest.Connect: mcptest.WithTransportOptions applies to a Server served in memory only, and this is a mcptest.Handler server")
 	runFake(t, func(tb testing.TB) {
-		ConnectTransport(tb, cli, WithHTTPOptions(), WithoutExitCheck())
-	}).expectFailure(t, "mcptest.WithHTTPOptions applies to mcptest.ConnectHTTP and mcptest.ConnectURL only", "mcptest.WithoutExitCheck applies to mcptest.ConnectCommand only")
-	// Options every Connect function uses pass.
+		Connect(tb, URL("http://127.0.0.1:1/mcp"), WithoutExitCheck())
+	}).expectFailure(t, "mcptest.Connect: mcptest.WithoutExitCheck applies to a mcptest.Command server only, and this is a mcptest.URL server")
+	runFake(t, func(tb testing.TB) {
+		Connect(tb, Command(exec.Command("true")), WithTransportOptions())
+	}).expectFailure(t, "mcptest.Connect: mcptest.WithTransportOptions applies to a Server served in memory only, and this is a mcptest.Command server")
+	// Options that apply pass.
 	c := Connect(t, probeServer(), WithTransportOptions(), WithoutLeakCheck())
 	assert.NotNil(t, c)
 }

@@ -68,7 +68,7 @@ func TestCrashReportsStartAtThePanic(t *testing.T) {
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"http", func(tb testing.TB) {
-			c := ConnectHTTP(tb, boom.handler(), WithProtocolVersion(client.LatestLegacyVersion))
+			c := Connect(tb, Handler(boom.handler()), WithProtocolVersion(client.LatestLegacyVersion))
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}, "mcptest.explode"},
 		{"serve", func(tb testing.TB) {
@@ -111,7 +111,7 @@ func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
 			AssertProtocolError(tb, err, client.CodeInternalError)
 		}, `mcptest: the server panicked in tools/call "boom": "multi\nline" (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
 		{"http", func(tb testing.TB) {
-			c := ConnectHTTP(tb, probeServer(boomTool()).handler(), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports())
+			c := Connect(tb, Handler(probeServer(boomTool()).handler()), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, transport.CodeHTTPError)
 		}, `mcptest: the HTTP handler panicked serving a POST request: kaboom (recovered; the test goes on because of mcptest.WithoutCrashReports)`},

@@ -1,6 +1,7 @@
 // Package mcptest is a test harness for MCP servers: connect a real client to
-// your server in memory, call it, and assert on what a client sees, the way
-// the MCP Python SDK's in-memory Client and pytest's caplog are used.
+// your server (in memory, or over stdio or HTTP), call it, and assert on what
+// a client sees, the way the MCP Python SDK's in-memory Client and pytest's
+// caplog are used.
 //
 //	func TestGetAuthorUnknownTitle(t *testing.T) {
 //		logs := logcapture.New(t)
@@ -26,49 +27,59 @@
 //
 // # Connecting
 //
-// [Connect] takes a [Server], not an SDK's server: wrap a go-sdk *mcp.Server
-// with gosdktest.Server(srv) (package gosdk/gosdktest) and an mcp-go
-// *server.MCPServer with mcpgotest.Server(srv) (package mcpgo/mcpgotest); a
-// [ServerFunc] serves anything else on a [memtransport.Conn]. Connect
-// returns a [client.Client] after the handshake and cleans up when the test
-// ends. [WithProtocolVersion] pins the protocol version, and [EachVersion]
-// runs a test at every version (narrowed with [Since] and [Before] for what
-// not every version has). [WithClient] sets the client's options: its
-// identity and capabilities, the callbacks that answer the server's
-// requests for sampling, elicitation and roots, the log level it asks for,
-// and the bound on every request.
+// [Connect], [CheckServer] and [Fuzz] take a [Server], whatever the server
+// is:
 //
-// # External servers
-//
-// A server that is not a Go value in the test's process is tested the same
-// way, with the same options, timeouts, transcript and assertions:
-//
-//   - [ConnectCommand] starts a server program, in any language, and speaks
-//     the stdio transport to it:
-//     mcptest.ConnectCommand(t, exec.Command("python", "server.py")).
-//     A failing test prints the end of the server's stderr after the
-//     transcript ([LogStderr] streams it instead), and the test fails unless
-//     the process exits with status 0 once its stdin closes
+//   - A Go server, served in memory: its SDK's adapter, not the SDK's
+//     server: gosdktest.Server(srv) (package gosdk/gosdktest) for a go-sdk
+//     *mcp.Server, mcpgotest.Server(srv) (package mcpgo/mcpgotest) for an
+//     mcp-go *server.MCPServer; a [ServerFunc] serves anything else on a
+//     [memtransport.Conn].
+//   - [Command]: a server program, in any language, spoken to over stdio:
+//     mcptest.Command(exec.Command("python", "server.py")). A failing test
+//     prints the end of the server's stderr after the transcript
+//     ([LogStderr] streams it instead), and the test fails unless the
+//     process exits with status 0 once its stdin closes
 //     ([WithoutExitCheck]).
-//   - [ConnectHTTP] calls a streamable HTTP handler (go-sdk's
+//   - [Handler]: a streamable HTTP handler (go-sdk's
 //     mcp.NewStreamableHTTPHandler, mcp-go's server.NewStreamableHTTPServer)
-//     in the test's process with no socket, exactly as a remote client would.
-//     The leak check reaches the handler calls and what they start.
-//   - [ConnectURL] connects to an endpoint URL: a server in another process,
-//     or an httptest.Server.
-//   - [ConnectTransport] takes any [client.Transport].
+//     called in the test's process with no socket, exactly as a remote
+//     client would. The leak check reaches the handler calls and what they
+//     start.
+//   - [URL]: a streamable HTTP endpoint: a server in another process, or an
+//     httptest.Server.
+//   - [Transport]: any [client.Transport], from a function that opens one.
 //
-// [WithCommandOptions] and [WithHTTPOptions] pass options to the transports
-// of package [github.com/mcptestkit/mcptestkit/client/transport]. The
-// transcript of these connections is recorded between the client and the
-// transport. [WithTranscript] hands any connection's transcript to the test,
-// so that a whole session can be compared with a golden file:
+// The constructors take their transport's options (package
+// [github.com/mcptestkit/mcptestkit/client/transport]): a grace period,
+// headers, an *http.Client. Connect returns a [client.Client] after the
+// handshake and cleans up when the test ends, with the same timeouts,
+// transcript and assertions for every kind. [WithProtocolVersion] pins the
+// protocol version, and [EachVersion] runs a test at every version
+// (narrowed with [Since] and [Before] for what not every version has).
+// [WithClient] sets the client's options: its identity and capabilities,
+// the callbacks that answer the server's requests for sampling,
+// elicitation and roots, the log level it asks for, and the bound on every
+// request. An option that cannot apply to the kind of server given
+// ([WithTransportOptions] to a server not served in memory, [LogStderr] to
+// one that is not a Command) fails the test.
 //
-//	var tr mcptest.Transcript
-//	c := mcptest.ConnectCommand(t, exec.Command("./bookshop"), mcptest.WithTranscript(&tr))
-//	// ... calls ...
-//	mcptest.Golden(t, "session", tr.Messages())
+// A server outside the process has its transcript recorded between the
+// client and the transport. [WithTranscript] hands any connection's
+// transcript to the test, so that a whole session can be compared with a
+// golden file:
 //
+//	func TestSession(t *testing.T) {
+//		var tr mcptest.Transcript
+//		c := mcptest.Connect(t, mcptest.Command(exec.Command("./bookshop")), mcptest.WithTranscript(&tr))
+//		// ... calls ...
+//		mcptest.Golden(t, "session", tr.Messages())
+//	}
+//
+// The same server value serves every connection: a Command starts a
+// process for each, so one value can go to EachVersion's subtests and to
+// CheckServer alike.
+
 // # What the harness checks for you
 //
 //   - A request that gets no answer fails after [DefaultTimeout] with an
@@ -101,8 +112,9 @@
 //
 // # Fake time
 //
-// [Connect], [ConnectHTTP] and [CheckServer] work inside testing/synctest's
-// synctest.Test, where the server, the client and the harness run on the
+// [Connect] (to a Server served in memory or a [Handler] server) and
+// [CheckServer] (to a Server served in memory) work inside
+// testing/synctest's synctest.Test, where the server, the client and the harness run on the
 // bubble's fake clock: a tool that waits an hour answers at once, and the
 // request timeout is fake time too (give such a call a longer one). In a
 // bubble the harness sets no watchdog for go test -timeout, whose real
@@ -161,8 +173,8 @@
 // the transcript once it has run.
 //
 // SDK-owned goroutines that may outlive a connection by design (mcp-go's
-// task expiry) are ignored. The other Connect functions make their
-// transport inside the label too, and send every message from a labelled
+// task expiry) are ignored. A connection to a server outside the process
+// makes its transport inside the label too, and sends every message from a labelled
 // goroutine, so that what a transport starts per message (an HTTP request,
 // an in-process handler call and the server session it opens) is counted
 // even when the test's goroutine sends it.

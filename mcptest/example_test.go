@@ -118,9 +118,9 @@ func ExampleNormalize() {
 // over stdio. If the test fails, the end of the server's stderr is printed
 // after the transcript; the test also fails if the server does not exit
 // cleanly when its stdin closes.
-func ExampleConnectCommand() {
+func ExampleCommand() {
 	testSearch := func(t *testing.T) {
-		c := mcptest.ConnectCommand(t, exec.Command("python3", "bookshop_server.py"))
+		c := mcptest.Connect(t, mcptest.Command(exec.Command("python3", "bookshop_server.py")))
 		res, err := c.CallTool(t.Context(), "search_books", map[string]any{"query": "dune"})
 		require.NoError(t, err)
 		mcptest.AssertToolSuccess(t, res)
@@ -129,15 +129,15 @@ func ExampleConnectCommand() {
 }
 
 // A streamable HTTP handler is called in the test's process, with no socket,
-// exactly as a remote client would call it; ConnectURL does the same for a
-// server listening on an address.
-func ExampleConnectHTTP() {
+// exactly as a remote client would call it; a URL server does the same for
+// a server listening on an address.
+func ExampleHandler() {
 	// The server's handler: go-sdk's mcp.NewStreamableHTTPHandler,
 	// mcp-go's server.NewStreamableHTTPServer.
 	var handler http.Handler
 
 	testTools := func(t *testing.T) {
-		c := mcptest.ConnectHTTP(t, handler, mcptest.WithProtocolVersion(client.LatestLegacyVersion))
+		c := mcptest.Connect(t, mcptest.Handler(handler), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 		list, err := c.ListTools(t.Context(), "")
 		require.NoError(t, err)
 		mcptest.AssertValidSchemas(t, list.Tools...)

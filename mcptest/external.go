@@ -15,55 +15,91 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/internal/cmdcopy"
+	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // stderrLines is how many of the last lines a server process wrote on
-// stderr a failing test prints (see [ConnectCommand]).
+// stderr a failing test prints (see [Command]).
 const stderrLines = 40
 
-// ConnectTransport connects a real [client.Client] over tr, any
-// [client.Transport], and returns it after the handshake, with everything
-// [Connect] gives an in-memory server that a transport allows: the
-// per-request timeout, the transcript printed when the test fails (recorded
-// between the client and tr, so it shows what the client sent and
-// received), [WithTranscript], and the cleanup, which closes the client and
-// with it tr, and fails the test if closing fails.
-//
-// The leak check covers the client's goroutines and those tr starts while
-// sending a message (each Send runs on a goroutine carrying the
-// connection's label); goroutines tr started before ConnectTransport was
-// called carry no label and are not checked. [ConnectCommand], [ConnectHTTP]
-// and [ConnectURL] make the transport themselves, so the check sees all of
-// theirs.
-//
-// The server is not in this process's hands, so a panic in it is not
-// reported by the harness: use ConnectHTTP for an in-process HTTP handler.
-//
-// If tr is nil or the handshake fails, ConnectTransport stops the test with
-// t.Fatalf.
-func ConnectTransport(t testing.TB, tr client.Transport, opts ...Option) *client.Client {
-	t.Helper()
-	if tr == nil {
-		t.Fatalf("mcptest.ConnectTransport: the transport is nil")
-		return nil
-	}
-	h := newHarness(t, newConfig(opts), "mcptest.ConnectTransport")
-	return h.connect(context.Background(), true, func(context.Context) (client.Transport, error) { return tr, nil })
+// external is a [Server] that is not served in memory: the harness reaches
+// it through a transport instead of calling its Serve. [Command],
+// [Handler], [URL] and [Transport] return one.
+type external interface {
+	Server
+	// kind names the constructor, for messages: "mcptest.Command".
+	kind() string
+	// check reports what was wrong with the constructor's arguments (a nil
+	// command, a bad URL), which Connect, CheckServer and Fuzz report.
+	check() error
+	// connect connects h's client to the server (Connect).
+	connect(h *harness) *client.Client
+	// dialer opens the connections of the checks and the fuzzer.
+	dialer() servercheck.Dialer
 }
 
-// ConnectCommand starts cmd as an MCP server speaking the stdio transport
-// (newline-delimited JSON on its stdin and stdout, as
-// [transport.Command] does), connects a real [client.Client] to it and
-// returns it after the handshake. The server may be written in any
-// language; build a Go one into t.TempDir first, or run it with go run.
+// inMemory describes every other Server (an SDK adapter, a ServerFunc),
+// in messages.
+const inMemory = "a Server served in memory"
+
+// kindOf describes srv's kind, in messages.
+func kindOf(srv Server) string {
+	if x, ok := srv.(external); ok {
+		return "a " + x.kind() + " server"
+	}
+	return inMemory
+}
+
+// notServed is the Serve method of the external servers: there is nothing
+// in the process to serve conn with. It closes conn, so that a client on its
+// other end fails at once instead of waiting out its timeout.
+func notServed(conn *memtransport.Conn, kind, instead string) error {
+	if conn != nil {
+		_ = conn.Close()
+	}
+	return fmt.Errorf("%s returns a Server for mcptest.Connect, CheckServer and Fuzz, which reach it through its transport; its Serve method serves nothing (without package mcptest, use %s)", kind, instead)
+}
+
+// dialerOf returns the Dialer that opens connections to srv for the checks
+// and the fuzzer, or fails the test (fn names the caller) when srv is nil
+// or its constructor was given bad arguments.
+func dialerOf(t testing.TB, fn string, srv Server) servercheck.Dialer {
+	t.Helper()
+	if srv == nil {
+		t.Fatalf("%s: the server is nil", fn)
+		return nil
+	}
+	x, ok := srv.(external)
+	if !ok {
+		return servercheck.Serve(srv)
+	}
+	if err := x.check(); err != nil {
+		t.Fatalf("%s: %v", fn, err)
+		return nil
+	}
+	return x.dialer()
+}
+
+// Command returns a Server for the MCP server program cmd describes,
+// speaking the stdio transport to it (newline-delimited JSON on its stdin
+// and stdout, as [transport.Command] does). The program may be written in
+// any language; build a Go one into t.TempDir first, or run it with go run.
 //
-//	c := mcptest.ConnectCommand(t, exec.Command("python", "server.py"))
+//	c := mcptest.Connect(t, mcptest.Command(exec.Command("python", "server.py")))
 //
-// Make cmd with exec.Command, not exec.CommandContext(t.Context(), ...): the
-// test's context ends before the cleanup runs, which would kill the server
-// before the harness can close it properly.
+// cmd is a template, never started itself: every connection starts a copy
+// of it (its Path, Args, Env, Dir and the rest of its configuration), so
+// one Command server serves any number of connections, [EachVersion]'s and
+// [CheckServer]'s among them. The context of exec.CommandContext does not
+// carry over: the harness stops each process itself. opts configure the
+// transport: the grace period before the program is signalled
+// ([transport.WithGracePeriod]), the line size limit, a copy of stderr.
 //
-// Besides what [ConnectTransport] gives any transport:
+// A connection [Connect] makes to it has, besides what every connection
+// has:
 //   - What the server writes on stderr is kept, and its last
 //     [stderrLines] lines are printed when the test fails, after the
 //     transcript; [LogStderr] sends every line to t.Log as it arrives
@@ -71,26 +107,45 @@ func ConnectTransport(t testing.TB, tr client.Transport, opts ...Option) *client
 //   - The cleanup closes the server's stdin, which a stdio server must take
 //     as the signal to exit, and fails the test unless the process then
 //     exits with status 0 by itself. One that does not exit within the
-//     transport's grace period ([transport.DefaultGracePeriod], set with
-//     [WithCommandOptions] and [transport.WithGracePeriod]) is sent SIGTERM,
-//     then SIGKILL, and the test fails saying so; one that exited (crashed)
-//     during the test fails it with its exit status and stderr. Turn this
-//     check off with [WithoutExitCheck] for a test that makes the server
-//     fail on purpose.
+//     transport's grace period ([transport.DefaultGracePeriod]) is sent
+//     SIGTERM, then SIGKILL, and the test fails saying so; one that exited
+//     (crashed) during the test fails it with its exit status and stderr.
+//     Turn this check off with [WithoutExitCheck] for a test that makes the
+//     server fail on purpose.
 //   - The leak check covers the transport's and the client's goroutines;
 //     the server's own are in another process.
 //
-// If cmd is nil, cannot be started, or the handshake fails, ConnectCommand
-// stops the test with t.Fatalf; the message names the command and, when it
-// exited, its status and stderr.
-func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client {
-	t.Helper()
-	if cmd == nil {
-		t.Fatalf("mcptest.ConnectCommand: the command is nil")
-		return nil
+// If cmd is nil or cannot be started, Connect stops the test with
+// t.Fatalf; the message names the command and, when it exited, its status
+// and stderr.
+func Command(cmd *exec.Cmd, opts ...transport.CommandOption) Server {
+	return &commandServer{cmd: cmd, opts: opts}
+}
+
+type commandServer struct {
+	cmd  *exec.Cmd
+	opts []transport.CommandOption
+}
+
+func (s *commandServer) Serve(_ context.Context, conn *memtransport.Conn) error {
+	return notServed(conn, s.kind(), "servercheck.Command or transport.Command")
+}
+
+func (s *commandServer) kind() string { return "mcptest.Command" }
+
+func (s *commandServer) check() error {
+	if s.cmd == nil {
+		return errors.New("mcptest.Command: the command is nil")
 	}
-	cfg := newConfig(opts)
-	h := newHarness(t, cfg, "mcptest.ConnectCommand")
+	return nil
+}
+
+func (s *commandServer) dialer() servercheck.Dialer { return servercheck.Command(s.cmd, s.opts...) }
+
+func (s *commandServer) connect(h *harness) *client.Client {
+	h.t.Helper()
+	cfg := h.cfg
+	cmd := cmdcopy.Of(s.cmd)
 	var stdio *transport.Stdio
 	copts := []transport.CommandOption{}
 	if cfg.logStderr {
@@ -98,7 +153,7 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 			h.logf(false, "mcptest: server stderr: %s", line)
 		}))
 	}
-	copts = append(copts, cfg.commandOptions...)
+	copts = append(copts, s.opts...)
 	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
 	h.afterClose = append(h.afterClose, func() { h.checkExit(cmd) })
 	if !cfg.logStderr {
@@ -119,24 +174,28 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 	})
 }
 
-// ConnectHTTP connects a real [client.Client] to h, an MCP server's
-// streamable HTTP handler (go-sdk's mcp.NewStreamableHTTPHandler, mcp-go's
-// server.NewStreamableHTTPServer, or your own), called in this process with
-// no socket through [transport.Handler], and returns it after the
-// handshake. The test sees the server exactly as a remote client would:
-// sessions, headers, SSE streams, both protocol eras.
+// Handler returns a Server for h, an MCP server's streamable HTTP handler
+// (go-sdk's mcp.NewStreamableHTTPHandler, mcp-go's
+// server.NewStreamableHTTPServer, or your own), called in this process
+// with no socket through [transport.Handler]. The test sees the server
+// exactly as a remote client would: sessions, headers, SSE streams, both
+// protocol eras. opts configure the transport: headers such as
+// Authorization, a logger, a body size limit.
 //
-// Besides what [ConnectTransport] gives any transport:
+//	c := mcptest.Connect(t, mcptest.Handler(mcp.NewStreamableHTTPHandler(getServer, nil)))
+//
+// A connection [Connect] makes to it has, besides what every connection
+// has:
 //   - A panic in the handler's goroutine (mcp-go runs tool handlers there)
-//     fails the test with the panic value and the stack, as [Connect] does
-//     for a handler panic; [WithoutCrashReports] turns it into a log line.
+//     fails the test with the panic value and the stack, as for a Server
+//     served in memory; [WithoutCrashReports] turns it into a log line.
 //     go-sdk runs tool handlers on goroutines of its own, which nothing
 //     outside the server can guard: a panic there ends the test binary, as
 //     it would end the server process. Install the crash guard
 //     (gosdk, mcpgo) to have the server recover it.
 //   - What the transport reports by itself (a tool dropped for an invalid
 //     x-mcp-header annotation, a failed GET stream) goes to t.Log;
-//     [WithHTTPOptions] with [transport.WithLogger] sends it elsewhere.
+//     [transport.WithLogger] in opts sends it elsewhere.
 //   - The leak check covers the client's goroutines, the transport's, and
 //     the handler calls with whatever they start, such as the server's
 //     sessions: they must all end when the client closes (which ends a
@@ -145,58 +204,95 @@ func ConnectCommand(t testing.TB, cmd *exec.Cmd, opts ...Option) *client.Client 
 //     seconds (or the connection's timeout, if shorter) after the client
 //     closed (it ignores its request's context).
 //
-// If h is nil or the handshake fails, ConnectHTTP stops the test with
-// t.Fatalf.
-func ConnectHTTP(t testing.TB, handler http.Handler, opts ...Option) *client.Client {
-	t.Helper()
-	if handler == nil {
-		t.Fatalf("mcptest.ConnectHTTP: the handler is nil")
-		return nil
+// If h is nil, Connect stops the test with t.Fatalf.
+func Handler(h http.Handler, opts ...transport.HTTPOption) Server {
+	return &handlerServer{h: h, opts: opts}
+}
+
+type handlerServer struct {
+	h    http.Handler
+	opts []transport.HTTPOption
+}
+
+func (s *handlerServer) Serve(_ context.Context, conn *memtransport.Conn) error {
+	return notServed(conn, s.kind(), "servercheck.Handler or transport.Handler")
+}
+
+func (s *handlerServer) kind() string { return "mcptest.Handler" }
+
+func (s *handlerServer) check() error {
+	if s.h == nil {
+		return errors.New("mcptest.Handler: the handler is nil")
 	}
-	cfg := newConfig(opts)
-	h := newHarness(t, cfg, "mcptest.ConnectHTTP")
+	return nil
+}
+
+func (s *handlerServer) dialer() servercheck.Dialer { return servercheck.Handler(s.h, s.opts...) }
+
+func (s *handlerServer) connect(h *harness) *client.Client {
+	h.t.Helper()
 	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
-	hopts := append([]transport.HTTPOption{transport.WithLogger(slog.New(&testLog{h: h}))}, cfg.httpOptions...)
+	hopts := append([]transport.HTTPOption{transport.WithLogger(slog.New(&testLog{h: h}))}, s.opts...)
 	return h.connect(context.Background(), true, func(context.Context) (client.Transport, error) {
-		return transport.Handler(handler, hopts...), nil
+		return transport.Handler(s.h, hopts...), nil
 	})
 }
 
-// ConnectURL connects a real [client.Client] to the MCP endpoint at rawURL
-// over the streamable HTTP transport ([transport.HTTP]) and returns it after
-// the handshake: a server in another process, or an httptest.Server of your
-// own. Prefer [ConnectHTTP] for a handler in the test's process: it needs no
-// socket, and the leak check and crash reports reach into the server.
+// URL returns a Server for the MCP endpoint at rawURL, spoken to over the
+// streamable HTTP transport ([transport.HTTP]): a server in another
+// process, or an httptest.Server of your own. Prefer [Handler] for a
+// handler in the test's process: it needs no socket, and the leak check
+// and crash reports reach into the server. opts configure the transport:
+// headers such as Authorization, an *http.Client, a logger.
 //
 //	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(getServer, nil))
 //	t.Cleanup(srv.Close)
-//	c := mcptest.ConnectURL(t, srv.URL)
+//	c := mcptest.Connect(t, mcptest.URL(srv.URL))
 //
-// The connection uses an HTTP client of its own (a clone of
-// http.DefaultTransport), whose idle connections the cleanup closes, so
-// that no keep-alive connection outlives the test; [WithHTTPOptions] with
-// [transport.WithHTTPClient] sets another. The leak check covers the
-// client's goroutines and the transport's; goroutines net/http keeps for
-// idle connections in a pool are not counted as leaks, and the server's
-// goroutines, even in this process, are not seen (net/http starts them).
-// What the transport reports by itself goes to t.Log, as with ConnectHTTP.
+// A connection [Connect] makes to it uses an HTTP client of its own (a
+// clone of http.DefaultTransport), whose idle connections the cleanup
+// closes, so that no keep-alive connection outlives the test;
+// [transport.WithHTTPClient] in opts sets another. The leak check covers
+// the client's goroutines and the transport's; goroutines net/http keeps
+// for idle connections in a pool are not counted as leaks, and the
+// server's goroutines, even in this process, are not seen (net/http starts
+// them). What the transport reports by itself goes to t.Log, as with
+// Handler.
 //
-// If rawURL is not an absolute http or https URL, or the handshake fails,
-// ConnectURL stops the test with t.Fatalf.
-func ConnectURL(t testing.TB, rawURL string, opts ...Option) *client.Client {
-	t.Helper()
-	u, err := url.Parse(rawURL)
+// If rawURL is not an absolute http or https URL, Connect stops the test
+// with t.Fatalf.
+func URL(rawURL string, opts ...transport.HTTPOption) Server {
+	return &urlServer{raw: rawURL, opts: opts}
+}
+
+type urlServer struct {
+	raw  string
+	opts []transport.HTTPOption
+}
+
+func (s *urlServer) Serve(_ context.Context, conn *memtransport.Conn) error {
+	return notServed(conn, s.kind(), "servercheck.URL or transport.HTTP")
+}
+
+func (s *urlServer) kind() string { return "mcptest.URL" }
+
+func (s *urlServer) check() error {
+	u, err := url.Parse(s.raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		why := "it is not an absolute http or https URL"
 		if err != nil {
 			why = err.Error()
 		}
-		t.Fatalf("mcptest.ConnectURL: bad URL %q: %s", rawURL, why)
-		return nil
+		return fmt.Errorf("mcptest.URL: bad URL %q: %s", s.raw, why)
 	}
-	cfg := newConfig(opts)
-	cfg.leakIgnores = append(cfg.leakIgnores, httpPoolFunctions()...)
-	h := newHarness(t, cfg, "mcptest.ConnectURL")
+	return nil
+}
+
+func (s *urlServer) dialer() servercheck.Dialer { return servercheck.URL(s.raw, s.opts...) }
+
+func (s *urlServer) connect(h *harness) *client.Client {
+	h.t.Helper()
+	h.cfg.leakIgnores = append(h.cfg.leakIgnores, httpPoolFunctions()...)
 	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
 	pool := &http.Transport{}
 	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
@@ -207,9 +303,9 @@ func ConnectURL(t testing.TB, rawURL string, opts ...Option) *client.Client {
 	hopts := append([]transport.HTTPOption{
 		transport.WithHTTPClient(own),
 		transport.WithLogger(slog.New(&testLog{h: h})),
-	}, cfg.httpOptions...)
+	}, s.opts...)
 	return h.connect(context.Background(), true, func(context.Context) (client.Transport, error) {
-		return transport.HTTP(rawURL, hopts...), nil
+		return transport.HTTP(s.raw, hopts...), nil
 	})
 }
 
@@ -224,41 +320,83 @@ func httpPoolFunctions() []string {
 	}
 }
 
-// WithCommandOptions passes options to the stdio transport of
-// [ConnectCommand] ([transport.Command]): the grace period before the
-// server is signalled, the line size limit, a copy of stderr.
-func WithCommandOptions(opts ...transport.CommandOption) Option {
-	return func(c *config) {
-		c.commandOptions = append(c.commandOptions, opts...)
-		c.restrict("WithCommandOptions", "mcptest.ConnectCommand")
-	}
+// Transport returns a Server reached through any [client.Transport]: dial
+// opens a fresh connection each time it is called (once per [Connect],
+// once per connection of [CheckServer] and [Fuzz]), and closing the
+// transport closes that connection. dial has the type of a
+// [servercheck.Dialer], so any of that package's Dialers fits.
+//
+//	c := mcptest.Connect(t, mcptest.Transport(func(ctx context.Context) (client.Transport, error) {
+//		return websocket.Dial(ctx, addr) // a transport of your own
+//	}))
+//
+// A connection [Connect] makes to it has the per-request timeout, the
+// transcript (recorded between the client and the transport, so it shows
+// what the client sent and received), and the cleanup, which closes the
+// client and with it the transport, and fails the test if closing fails.
+// dial runs inside the connection's label, so the leak check covers the
+// goroutines the transport starts, as well as the client's. The ctx dial
+// gets carries the harness's crash reporter (package crash): a server that dial
+// starts in the process, handed ctx as [servercheck.Serve] does, has its
+// recovered panics reported as [Connect] reports them for a Server served
+// in memory.
+//
+// If dial is nil, returns an error, or returns no transport, Connect stops
+// the test with t.Fatalf.
+func Transport(dial func(ctx context.Context) (client.Transport, error)) Server {
+	return &transportServer{dial: dial}
 }
 
-// WithHTTPOptions passes options to the streamable HTTP transport of
-// [ConnectHTTP] and [ConnectURL] ([transport.Handler], [transport.HTTP]):
-// headers such as Authorization, an *http.Client, a logger, a body size
-// limit.
-func WithHTTPOptions(opts ...transport.HTTPOption) Option {
-	return func(c *config) {
-		c.httpOptions = append(c.httpOptions, opts...)
-		c.restrict("WithHTTPOptions", "mcptest.ConnectHTTP", "mcptest.ConnectURL")
-	}
+type transportServer struct {
+	dial func(ctx context.Context) (client.Transport, error)
 }
 
-// LogStderr makes [ConnectCommand] send every line the server writes on
-// stderr to t.Log as it arrives, instead of printing the last lines only
-// when the test fails.
+func (s *transportServer) Serve(_ context.Context, conn *memtransport.Conn) error {
+	return notServed(conn, s.kind(), "the dial function with servercheck.Run")
+}
+
+func (s *transportServer) kind() string { return "mcptest.Transport" }
+
+func (s *transportServer) check() error {
+	if s.dial == nil {
+		return errors.New("mcptest.Transport: the dial function is nil")
+	}
+	return nil
+}
+
+func (s *transportServer) dialer() servercheck.Dialer { return s.open }
+
+// open calls dial, making sure of a transport or an error.
+func (s *transportServer) open(ctx context.Context) (client.Transport, error) {
+	tr, err := s.dial(ctx)
+	if err == nil && tr == nil {
+		err = errors.New("mcptest.Transport: the dial function returned neither a transport nor an error")
+	}
+	return tr, err
+}
+
+func (s *transportServer) connect(h *harness) *client.Client {
+	h.t.Helper()
+	return h.connect(crash.WithReporter(context.Background(), h.reportCrash), true, s.open)
+}
+
+// LogStderr makes a connection to a [Command] server send every line the
+// server writes on stderr to t.Log as it arrives, instead of printing the
+// last lines only when the test fails.
 func LogStderr() Option {
-	return func(c *config) { c.logStderr = true; c.restrict("LogStderr", "mcptest.ConnectCommand") }
+	return func(c *config) { c.logStderr = true; c.restrict("LogStderr", commandKind) }
 }
 
-// WithoutExitCheck stops [ConnectCommand] from failing the test when the
-// server process exits with a status other than 0, crashes during the
-// test, or has to be signalled because it did not exit when its stdin
-// closed.
+// WithoutExitCheck stops a connection to a [Command] server from failing
+// the test when the server process exits with a status other than 0,
+// crashes during the test, or has to be signalled because it did not exit
+// when its stdin closed.
 func WithoutExitCheck() Option {
-	return func(c *config) { c.exitCheck = false; c.restrict("WithoutExitCheck", "mcptest.ConnectCommand") }
+	return func(c *config) { c.exitCheck = false; c.restrict("WithoutExitCheck", commandKind) }
 }
+
+// commandKind describes a [Command] server, in messages.
+const commandKind = "a mcptest.Command server"
 
 // checkExit fails the test unless the server process exited cleanly by
 // itself once its stdin closed. The transport has reaped it by now.
@@ -281,11 +419,7 @@ func (h *harness) checkExit(cmd *exec.Cmd) {
 	case errors.As(h.endErr, &pe) && errors.Is(pe, transport.ErrProcessExited):
 		h.t.Errorf("mcptest: the server process %s exited during the test (%s).%s", name, ps, exitCheckHint)
 	case ps.ExitCode() == -1: // ended by a signal
-		msg := fmt.Sprintf("mcptest: the server process %s did not exit by itself after its stdin closed and was stopped with a signal (%s). A stdio server must exit when its stdin closes.", name, ps)
-		if cmd.Cancel != nil {
-			msg += " If cmd was made with exec.CommandContext, its context may have killed it: use exec.Command, the harness stops the process."
-		}
-		h.t.Errorf("%s%s", msg, exitCheckHint)
+		h.t.Errorf("mcptest: the server process %s did not exit by itself after its stdin closed and was stopped with a signal (%s). A stdio server must exit when its stdin closes.%s", name, ps, exitCheckHint)
 	default:
 		h.t.Errorf("mcptest: the server process %s exited with %s after its stdin closed; a clean shutdown exits with status 0.%s", name, ps, exitCheckHint)
 	}

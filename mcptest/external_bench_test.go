@@ -21,12 +21,12 @@ func BenchmarkConnectExternal(b *testing.B) {
 		name    string
 		connect func(tb testing.TB) *client.Client
 	}{
-		{"command/fake", func(tb testing.TB) *client.Client { return ConnectCommand(tb, cmdServer(tb, "")) }},
-		{"http/fake", func(tb testing.TB) *client.Client { return ConnectHTTP(tb, h) }},
+		{"command/fake", func(tb testing.TB) *client.Client { return Connect(tb, Command(cmdServer(tb, ""))) }},
+		{"http/fake", func(tb testing.TB) *client.Client { return Connect(tb, Handler(h)) }},
 		{"http/fake-legacy", func(tb testing.TB) *client.Client {
-			return ConnectHTTP(tb, h, WithProtocolVersion(client.LatestLegacyVersion))
+			return Connect(tb, Handler(h), WithProtocolVersion(client.LatestLegacyVersion))
 		}},
-		{"url/fake", func(tb testing.TB) *client.Client { return ConnectURL(tb, hs.URL) }},
+		{"url/fake", func(tb testing.TB) *client.Client { return Connect(tb, URL(hs.URL)) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

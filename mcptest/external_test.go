@@ -19,6 +19,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/npx"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -30,22 +31,25 @@ func echoes(t testing.TB, c *client.Client, text string) {
 	AssertText(t, res, text)
 }
 
-func TestConnectCommandEveryVersion(t *testing.T) {
+// One Command server serves every connection, in parallel: each starts a
+// copy of its command.
+func TestCommandEveryVersion(t *testing.T) {
 	t.Parallel()
+	srv := Command(cmdServer(t, ""))
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := ConnectCommand(t, cmdServer(t, ""), WithProtocolVersion(version))
+		c := Connect(t, srv, WithProtocolVersion(version))
 		assert.Equal(t, version, c.ProtocolVersion())
 		assert.Equal(t, "cmdserver", c.ServerInfo().Name)
 		echoes(t, c, "over stdio at "+version)
 	})
 }
 
-func TestConnectCommandEraNeutral(t *testing.T) {
+func TestCommandEraNeutral(t *testing.T) {
 	t.Parallel()
 	var tr Transcript
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, ""), WithTranscript(&tr))
+		c := Connect(tb, Command(cmdServer(tb, "")), WithTranscript(&tr))
 		assert.True(tb, c.IsModern(), "the server answers server/discover on stdio")
 		echoes(tb, c, "hello")
 	})
@@ -62,10 +66,10 @@ func TestConnectCommandEraNeutral(t *testing.T) {
 // A server that never answers a call: the call fails naming the method,
 // and the failing test prints the transcript (the cancelled request) and
 // the server's stderr.
-func TestConnectCommandHungToolFailsNamingTheMethod(t *testing.T) {
+func TestCommandHungToolFailsNamingTheMethod(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, ""), WithClient(client.Options{Timeout: time.Second}))
+		c := Connect(tb, Command(cmdServer(tb, "")), WithClient(client.Options{Timeout: time.Second}))
 		_, err := c.CallTool(tb.Context(), "hang", nil)
 		require.NoError(tb, err)
 	})
@@ -81,11 +85,11 @@ func TestConnectCommandHungToolFailsNamingTheMethod(t *testing.T) {
 
 // A server that crashes in the middle of a call: the call's error and the
 // failed test both carry its exit status and the end of its stderr.
-func TestConnectCommandCrashFailsWithStderr(t *testing.T) {
+func TestCommandCrashFailsWithStderr(t *testing.T) {
 	t.Parallel()
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, ""))
+		c := Connect(tb, Command(cmdServer(tb, "")))
 		_, callErr = c.CallTool(tb.Context(), "crash", nil)
 	})
 	require.Error(t, callErr)
@@ -99,21 +103,21 @@ func TestConnectCommandCrashFailsWithStderr(t *testing.T) {
 	)
 }
 
-func TestConnectCommandCrashCanBeExpected(t *testing.T) {
+func TestCommandCrashCanBeExpected(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, ""), WithoutExitCheck())
+		c := Connect(tb, Command(cmdServer(tb, "")), WithoutExitCheck())
 		_, err := c.CallTool(tb.Context(), "crash", nil)
 		assert.ErrorIs(tb, err, transport.ErrProcessExited)
 	})
 	f.expectPass(t)
 }
 
-func TestConnectCommandExitAtStart(t *testing.T) {
+func TestCommandExitAtStart(t *testing.T) {
 	t.Parallel()
-	f := runFake(t, func(tb testing.TB) { ConnectCommand(tb, cmdServer(tb, "exit")) })
+	f := runFake(t, func(tb testing.TB) { Connect(tb, Command(cmdServer(tb, "exit"))) })
 	f.expectFailure(t,
-		"mcptest.ConnectCommand: client: Connect:",
+		"mcptest.Connect: client: Connect:",
 		"server process exited",
 		"exit status 3",
 		"no such file /nonexistent/cmdserver.toml",
@@ -124,10 +128,10 @@ func TestConnectCommandExitAtStart(t *testing.T) {
 // A line over the limit breaks the stream. The harness reports that alone,
 // not the exit status the server ends with afterwards (fail-on-exit exits 1),
 // and the server is not left blocked writing the rest of its line.
-func TestConnectCommandLineTooLongIsReportedAlone(t *testing.T) {
+func TestCommandLineTooLongIsReportedAlone(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, "fail-on-exit"), WithCommandOptions(transport.WithMaxLineSize(64<<10)))
+		c := Connect(tb, Command(cmdServer(tb, "fail-on-exit"), transport.WithMaxLineSize(64<<10)))
 		_, err := c.CallTool(tb.Context(), "big", nil)
 		assert.ErrorIs(tb, err, transport.ErrLineTooLong)
 	})
@@ -136,43 +140,42 @@ func TestConnectCommandLineTooLongIsReportedAlone(t *testing.T) {
 	assert.NotContains(t, f.output(), "stopped with a signal")
 }
 
-func TestConnectCommandNonZeroExit(t *testing.T) {
+func TestCommandNonZeroExit(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, "fail-on-exit"))
+		c := Connect(tb, Command(cmdServer(tb, "fail-on-exit")))
 		echoes(tb, c, "x")
 	})
 	f.expectFailure(t, "the server process cmdserver exited with exit status 1 after its stdin closed")
 }
 
-func TestConnectCommandLogStderr(t *testing.T) {
+func TestCommandLogStderr(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, ""), LogStderr())
+		c := Connect(tb, Command(cmdServer(tb, "")), LogStderr())
 		echoes(tb, c, "logged")
 	})
 	f.expectPass(t)
 	assert.Contains(t, f.output(), `mcptest: server stderr: cmdserver: echo "logged"`)
 }
 
-func TestConnectCommandBadCommand(t *testing.T) {
+func TestCommandBadCommand(t *testing.T) {
 	t.Parallel()
-	runFake(t, func(tb testing.TB) { ConnectCommand(tb, nil) }).expectFailure(t, "mcptest.ConnectCommand: the command is nil")
+	runFake(t, func(tb testing.TB) { Connect(tb, Command(nil)) }).expectFailure(t, "mcptest.Connect: mcptest.Command: the command is nil")
 	runFake(t, func(tb testing.TB) {
-		ConnectCommand(tb, exec.Command(filepath.Join(t.TempDir(), "no-such-server")))
-	}).expectFailure(t, "mcptest.ConnectCommand:", `starting stdio server "no-such-server"`)
+		Connect(tb, Command(exec.Command(filepath.Join(t.TempDir(), "no-such-server"))))
+	}).expectFailure(t, "mcptest.Connect:", `starting stdio server "no-such-server"`)
 }
 
-// TestConnectCommandServerEverything runs the reference TypeScript server
+// TestCommandServerEverything runs the reference TypeScript server
 // through npx. It is skipped where npx is not on PATH or the npm registry
 // is out of reach, unless MCPTEST_NPM=1 (see internal/npx).
-func TestConnectCommandServerEverything(t *testing.T) {
+func TestCommandServerEverything(t *testing.T) {
 	t.Parallel()
 	npx := npx.Path(t, "@modelcontextprotocol/server-everything@2026.8.31")
 	// The first run may download the package; later ones start in a second
 	// or two.
-	c := ConnectCommand(t, exec.Command(npx, "-y", "@modelcontextprotocol/server-everything@2026.8.31"),
-		WithClient(client.Options{Timeout: 3 * time.Minute}), WithCommandOptions(transport.WithGracePeriod(2*time.Second)))
+	c := Connect(t, Command(exec.Command(npx, "-y", "@modelcontextprotocol/server-everything@2026.8.31"), transport.WithGracePeriod(2*time.Second)), WithClient(client.Options{Timeout: 3 * time.Minute}))
 	assert.False(t, c.IsModern(), "this release is a legacy server: the client fell back to initialize")
 	assert.Equal(t, "mcp-servers/everything", c.ServerInfo().Name)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
@@ -196,25 +199,25 @@ func resultText(res *client.CallToolResult) string {
 // The HTTP tests serve the fake statelessly (fakeServer.handler), at every
 // version; the SDKs' handlers are served in the integration module.
 
-func TestConnectHTTPEveryVersion(t *testing.T) {
+func TestHandlerEveryVersion(t *testing.T) {
 	t.Parallel()
 	h := probeServer().handler()
 	hs := httptest.NewServer(h) // 127.0.0.1
 	t.Cleanup(hs.Close)
 	EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := ConnectHTTP(t, h)
+		c := Connect(t, Handler(h))
 		assert.Equal(t, version, c.ProtocolVersion())
 		echoes(t, c, "in process at "+version)
-		c = ConnectURL(t, hs.URL)
+		c = Connect(t, URL(hs.URL))
 		assert.Equal(t, version, c.ProtocolVersion())
 		echoes(t, c, "over a socket at "+version)
 	})
 }
 
-// A server that never answers fails ConnectURL within its timeout, for the
+// A server that never answers fails Connect to its URL within its timeout, for the
 // probe and for a pinned legacy initialize alike, instead of hanging.
-func TestConnectURLNeverAnswering(t *testing.T) {
+func TestURLNeverAnswering(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body) // net/http sees the client go away only once the body is read
@@ -223,37 +226,37 @@ func TestConnectURLNeverAnswering(t *testing.T) {
 	t.Cleanup(srv.Close)
 	for _, opts := range [][]Option{nil, {WithProtocolVersion("2025-06-18")}} {
 		opts = append(opts, WithClient(client.Options{Timeout: 300 * time.Millisecond}))
-		f := runFake(t, func(tb testing.TB) { ConnectURL(tb, srv.URL, opts...) })
-		f.expectFailure(t, "mcptest.ConnectURL: the server did not complete the handshake within 300ms")
+		f := runFake(t, func(tb testing.TB) { Connect(tb, URL(srv.URL), opts...) })
+		f.expectFailure(t, "mcptest.Connect: the server did not complete the handshake within 300ms")
 	}
 }
 
-func TestConnectHTTPEraNeutral(t *testing.T) {
+func TestHandlerEraNeutral(t *testing.T) {
 	t.Parallel()
 	h := probeServer().handler()
-	c := ConnectHTTP(t, h)
+	c := Connect(t, Handler(h))
 	assert.Equal(t, client.LatestVersion, c.ProtocolVersion(), "the newest version both sides speak")
 	echoes(t, c, "era-neutral")
 	hs := httptest.NewServer(h)
 	t.Cleanup(hs.Close)
-	c = ConnectURL(t, hs.URL)
+	c = Connect(t, URL(hs.URL))
 	assert.Equal(t, client.LatestVersion, c.ProtocolVersion())
 	echoes(t, c, "era-neutral over a socket")
 
 	// A legacy server: the probe falls back to initialize.
-	c = ConnectHTTP(t, versionsServer(client.LatestLegacyVersion).handler())
+	c = Connect(t, Handler(versionsServer(client.LatestLegacyVersion).handler()))
 	assert.Equal(t, client.LatestLegacyVersion, c.ProtocolVersion())
 }
 
-func TestConnectHTTPHungToolFailsNamingTheMethod(t *testing.T) {
+func TestHandlerHungToolFailsNamingTheMethod(t *testing.T) {
 	t.Parallel()
 	h := probeServer(hangingTool()).handler()
 	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
 		hs := httptest.NewServer(h)
 		t.Cleanup(hs.Close)
 		for name, connect := range map[string]func(tb testing.TB, opts ...Option) *client.Client{
-			"handler": func(tb testing.TB, opts ...Option) *client.Client { return ConnectHTTP(tb, h, opts...) },
-			"url":     func(tb testing.TB, opts ...Option) *client.Client { return ConnectURL(tb, hs.URL, opts...) },
+			"handler": func(tb testing.TB, opts ...Option) *client.Client { return Connect(tb, Handler(h), opts...) },
+			"url":     func(tb testing.TB, opts ...Option) *client.Client { return Connect(tb, URL(hs.URL), opts...) },
 		} {
 			t.Run(version+"/"+name, func(t *testing.T) {
 				t.Parallel()
@@ -270,13 +273,13 @@ func TestConnectHTTPHungToolFailsNamingTheMethod(t *testing.T) {
 
 // A handler that never answers at all: the handshake fails within the
 // timeout, naming the method it waited for.
-func TestConnectHTTPSilentHandler(t *testing.T) {
+func TestHandlerSilentHandler(t *testing.T) {
 	t.Parallel()
 	silent := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	f := runFake(t, func(tb testing.TB) {
-		ConnectHTTP(tb, silent, WithClient(client.Options{Timeout: 300 * time.Millisecond}))
+		Connect(tb, Handler(silent), WithClient(client.Options{Timeout: 300 * time.Millisecond}))
 	})
-	f.expectFailure(t, "mcptest.ConnectHTTP: the server did not complete the handshake within 300ms", "no response to server/discover")
+	f.expectFailure(t, "mcptest.Connect: the server did not complete the handshake within 300ms", "no response to server/discover")
 }
 
 // panicOn wraps h with a handler that panics on any request whose body
@@ -292,19 +295,19 @@ func panicOn(word string, h http.Handler) http.Handler {
 	})
 }
 
-func TestConnectHTTPHandlerPanicFailsTheTest(t *testing.T) {
+func TestHandlerHandlerPanicFailsTheTest(t *testing.T) {
 	t.Parallel()
 	h := panicOn(`"tools/call"`, probeServer().handler())
 	var callErr error
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectHTTP(tb, h)
+		c := Connect(tb, Handler(h))
 		_, callErr = c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
 	})
 	f.expectFailure(t, "mcptest: the HTTP handler panicked serving a POST request: handler exploded on \"tools/call\"", "Install the crash guard", "panicOn.func")
 	AssertProtocolError(t, callErr, transport.CodeHTTPError)
 
 	f = runFake(t, func(tb testing.TB) {
-		c := ConnectHTTP(tb, h, WithoutCrashReports())
+		c := Connect(tb, Handler(h), WithoutCrashReports())
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
 		AssertProtocolError(tb, err, transport.CodeHTTPError)
 	})
@@ -315,12 +318,12 @@ func TestConnectHTTPHandlerPanicFailsTheTest(t *testing.T) {
 // A server that runs a tool handler on the HTTP handler's goroutine (the
 // fake, as mcp-go does): its panic reaches the transport's recovery, and the
 // harness fails the test.
-func TestConnectHTTPToolPanicFailsTheTest(t *testing.T) {
+func TestHandlerToolPanicFailsTheTest(t *testing.T) {
 	t.Parallel()
 	h := probeServer(boomTool()).handler()
 	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
 		f := runFake(t, func(tb testing.TB) {
-			c := ConnectHTTP(tb, h, WithProtocolVersion(version))
+			c := Connect(tb, Handler(h), WithProtocolVersion(version))
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			AssertProtocolError(tb, err, transport.CodeHTTPError)
 		})
@@ -333,14 +336,14 @@ func TestConnectHTTPToolPanicFailsTheTest(t *testing.T) {
 // items, which a server may list (go-sdk does) and the transport must drop
 // from tools/list at 2026-07-28 (a header can only carry a top-level
 // primitive).
-func TestConnectHTTPTransportWarningsGoToTheLog(t *testing.T) {
+func TestHandlerTransportWarningsGoToTheLog(t *testing.T) {
 	t.Parallel()
 	hidden := newTool("hidden", func(context.Context, *fakeCall) (*fakeResult, error) { return fakeText(""), nil })
 	hidden.input = `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"Item"}}}}`
 	s := probeServer(hidden)
 	var names []string
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectHTTP(tb, s.handler(), WithProtocolVersion(client.LatestVersion))
+		c := Connect(tb, Handler(s.handler()), WithProtocolVersion(client.LatestVersion))
 		list, err := c.ListTools(tb.Context(), "")
 		require.NoError(tb, err)
 		for _, tool := range list.Tools {
@@ -356,7 +359,7 @@ func TestConnectHTTPTransportWarningsGoToTheLog(t *testing.T) {
 // The leak check sees a goroutine that a tool started while serving an
 // HTTP request, in both eras: the handler goroutines carry the
 // connection's label even for calls made after Connect returned.
-func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
+func TestHandlerLeakCheckReachesHandlers(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // after the subtests
@@ -365,7 +368,7 @@ func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel() // each waits leakedWait out
 			f := runFake(t, func(tb testing.TB) {
-				c := ConnectHTTP(tb, h, WithProtocolVersion(version), withLeakWait(leakedWait))
+				c := Connect(tb, Handler(h), WithProtocolVersion(version), withLeakWait(leakedWait))
 				_, err := c.CallTool(tb.Context(), "spawn", nil)
 				require.NoError(tb, err)
 			})
@@ -376,16 +379,19 @@ func TestConnectHTTPLeakCheckReachesHandlers(t *testing.T) {
 
 func TestConnectBadArguments(t *testing.T) {
 	t.Parallel()
-	runFake(t, func(tb testing.TB) { ConnectHTTP(tb, nil) }).expectFailure(t, "mcptest.ConnectHTTP: the handler is nil")
-	runFake(t, func(tb testing.TB) { ConnectTransport(tb, nil) }).expectFailure(t, "mcptest.ConnectTransport: the transport is nil")
+	runFake(t, func(tb testing.TB) { Connect(tb, Handler(nil)) }).expectFailure(t, "mcptest.Connect: mcptest.Handler: the handler is nil")
+	runFake(t, func(tb testing.TB) { Connect(tb, Transport(nil)) }).expectFailure(t, "mcptest.Connect: mcptest.Transport: the dial function is nil")
+	runFake(t, func(tb testing.TB) {
+		Connect(tb, Transport(func(context.Context) (client.Transport, error) { return nil, nil }))
+	}).expectFailure(t, "mcptest.Connect: mcptest.Transport: the dial function returned neither a transport nor an error")
 	for _, bad := range []string{"", "localhost:8080/mcp", "ftp://127.0.0.1/mcp", "http://", "http://[::1"} {
-		runFake(t, func(tb testing.TB) { ConnectURL(tb, bad) }).expectFailure(t, fmt.Sprintf("mcptest.ConnectURL: bad URL %q", bad))
+		runFake(t, func(tb testing.TB) { Connect(tb, URL(bad)) }).expectFailure(t, fmt.Sprintf("mcptest.Connect: mcptest.URL: bad URL %q", bad))
 	}
 }
 
-// ConnectTransport takes any transport: here one end of an in-memory pair
-// whose other end a server serves.
-func TestConnectTransportAnyTransport(t *testing.T) {
+// A Transport server takes any transport: here one end of an in-memory
+// pair whose other end a server serves.
+func TestTransportAnyTransport(t *testing.T) {
 	t.Parallel()
 	cliEnd, srvEnd := memtransport.Pair()
 	served := make(chan error, 1)
@@ -395,10 +401,34 @@ func TestConnectTransportAnyTransport(t *testing.T) {
 		assert.NoError(t, <-served)
 	})
 	var tr Transcript
-	c := ConnectTransport(t, cliEnd, WithProtocolVersion(client.LatestLegacyVersion), WithTranscript(&tr))
+	dial := func(context.Context) (client.Transport, error) { return cliEnd, nil }
+	c := Connect(t, Transport(dial), WithProtocolVersion(client.LatestLegacyVersion), WithTranscript(&tr))
 	echoes(t, c, "any transport")
 	assert.Len(t, tr.Snapshot().Entries, 5, "initialize, its result, initialized, the call, its result")
 	assert.Equal(t, srvEnd.Transcript().Entries[4].Data, tr.Snapshot().Entries[4].Data, "the recorder saw what crossed")
+}
+
+// A Transport server's dial function runs inside the connection's label
+// and with the harness's crash reporter: a server it starts in the process,
+// as servercheck.Serve does, has its leaks and its recovered panics
+// reported as Connect reports them for a Server served in memory.
+func TestTransportDialReachesLeaksAndCrashes(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, Transport(servercheck.Serve(spawnServer(release))), withLeakWait(leakedWait))
+		_, err := c.CallTool(tb.Context(), "spawn", nil)
+		require.NoError(tb, err)
+	})
+	f.expectFailure(t, "goroutine leak", "mcptest.blockForever")
+
+	f = runFake(t, func(tb testing.TB) {
+		c := Connect(tb, Transport(servercheck.Serve(probeServer(boomTool()))))
+		_, err := c.CallTool(tb.Context(), "boom", nil)
+		assert.Error(tb, err)
+	})
+	f.expectFailure(t, "mcptest: the server panicked in tools/call \"boom\": kaboom", "Install the crash guard")
 }
 
 // A failing assertion on an external connection prints its transcript.
@@ -407,9 +437,9 @@ func TestExternalTranscriptOnFailure(t *testing.T) {
 	h := probeServer().handler()
 	for name, connect := range map[string]func(tb testing.TB, opts ...Option) *client.Client{
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
+			return Connect(tb, Command(cmdServer(tb, "")), opts...)
 		},
-		"http": func(tb testing.TB, opts ...Option) *client.Client { return ConnectHTTP(tb, h, opts...) },
+		"http": func(tb testing.TB, opts ...Option) *client.Client { return Connect(tb, Handler(h), opts...) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -433,10 +463,10 @@ func TestSessionGoldenAcrossTransports(t *testing.T) {
 			return Connect(tb, cmdserverFake(io.Discard), opts...)
 		},
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
+			return Connect(tb, Command(cmdServer(tb, "")), opts...)
 		},
 		"http": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectHTTP(tb, cmdserverFake(io.Discard).handler(), opts...)
+			return Connect(tb, Handler(cmdserverFake(io.Discard).handler()), opts...)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -15,26 +15,26 @@ import (
 
 // A server that never completes the handshake (here: a process that reads
 // and never writes) fails Connect within the timeout, naming the method.
-func TestConnectCommandSilentServer(t *testing.T) {
+func TestCommandSilentServer(t *testing.T) {
 	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh on PATH")
 	}
 	f := runFake(t, func(tb testing.TB) {
-		ConnectCommand(tb, exec.Command(sh, "-c", "echo 'silent: reading stdin' >&2; cat >/dev/null"), WithClient(client.Options{Timeout: 300 * time.Millisecond}))
+		Connect(tb, Command(exec.Command(sh, "-c", "echo 'silent: reading stdin' >&2; cat >/dev/null")), WithClient(client.Options{Timeout: 300 * time.Millisecond}))
 	})
 	f.expectFailure(t,
-		"mcptest.ConnectCommand: the server did not complete the handshake within 300ms",
+		"mcptest.Connect: the server did not complete the handshake within 300ms",
 		"no response to server/discover",
 		"silent: reading stdin",
 	)
 }
 
-func TestConnectCommandMustExitWhenStdinCloses(t *testing.T) {
+func TestCommandMustExitWhenStdinCloses(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := ConnectCommand(tb, cmdServer(tb, "linger"), WithCommandOptions(transport.WithGracePeriod(100*time.Millisecond)))
+		c := Connect(tb, Command(cmdServer(tb, "linger"), transport.WithGracePeriod(100*time.Millisecond)))
 		echoes(tb, c, "x")
 	})
 	f.expectFailure(t,

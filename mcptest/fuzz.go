@@ -21,14 +21,16 @@ import (
 //
 // Run it with go test -fuzz=FuzzServer; without -fuzz it runs the seed
 // inputs (one per tool and phase) like any test. See
-// [servercheck.Fuzzer] for how an input's bytes are read.
+// [servercheck.Fuzzer] for how an input's bytes are read. srv is any
+// [Server], reached as [CheckServer] reaches it; each fuzzing process
+// keeps one connection, opening another only when one broke.
 func Fuzz(f *testing.F, srv Server, opts ...CheckOption) {
 	f.Helper()
-	if srv == nil {
-		f.Fatalf("mcptest.Fuzz: the server is nil")
+	dial := dialerOf(f, "mcptest.Fuzz", srv)
+	if dial == nil {
 		return
 	}
-	fz, err := servercheck.NewFuzzer(f.Context(), servercheck.Serve(srv), checkOptions(startLegacy(srv, opts)))
+	fz, err := servercheck.NewFuzzer(f.Context(), dial, checkOptions(startLegacy(srv, opts)))
 	if err != nil {
 		f.Fatalf("mcptest.Fuzz: %v", err)
 		return

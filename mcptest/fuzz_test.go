@@ -41,6 +41,17 @@ func FuzzPlantedCrash(f *testing.F) {
 	Fuzz(f, plantedServer())
 }
 
+// Fuzz takes any Server: its seed inputs, which go test runs without
+// -fuzz, reach the fake's echo tool over stdio and over HTTP, and keep every
+// invariant there.
+func FuzzCommandServer(f *testing.F) {
+	Fuzz(f, Command(cmdServer(f, "probe")))
+}
+
+func FuzzHandlerServer(f *testing.F) {
+	Fuzz(f, Handler(probeServer().handler()))
+}
+
 // The fuzzer's inputs reach the planted crash: random bytes, as go test
 // -fuzz starts from, find it within a few hundred inputs, and the error
 // says what was sent.

@@ -10,9 +10,9 @@ import (
 	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
-// WithHTTPOptions reaches the HTTP transport: here the Authorization header
-// a protected server requires.
-func TestWithHTTPOptionsSendsHeaders(t *testing.T) {
+// Handler's transport options reach the HTTP transport: here the
+// Authorization header a protected server requires.
+func TestHandlerOptionsSendHeaders(t *testing.T) {
 	t.Parallel()
 	inner := probeServer().handler()
 	protected := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -24,10 +24,9 @@ func TestWithHTTPOptionsSendsHeaders(t *testing.T) {
 	})
 
 	runFake(t, func(tb testing.TB) {
-		ConnectHTTP(tb, protected, WithProtocolVersion(client.LatestLegacyVersion))
-	}).expectFailure(t, "mcptest.ConnectHTTP:", "401")
+		Connect(tb, Handler(protected), WithProtocolVersion(client.LatestLegacyVersion))
+	}).expectFailure(t, "mcptest.Connect:", "401")
 
-	c := ConnectHTTP(t, protected, WithProtocolVersion(client.LatestLegacyVersion),
-		WithHTTPOptions(transport.WithHeader("Authorization", "Bearer t0ken")))
+	c := Connect(t, Handler(protected, transport.WithHeader("Authorization", "Bearer t0ken")), WithProtocolVersion(client.LatestLegacyVersion))
 	assert.NoError(t, c.Ping(t.Context()))
 }

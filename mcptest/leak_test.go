@@ -171,15 +171,15 @@ func TestClosedConnectionsAreCollected(t *testing.T) {
 			return Connect(tb, srv, opts...)
 		},
 		"command": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectCommand(tb, cmdServer(tb, ""), opts...)
+			return Connect(tb, Command(cmdServer(tb, "")), opts...)
 		},
 		"http": func(tb testing.TB, opts ...Option) *client.Client {
-			return ConnectHTTP(tb, srv.handler(), opts...)
+			return Connect(tb, Handler(srv.handler()), opts...)
 		},
 		"url": func(tb testing.TB, opts ...Option) *client.Client {
 			hs := httptest.NewServer(srv.handler())
 			tb.Cleanup(hs.Close)
-			return ConnectURL(tb, hs.URL, opts...)
+			return Connect(tb, URL(hs.URL), opts...)
 		},
 	}
 	for name, connect := range conns {

@@ -3,13 +3,11 @@ package mcptest
 import (
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -24,11 +22,10 @@ const DefaultTimeout = 10 * time.Second
 // closed, for the connection's goroutines to finish.
 const defaultLeakWait = 5 * time.Second
 
-// Option configures [Connect] and the other Connect functions. An option
-// that only some of them use ([WithTransportOptions] for Connect,
-// [WithCommandOptions], [LogStderr] and [WithoutExitCheck] for
-// ConnectCommand, [WithHTTPOptions] for ConnectHTTP and ConnectURL) fails
-// the test when given to another, rather than doing nothing.
+// Option configures [Connect]. An option that applies to one kind of
+// [Server] only ([WithTransportOptions] to a Server served in memory,
+// [LogStderr] and [WithoutExitCheck] to a [Command] server) fails the test
+// when given with another kind, rather than doing nothing.
 type Option func(*config)
 
 type config struct {
@@ -52,14 +49,12 @@ type config struct {
 	// RecordNotifications
 	notifications []*Notifications
 
-	// only lists the options given that only some Connect functions use.
+	// only lists the options given that apply to one kind of Server only.
 	only []onlyFor
 
-	// External servers (external.go).
-	commandOptions []transport.CommandOption
-	httpOptions    []transport.HTTPOption
-	logStderr      bool
-	exitCheck      bool
+	// Command servers (external.go).
+	logStderr bool
+	exitCheck bool
 }
 
 func newConfig(opts []Option) *config {
@@ -143,13 +138,14 @@ func IgnoreLeaks(functions ...string) Option {
 }
 
 // WithTransportOptions passes options to the in-memory connection
-// ([memtransport.Pair]) of [Connect]: a message size limit, buffering, or a
-// fault hook that drops, delays or corrupts messages. The other Connect
-// functions take [WithCommandOptions] and [WithHTTPOptions] instead.
+// ([memtransport.Pair]) to a Server served in memory: a message size
+// limit, buffering, or a fault hook that drops, delays or corrupts
+// messages. The other kinds take their transport's options in their
+// constructor ([Command], [Handler], [URL]).
 func WithTransportOptions(opts ...memtransport.Option) Option {
 	return func(c *config) {
 		c.pairOptions = append(c.pairOptions, opts...)
-		c.restrict("WithTransportOptions", "mcptest.Connect")
+		c.restrict("WithTransportOptions", inMemory)
 	}
 }
 
@@ -171,25 +167,28 @@ func verbose() bool { return testing.Testing() && flag.Parsed() && testing.Verbo
 // ones are counted and reported as not recorded.
 const transcriptFrames = 10000
 
-// onlyFor is an option that only some Connect functions use.
+// onlyFor is an option that applies to one kind of Server only.
 type onlyFor struct {
-	option string   // as the user wrote it: "WithCommandOptions"
-	users  []string // the functions that use it: "mcptest.ConnectCommand"
+	option string // as the user wrote it: "LogStderr"
+	kind   string // the kind it applies to, as kindOf describes it
 }
 
-// restrict notes that option applies to users only.
-func (c *config) restrict(option string, users ...string) {
-	c.only = append(c.only, onlyFor{option, users})
+// restrict notes that option applies to servers of kind only.
+func (c *config) restrict(option, kind string) {
+	c.only = append(c.only, onlyFor{option, kind})
 }
 
-// unusable says which of the options given the Connect function fn cannot
-// use, or "".
-func (c *config) unusable(fn string) string {
+// unusable says which of the options given cannot apply to a server of
+// kind, or "".
+func (c *config) unusable(kind string) string {
 	var msgs []string
 	for _, o := range c.only {
-		if !slices.Contains(o.users, fn) {
-			msgs = append(msgs, fmt.Sprintf("mcptest.%s applies to %s only", o.option, strings.Join(o.users, " and ")))
+		if o.kind != kind {
+			msgs = append(msgs, fmt.Sprintf("mcptest.%s applies to %s only", o.option, o.kind))
 		}
 	}
-	return strings.Join(msgs, "; ")
+	if msgs == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s, and this is %s", strings.Join(msgs, "; "), kind)
 }

@@ -18,7 +18,7 @@ import (
 // connection is made, and it keeps growing while the connection is used.
 //
 //	var tr mcptest.Transcript
-//	c := mcptest.ConnectCommand(t, exec.Command("./my-server"), mcptest.WithTranscript(&tr))
+//	c := mcptest.Connect(t, mcptest.Command(exec.Command("./my-server")), mcptest.WithTranscript(&tr))
 //	// ... calls ...
 //	mcptest.Golden(t, "session", tr.Messages())
 //

@@ -66,13 +66,13 @@ func TestRestockTimesOut(t *testing.T) {
 	})
 }
 
-// ConnectHTTP works in the bubble too: the streamable HTTP handler is
+// A Handler server works in the bubble too: the streamable HTTP handler is
 // called in the test's process, with no socket.
 func TestRestockOverHTTP(t *testing.T) {
 	bounded(t, func(t *testing.T) {
 		srv := withRestock(logcapture.New(t).Logger())
 		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-		c := mcptest.ConnectHTTP(t, handler, mcptest.WithClient(client.Options{Timeout: 2 * time.Hour}))
+		c := mcptest.Connect(t, mcptest.Handler(handler), mcptest.WithClient(client.Options{Timeout: 2 * time.Hour}))
 
 		start := time.Now()
 		res, err := c.CallTool(t.Context(), "restock", nil)

@@ -75,13 +75,13 @@ func BenchmarkConnectExternalSDKs(b *testing.B) {
 		name    string
 		connect func(tb testing.TB) *client.Client
 	}{
-		{"command/gosdk", func(tb testing.TB) *client.Client { return mcptest.ConnectCommand(tb, cmdServer(tb, "")) }},
-		{"http/gosdk-stateless", func(tb testing.TB) *client.Client { return mcptest.ConnectHTTP(tb, stateless) }},
+		{"command/gosdk", func(tb testing.TB) *client.Client { return mcptest.Connect(tb, mcptest.Command(cmdServer(tb, ""))) }},
+		{"http/gosdk-stateless", func(tb testing.TB) *client.Client { return mcptest.Connect(tb, mcptest.Handler(stateless)) }},
 		{"http/gosdk-stateful-legacy", func(tb testing.TB) *client.Client {
-			return mcptest.ConnectHTTP(tb, gosdkHTTP(probeServer(nil)), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
+			return mcptest.Connect(tb, mcptest.Handler(gosdkHTTP(probeServer(nil))), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 		}},
-		{"http/mcpgo", func(tb testing.TB) *client.Client { return mcptest.ConnectHTTP(tb, mcpgoHTTP()) }},
-		{"url/gosdk-stateless", func(tb testing.TB) *client.Client { return mcptest.ConnectURL(tb, hs.URL) }},
+		{"http/mcpgo", func(tb testing.TB) *client.Client { return mcptest.Connect(tb, mcptest.Handler(mcpgoHTTP())) }},
+		{"url/gosdk-stateless", func(tb testing.TB) *client.Client { return mcptest.Connect(tb, mcptest.URL(hs.URL)) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -152,7 +151,7 @@ func TestSDKCrashReportsStartAtThePanic(t *testing.T) {
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}},
 		{"http-mcpgo", func(tb testing.TB) {
-			c := mcptest.ConnectHTTP(tb, mcpgoHTTP(), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
+			c := mcptest.Connect(tb, mcptest.Handler(mcpgoHTTP()), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 			_, _ = c.CallTool(tb.Context(), "boom", nil)
 		}},
 	} {
@@ -402,11 +401,11 @@ func TestCheckServerGoSDKMalformedFrame(t *testing.T) {
 }
 
 // The go-sdk stdio server (testdata/cmdserver) at every version.
-func TestConnectCommandGoSDKEveryVersion(t *testing.T) {
+func TestCommandGoSDKEveryVersion(t *testing.T) {
 	t.Parallel()
 	mcptest.EachVersion(t, func(t *testing.T, version string) {
 		t.Parallel()
-		c := mcptest.ConnectCommand(t, cmdServer(t, ""))
+		c := mcptest.Connect(t, mcptest.Command(cmdServer(t, "")))
 		assert.Equal(t, version, c.ProtocolVersion())
 		assert.Equal(t, "cmdserver", c.ServerInfo().Name)
 		echoes(t, c, "over stdio at "+version)
@@ -416,12 +415,10 @@ func TestConnectCommandGoSDKEveryVersion(t *testing.T) {
 // Over stdio, a go-sdk tool that kills the process and one that never
 // answers each fail their check, and the checks after them still run on a
 // fresh process.
-func TestCheckTransportGoSDKStdio(t *testing.T) {
+func TestCheckServerGoSDKStdio(t *testing.T) {
 	t.Parallel()
-	bin, err := cmdServerBuild()
-	require.NoError(t, err)
 	f := runFake(t, func(tb testing.TB) {
-		mcptest.CheckTransport(tb, servercheck.Command(exec.Command(bin)), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
+		mcptest.CheckServer(tb, mcptest.Command(cmdServer(tb, "")), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
 	})
 	f.ExpectFailure(t,
 		"tools/calls/crash: called tool \"crash\" with arguments {}\nthe connection broke",
@@ -454,10 +451,10 @@ func TestSessionGoldenGoSDK(t *testing.T) {
 			return mcptest.Connect(tb, gosdktest.Server(cmdserverTwin()), opts...)
 		},
 		"command": func(tb testing.TB, opts ...mcptest.Option) *client.Client {
-			return mcptest.ConnectCommand(tb, cmdServer(tb, ""), opts...)
+			return mcptest.Connect(tb, mcptest.Command(cmdServer(tb, "")), opts...)
 		},
 		"http": func(tb testing.TB, opts ...mcptest.Option) *client.Client {
-			return mcptest.ConnectHTTP(tb, gosdkHTTP(cmdserverTwin()), opts...)
+			return mcptest.Connect(tb, mcptest.Handler(gosdkHTTP(cmdserverTwin())), opts...)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

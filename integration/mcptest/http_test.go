@@ -14,11 +14,10 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
-// The SDKs' streamable HTTP handlers meet ConnectHTTP, ConnectURL and
-// CheckTransport.
+// The SDKs' streamable HTTP handlers meet Connect and CheckServer as
+// Handler and URL servers.
 
 func gosdkHTTP(s *mcp.Server) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
@@ -52,7 +51,7 @@ func httpServers() []struct {
 
 // Every SDK handler at every version it serves, in process and over a
 // socket, and era-neutral.
-func TestConnectHTTPSDKs(t *testing.T) {
+func TestHandlerSDKs(t *testing.T) {
 	t.Parallel()
 	for _, srv := range httpServers() {
 		t.Run(srv.name, func(t *testing.T) {
@@ -63,17 +62,17 @@ func TestConnectHTTPSDKs(t *testing.T) {
 			for _, version := range srv.versions {
 				t.Run(version, func(t *testing.T) {
 					t.Parallel()
-					c := mcptest.ConnectHTTP(t, h, mcptest.WithProtocolVersion(version))
+					c := mcptest.Connect(t, mcptest.Handler(h), mcptest.WithProtocolVersion(version))
 					assert.Equal(t, version, c.ProtocolVersion())
 					echoes(t, c, srv.name+" in process at "+version)
-					c = mcptest.ConnectURL(t, hs.URL, mcptest.WithProtocolVersion(version))
+					c = mcptest.Connect(t, mcptest.URL(hs.URL), mcptest.WithProtocolVersion(version))
 					assert.Equal(t, version, c.ProtocolVersion())
 					echoes(t, c, srv.name+" over a socket at "+version)
 				})
 			}
 			t.Run("era-neutral", func(t *testing.T) {
 				t.Parallel()
-				c := mcptest.ConnectHTTP(t, h)
+				c := mcptest.Connect(t, mcptest.Handler(h))
 				assert.Equal(t, srv.versions[0], c.ProtocolVersion(), "the newest version both sides speak")
 				echoes(t, c, "era-neutral")
 			})
@@ -89,7 +88,7 @@ func hangingTool(s *mcp.Server) {
 	})
 }
 
-func TestConnectHTTPGoSDKHungToolFailsNamingTheMethod(t *testing.T) {
+func TestHandlerGoSDKHungToolFailsNamingTheMethod(t *testing.T) {
 	t.Parallel()
 	for version, h := range map[string]http.Handler{
 		client.LatestVersion:       gosdkStateless(probeServer(hangingTool)),
@@ -98,7 +97,7 @@ func TestConnectHTTPGoSDKHungToolFailsNamingTheMethod(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()
 			f := runFake(t, func(tb testing.TB) {
-				c := mcptest.ConnectHTTP(tb, h, mcptest.WithClient(client.Options{Timeout: time.Second}), mcptest.WithProtocolVersion(version))
+				c := mcptest.Connect(tb, mcptest.Handler(h), mcptest.WithClient(client.Options{Timeout: time.Second}), mcptest.WithProtocolVersion(version))
 				_, err := c.CallTool(tb.Context(), "hang", nil)
 				require.NoError(tb, err)
 			})
@@ -109,11 +108,11 @@ func TestConnectHTTPGoSDKHungToolFailsNamingTheMethod(t *testing.T) {
 
 // mcp-go runs a tool handler on the HTTP handler's goroutine: its panic
 // reaches the transport's recovery, and the harness fails the test.
-func TestConnectHTTPMCPGoToolPanicFailsTheTest(t *testing.T) {
+func TestHandlerMCPGoToolPanicFailsTheTest(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{client.LatestVersion, client.LatestLegacyVersion} {
 		f := runFake(t, func(tb testing.TB) {
-			c := mcptest.ConnectHTTP(tb, mcpgoHTTP(), mcptest.WithProtocolVersion(version))
+			c := mcptest.Connect(tb, mcptest.Handler(mcpgoHTTP()), mcptest.WithProtocolVersion(version))
 			_, err := c.CallTool(tb.Context(), "boom", nil)
 			mcptest.AssertProtocolError(tb, err, transport.CodeHTTPError)
 		})
@@ -130,7 +129,7 @@ func blockForever(release <-chan struct{}) { <-release }
 // verdict to the process-wide census (see mcptest's leak check), which this
 // package cannot tell to decide at once as mcptest's own tests do; alone,
 // each decides at its cleanup, after the default leak wait.
-func TestConnectHTTPLeakCheckReachesGoSDKHandlers(t *testing.T) {
+func TestHandlerLeakCheckReachesGoSDKHandlers(t *testing.T) {
 	// Not parallel either: a sequential test runs while the package's
 	// parallel tests wait, so its connections are alone.
 	for version, handler := range map[string]func(*mcp.Server) http.Handler{
@@ -149,7 +148,7 @@ func TestConnectHTTPLeakCheckReachesGoSDKHandlers(t *testing.T) {
 				})
 			}))
 			f := runFake(t, func(tb testing.TB) {
-				c := mcptest.ConnectHTTP(tb, h, mcptest.WithProtocolVersion(version))
+				c := mcptest.Connect(tb, mcptest.Handler(h), mcptest.WithProtocolVersion(version))
 				_, err := c.CallTool(tb.Context(), "spawn", nil)
 				require.NoError(tb, err)
 			})
@@ -159,10 +158,10 @@ func TestConnectHTTPLeakCheckReachesGoSDKHandlers(t *testing.T) {
 }
 
 // go-sdk's stateless handler in the process passes every check.
-func TestCheckTransportGoSDKHTTPHandler(t *testing.T) {
+func TestCheckServerGoSDKHTTPHandler(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		mcptest.CheckTransport(tb, servercheck.Handler(gosdkStateless(probeServer(nil))))
+		mcptest.CheckServer(tb, mcptest.Handler(gosdkStateless(probeServer(nil))))
 	})
 	f.ExpectPass(t)
 }

@@ -1,4 +1,4 @@
-// Command cmdserver is the stdio MCP server mcptest's ConnectCommand tests
+// Command cmdserver is the stdio MCP server mcptest's Command server tests
 // start as a subprocess: a go-sdk server with tools that answer, hang and
 // crash. CMDSERVER_MODE picks how it behaves around the session:
 //
