@@ -101,7 +101,7 @@ func dialerOf(t testing.TB, fn string, srv Server) servercheck.Dialer {
 // A connection [Connect] makes to it has, besides what every connection
 // has:
 //   - What the server writes on stderr is kept, and its last
-//     [stderrLines] lines are printed when the test fails, after the
+//     40 lines are printed when the test fails, after the
 //     transcript; [LogStderr] sends every line to t.Log as it arrives
 //     instead.
 //   - The cleanup closes the server's stdin, which a stdio server must take
