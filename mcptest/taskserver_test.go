@@ -22,7 +22,8 @@ import (
 //
 //	count  required: counts to n, a step every ms milliseconds (default
 //	       100) on a timer (the bubble's clock in synctest.Test); n < 0
-//	       fails the task with -32603
+//	       fails the task with -32603, n not a number with an isError result
+//	       (a failed task at 2025-11-25, a completed one at 2026-07-28)
 //	echo   optional: echoes text; fail makes an isError result
 //	plain  no taskSupport: a plain tool
 //
@@ -69,7 +70,7 @@ type taskRequest struct {
 }
 
 const taskTools = `[` +
-	`{"name":"count","description":"Count to n.","inputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":-1,"maximum":5},"ms":{"type":"integer","minimum":1,"maximum":50}},"required":["n"]},"execution":{"taskSupport":"required"}},` +
+	`{"name":"count","description":"Count to n.","inputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":0,"maximum":5},"ms":{"type":"integer","minimum":1,"maximum":50}},"required":["n"]},"execution":{"taskSupport":"required"}},` +
 	`{"name":"echo","description":"Echo text.","inputSchema":{"type":"object","properties":{"text":{"type":"string"},"fail":{"type":"boolean"}}},"execution":{"taskSupport":"optional"}},` +
 	`{"name":"plain","description":"A plain tool.","inputSchema":{"type":"object"}}]`
 
@@ -164,6 +165,10 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 					case "completed":
 						answer(`"result":` + t.result[:len(t.result)-1] + `,` + related + `}`)
 					case "failed":
+						if t.code == 0 {
+							answer(`"result":` + t.result[:len(t.result)-1] + `,` + related + `}`)
+							break
+						}
 						fail(t.code, t.errMessage)
 					default:
 						fail(-32602, "task "+t.id+" was cancelled")
@@ -214,13 +219,16 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 	s.mu.Unlock()
 	wg.Go(func() {
 		defer stop()
-		n, _ := args["n"].(float64)
+		n, isNum := args["n"].(float64)
 		ms, _ := args["ms"].(float64)
 		if ms <= 0 {
 			ms = 100
 		}
 		result, code, msg := echo(name, args), int64(0), ""
-		if name == "count" {
+		toolFailed := name == "echo" && strings.Contains(result, `"isError":true`)
+		if name == "count" && !isNum {
+			result, toolFailed = `{"content":[{"type":"text","text":"n must be a number"}],"isError":true}`, true
+		} else if name == "count" {
 			result = fmt.Sprintf(`{"content":[{"type":"text","text":"counted to %d"}]}`, int(n))
 			if n < 0 {
 				code, msg = -32603, fmt.Sprintf("cannot count to %d", int(n))
@@ -240,9 +248,12 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 			s.mu.Unlock()
 			return
 		}
-		if code != 0 {
+		switch {
+		case code != 0:
 			t.status, t.code, t.errMessage, t.message = "failed", code, msg, msg
-		} else {
+		case toolFailed && !modern: // 2025-11-25: a tool error fails the task
+			t.status, t.result = "failed", result
+		default: // 2026-07-28: failed is for JSON-RPC errors only
 			t.status, t.result = "completed", result
 		}
 		close(t.done)
