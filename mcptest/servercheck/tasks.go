@@ -62,6 +62,10 @@ func (tk *tasks) conn(c *state) *conn {
 		}
 		return c.use(tk.cn)
 	}
+	if tk.own && tk.cn != nil { // it broke: open another
+		tk.cn.close()
+		tk.cn, tk.own, tk.note = nil, false, ""
+	}
 	if tk.skip != "" {
 		c.skipf("%s", tk.skip)
 	}
