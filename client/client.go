@@ -102,6 +102,11 @@ type Options struct {
 	// OnElicitationComplete receives the 2025-11-25
 	// notifications/elicitation/complete.
 	OnElicitationComplete func(elicitationID string)
+	// OnTaskStatus receives task status notifications: the 2025-11-25
+	// notifications/tasks/status, and the 2026-07-28 notifications/tasks of
+	// a listen stream (ListenFilter.TaskIDs). A wait for the task
+	// ([Client.WaitTask], [WithTask]) sees them too.
+	OnTaskStatus func(*Task)
 	// OnNotification sees every notification from the server, before the
 	// typed handler, including ones this client does not know.
 	OnNotification func(method string, params json.RawMessage)
@@ -141,6 +146,7 @@ type Client struct {
 	serverVersions []string
 	clientCaps     Capabilities
 	meta           []byte // the 2026-07-28 _meta members; nil on legacy connections
+	taskMeta       []byte // meta with the tasks extension declared
 
 	logLevel atomic.Pointer[LogLevel]
 	nextID   atomic.Int64
@@ -164,6 +170,11 @@ type Client struct {
 	serving  int      // goroutines answering server requests
 	refused  int      // server requests refused for want of room
 	junk     unusable // what the server sent that the client could not use
+
+	// Tasks: the requestState to echo per task (2026-07-28), and who waits
+	// for which task's status notifications.
+	taskStates  map[string]string
+	taskWatches map[string][]*taskWatch
 
 	out outbox // the responses the reader leaves to be sent
 
@@ -410,7 +421,7 @@ func (c *Client) discoverAt(ctx context.Context, version string, probe bool) (of
 // setModern switches the per-request metadata to version, or off with "".
 func (c *Client) setModern(version string) {
 	if version == "" {
-		c.meta = nil
+		c.meta, c.taskMeta = nil, nil
 		return
 	}
 	caps, err := marshalCapabilities(c.capabilitiesFor(version))
@@ -422,6 +433,7 @@ func (c *Client) setModern(version string) {
 		info = []byte(`{"name":"mcptestkit","version":"v0"}`)
 	}
 	c.meta = staticMeta(version, caps, info)
+	c.taskMeta = c.tasksMeta(version)
 }
 
 // newest returns the newest version in versions that this client speaks, of

@@ -446,7 +446,7 @@ func (c *Client) deliver(msg *jsonrpc.Message) {
 			// Progress stops at completion: what the reader takes next for
 			// this token must not reach the handler, however late the
 			// caller gets to run.
-			p.progress.answered()
+			p.progress.responded()
 		}
 		p.answer(reply{msg: msg})
 	}
@@ -613,6 +613,8 @@ func (c *Client) handleNotification(msg *jsonrpc.Message, callback *string) {
 		}
 	case notifyCancelled:
 		c.serverCancelled(p.RequestID, p.Reason)
+	case notifyTaskStatus, notifyTasks:
+		c.taskNotified(msg, callback)
 	}
 }
 
@@ -627,6 +629,7 @@ type progressSink struct {
 	f    func(Progress)
 	live bool
 	done bool
+	task bool // the request may become a task, whose progress outlives the response
 }
 
 func (s *progressSink) run(p Progress) {
@@ -644,11 +647,29 @@ func (s *progressSink) await() {
 	s.mu.Unlock()
 }
 
-// answered ends the token's life for the request just answered; the reader
-// calls it before it hands the response over.
+// answered ends the token's life for the request just answered.
 func (s *progressSink) answered() {
 	s.mu.Lock()
 	s.live = false
+	s.mu.Unlock()
+}
+
+// responded is answered, unless the request may have become a task, whose
+// progress goes on after the response (the caller ends it then); the reader
+// calls it before it hands the response over.
+func (s *progressSink) responded() {
+	s.mu.Lock()
+	if !s.task {
+		s.live = false
+	}
+	s.mu.Unlock()
+}
+
+// outlivesResponse marks the token as one of a request that may become a
+// task.
+func (s *progressSink) outlivesResponse() {
+	s.mu.Lock()
+	s.task = true
 	s.mu.Unlock()
 }
 

@@ -28,6 +28,23 @@
 // connections the same callbacks answer the server's own requests. A callback
 // that is not set means the capability is not declared.
 //
+// # Tasks
+//
+// A server may run a tools/call as a task and answer with a handle the
+// client polls (protocol version 2025-11-25, and the 2026-07-28 extension
+// [ExtensionTasks]; the API is the same in both eras). [WithTask] makes
+// [Client.CallTool] run the call as a task and wait for its end, returning
+// what the call would have returned; [WithTaskUpdates] follows the task's
+// states on the way. [Client.CallToolAsTask] returns the task instead, for
+// [Client.WaitTask], [Client.GetTask], [Client.CancelTask] and, at
+// 2025-11-25, [Client.TaskResult], [Client.ListTasks] and [Client.Tasks].
+// A wait polls as the server suggests, wakes on status notifications
+// ([Options].OnTaskStatus sees them too), answers the task's input requests
+// through the callbacks, and is bounded by ctx and the call's timeout.
+// [Client.SupportsTasks] and [Tool.TaskSupport] say what the server offers.
+//
+//	res, err := c.CallTool(ctx, "process_batch", args, client.WithTask(time.Minute))
+//
 // # Errors
 //
 // Three outcomes are kept apart:
@@ -38,6 +55,10 @@
 //     the code, message and data exactly as sent; [IsResourceNotFound]
 //     recognises both forms of "resource not found";
 //   - a connection that ended is an error that errors.Is(err, [ErrClosed]).
+//
+// A task keeps the contract: its result is the tool's (isError for a
+// failed tool), a failure of the request is an [*Error], and a cancelled
+// task is an error that errors.Is(err, [ErrTaskCancelled]).
 //
 // Every error names the request it comes from, and for a tool, prompt or
 // resource, which one (`tools/call "add": ...`). A call whose context ends,

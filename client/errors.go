@@ -74,8 +74,9 @@ type Error struct {
 	// is sent rather than received.
 	Method string
 	// Name is what the request was about: the tool (tools/call), the prompt
-	// (prompts/get) or the URI (resources/read, resources/subscribe,
-	// resources/unsubscribe); empty for other requests.
+	// (prompts/get), the URI (resources/read, resources/subscribe,
+	// resources/unsubscribe) or the task id (tasks/get, tasks/result,
+	// tasks/cancel, tasks/update); empty for other requests.
 	Name string
 }
 

@@ -195,6 +195,11 @@ func (c *Client) mrtr(ctx context.Context, o op, obj []byte, co *callOptions, de
 		switch env.ResultType {
 		case "", resultComplete:
 			return nil
+		case resultTask:
+			if co.acceptTask {
+				return nil
+			}
+			return fmt.Errorf("%s: server sent resultType \"task\" (a task) for a request that did not declare the %s extension", o, ExtensionTasks)
 		case resultInputRequired:
 		default:
 			return fmt.Errorf("%s: %w", o, errResultType(env.ResultType))

@@ -25,6 +25,11 @@ type ListenFilter struct {
 	// ResourceSubscriptions lists the URIs to receive
 	// notifications/resources/updated for.
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// TaskIDs lists the tasks to receive status notifications for
+	// (notifications/tasks, 2026-07-28 tasks extension; Options.OnTaskStatus
+	// receives them). Legacy servers send notifications/tasks/status with no
+	// subscription, whenever they do.
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // Subscription is an open stream of change notifications, from
@@ -73,6 +78,7 @@ func (c *Client) Listen(ctx context.Context, filter ListenFilter) (*Subscription
 		return c.listenLegacy(ctx, filter)
 	}
 	co := collect(nil)
+	co.tasksExt = len(filter.TaskIDs) > 0
 	f, err := json.Marshal(&filter)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encoding filter: %w", methodListen, err)
@@ -134,6 +140,9 @@ func (c *Client) listenLegacy(ctx context.Context, filter ListenFilter) (*Subscr
 	acc.ToolsListChanged = filter.ToolsListChanged && caps.Tools != nil && caps.Tools.ListChanged
 	acc.PromptsListChanged = filter.PromptsListChanged && caps.Prompts != nil && caps.Prompts.ListChanged
 	acc.ResourcesListChanged = filter.ResourcesListChanged && caps.Resources != nil && caps.Resources.ListChanged
+	if c.SupportsTasks() {
+		acc.TaskIDs = slices.Clone(filter.TaskIDs) // sent, when they are, with no subscription
+	}
 	s := &Subscription{c: c, key: -c.nextID.Add(1), done: make(chan struct{})}
 	if len(filter.ResourceSubscriptions) > 0 && caps.Resources != nil && caps.Resources.Subscribe {
 		for _, uri := range filter.ResourceSubscriptions {
@@ -191,6 +200,7 @@ func (s *Subscription) finish(err error) {
 func (s *Subscription) Accepted() ListenFilter {
 	f := s.accepted
 	f.ResourceSubscriptions = slices.Clone(f.ResourceSubscriptions)
+	f.TaskIDs = slices.Clone(f.TaskIDs)
 	return f
 }
 

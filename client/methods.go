@@ -14,6 +14,9 @@ import (
 // and returns the token (0 for none), its sink (nil for none) and the
 // function that forgets it.
 func (c *Client) trackProgress(co *callOptions) (int64, *progressSink, func()) {
+	if co.sink != nil {
+		return co.token, co.sink, func() {} // the caller's, which it forgets
+	}
 	if co.progress == nil {
 		return 0, nil, func() {}
 	}
@@ -80,18 +83,21 @@ func (c *Client) callEmpty(ctx context.Context, o op, obj []byte) error {
 // x-mcp-header arguments were not sent as the server expects, typically
 // because the tool was not listed first) is retried once after listing the
 // tools again, as the protocol advises.
+//
+// With [WithTask] the call runs as a task and CallTool waits for it to end
+// (see WithTask); [Client.CallToolAsTask] returns the task instead. On
+// 2026-07-28 connections that declare the tasks extension for every request
+// (Options.Capabilities.Extensions has [ExtensionTasks]), a call the server
+// makes a task of is waited for in the same way.
 func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*CallToolResult, error) {
 	co := collect(opts)
-	a, err := objectJSON("tool arguments", args)
+	obj, err := toolCallParams(name, args)
 	if err != nil {
-		return nil, fmt.Errorf("%s %q: %w", methodCallTool, name, err)
+		return nil, err
 	}
-	obj := make([]byte, 0, 24+len(name)+len(a))
-	obj = jsonrpc.AppendString(append(obj, `{"name":`...), name)
-	if a != nil {
-		obj = append(append(obj, `,"arguments":`...), a...)
+	if co.asTask || c.IsModern() && c.declaresTasks() {
+		return c.callToolTask(ctx, op{methodCallTool, name}, obj, &co)
 	}
-	obj = append(obj, '}')
 	var res *CallToolResult
 	err = c.mrtr(ctx, op{methodCallTool, name}, obj, &co, func(raw json.RawMessage) (*envelope, error) {
 		var w callToolEnvelope

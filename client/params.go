@@ -26,6 +26,18 @@ type callOptions struct {
 	progress func(Progress)
 	meta     Meta
 	timeout  time.Duration
+
+	// Tasks: see WithTask and WithTaskUpdates.
+	asTask      bool
+	taskTTL     time.Duration
+	taskUpdates func(*Task)
+	// Set by the client itself: tasksExt declares the 2026-07-28 tasks
+	// extension on the request; acceptTask lets tools/call answer with a
+	// task; token and sink are a progress token tracked by the caller.
+	tasksExt   bool
+	acceptTask bool
+	token      int64
+	sink       *progressSink
 }
 
 // WithProgress asks the server for progress notifications on this request
@@ -81,6 +93,9 @@ func (c *Client) buildParams(obj []byte, co *callOptions, progressToken int64, e
 		userMeta = m[1 : len(m)-1] // the members, without braces
 	}
 	static := c.meta
+	if co.tasksExt && c.taskMeta != nil {
+		static = c.taskMeta
+	}
 	hasMeta := len(userMeta) > 0 || progressToken != 0 || static != nil
 	hasObj := len(obj) > 2
 	if !hasObj && len(extra) == 0 && !hasMeta {

@@ -38,6 +38,7 @@ type requestParams struct {
 	} `json:"_meta"`
 	Name      json.RawMessage `json:"name"`
 	URI       json.RawMessage `json:"uri"`
+	TaskID    json.RawMessage `json:"taskId"`
 	Arguments json.RawMessage `json:"arguments"`
 }
 
@@ -60,6 +61,8 @@ func (t *StreamableHTTP) modernHeaders(h http.Header, method string, p *requestP
 		name, ok = stringOf(p.Name)
 	case "resources/read":
 		name, ok = stringOf(p.URI)
+	case "tasks/get", "tasks/update", "tasks/cancel": // the tasks extension routes by task
+		name, ok = stringOf(p.TaskID)
 	}
 	if !ok {
 		return

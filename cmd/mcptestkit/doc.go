@@ -33,7 +33,11 @@
 //
 // list prints the tools, resources, resource templates and prompts (all
 // pages); call calls one tool with key=value arguments (typed by the tool's
-// input schema), key:=JSON arguments or --json, and prints the result.
+// input schema), key:=JSON arguments or --json, and prints the result. A
+// tool that requires a task (execution.taskSupport "required"), or any tool
+// with --task, runs as a task: call waits for it, printing each status on
+// stderr (at 2025-11-25 when the server has tasks only there and no
+// --version is given).
 //
 // # record and replay
 //

@@ -24,6 +24,7 @@ var buildDir string
 var (
 	binary       = sync.OnceValues(func() (string, error) { return build("mcptestkit", ".") })
 	stdioServer  = sync.OnceValues(func() (string, error) { return build("stdioserver", "./testdata/stdioserver") })
+	taskServer   = sync.OnceValues(func() (string, error) { return build("taskserver", "./testdata/taskserver") })
 	runTimeout   = 2 * time.Minute // a hang guard for one run of the command, not a timing
 	goldenScript = "testdata/script.json"
 )

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -109,9 +110,16 @@ a string unless the tool's input schema gives the property another type
 (then value is read as JSON: n=3, ok=true); key:=JSON sets it to any JSON
 value; --json gives all the arguments as one object instead. The exit status
 is 1 when the tool fails (isError) or the server answers with a JSON-RPC
-error, which is printed on stderr.`,
+error, which is printed on stderr.
+
+A tool whose execution.taskSupport is "required" runs as a task, and --task
+runs any tool as one: call waits for the task to end (within --timeout),
+printing each status it goes through on stderr, and prints what the call
+returned. Where the server has tasks only at 2025-11-25 (no tasks extension
+at 2026-07-28) and no --version is given, call speaks 2025-11-25.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			raw := fs.String("json", "", "the arguments as one JSON `object`")
+			asTask := fs.Bool("task", false, "run the call as a task and wait for it to end")
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
 				cmd := lookup("call")
 				if len(args) == 0 {
@@ -136,7 +144,18 @@ error, which is printed on stderr.`,
 				if err != nil {
 					return exitUsage, err
 				}
-				defer c.Close()
+				defer func() { c.Close() }()
+				task := *asTask || requiresTask(ctx, c, tool)
+				if task && !c.SupportsTasks() && c.IsModern() && srv.version == "" && slices.Contains(c.ServerVersions(), client.Version20251125) {
+					// A server of the 2025-11-25 tasks only (mcp-go v1.2.1).
+					if legacy, err := srv.at(client.Version20251125).connect(ctx); err == nil && legacy.SupportsTasks() {
+						fmt.Fprintf(term.stderr, "the server has no tasks at %s (it does not declare the %s extension): calling at %s, where it has\n", c.ProtocolVersion(), client.ExtensionTasks, legacy.ProtocolVersion())
+						c.Close()
+						c = legacy
+					} else if err == nil {
+						legacy.Close()
+					}
+				}
 				if len(pairs) > 0 {
 					if obj, err = toolArguments(ctx, c, tool, pairs); err != nil {
 						return exitUsage, usagef(cmd, "%v", err)
@@ -145,7 +164,17 @@ error, which is printed on stderr.`,
 				if obj == nil {
 					obj = map[string]any{}
 				}
-				res, err := c.CallTool(ctx, tool, obj)
+				var opts []client.CallOption
+				if task {
+					opts = append(opts, client.WithTask(0), client.WithTaskUpdates(func(t *client.Task) {
+						msg := ""
+						if t.StatusMessage != "" {
+							msg = ": " + t.StatusMessage
+						}
+						fmt.Fprintf(term.stderr, "task %s %s%s\n", t.ID, t.Status, msg)
+					}))
+				}
+				res, err := c.CallTool(ctx, tool, obj, opts...)
 				if err != nil {
 					return exitFail, err
 				}
@@ -159,6 +188,21 @@ error, which is printed on stderr.`,
 			}
 		},
 	}
+}
+
+// requiresTask reports whether the server lists the tool with
+// execution.taskSupport "required" (a failed listing says no: the call
+// then says what is wrong).
+func requiresTask(ctx context.Context, c *client.Client, name string) bool {
+	for t, err := range c.Tools(ctx) {
+		if err != nil {
+			return false
+		}
+		if t.Name == name {
+			return t.TaskSupport() == client.TaskSupportRequired
+		}
+	}
+	return false
 }
 
 // toolArguments builds a call's arguments from key=value and key:=JSON
@@ -382,4 +426,11 @@ func writeIndented(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// at returns the server to be spoken to at version.
+func (s *server) at(version string) *server {
+	c := *s
+	c.version = version
+	return &c
 }

@@ -69,6 +69,7 @@ func (s *suite) all() {
 	s.check("tools/unknown-tool", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.unknownTool() })
 	s.check("tools/progress", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.progress() })
 	s.check("tools/cancellation", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.cancellation(s.inv.tools) })
+	s.taskChecks()
 
 	s.check("resources/list", func(c *state) {
 		c.needs(caps.Resources != nil, "resources")

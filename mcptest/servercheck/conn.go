@@ -47,6 +47,7 @@ type tap struct {
 	// had surely read the cancellation (it answered a later request).
 	requests  map[string]sentRequest
 	cancelled []*cancelNote
+	tasks     taskTraffic // task creations and status notifications, kept apart from frames
 	closed    chan struct{}
 	once      sync.Once
 }
@@ -138,6 +139,7 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		if env.Method != "" && t.initSent && !t.ready && env.Method != "ping" && env.Method != "notifications/message" {
 			t.early = append(t.early, env.Method)
 		}
+		t.tasks.see(env.Method, msg)
 		if env.Method == "notifications/progress" {
 			tok := string(env.Params.ProgressToken)
 			t.progress = append(t.progress, progressNote{token: tok, known: t.tokens[tok]})

@@ -55,6 +55,26 @@
 //	tools/progress                F  progress notifications carry their request's token (basic/utilities/progress)
 //	tools/cancellation            F  a cancelled call leaves the server serving; W progress after
 //	                                 the cancellation (basic/utilities/cancellation, SHOULD stop)
+//	tasks/required/<tool>         F  2025-11-25: a tool whose execution.taskSupport is "required" refuses a
+//	                                 plain tools/call with -32601 (server/tools, MUST; -32600 noted); its
+//	                                 generated calls (tools/calls) run as tasks
+//	tasks/optional/<tool>         F  2025-11-25: a tool whose taskSupport is "optional" answers a plain call
+//	                                 and makes a task of a task-augmented one, which ends in time and is
+//	                                 not cancelled unasked (basic/utilities/tasks)
+//	tasks/unknown-task            F  tasks/get of an id the server never gave out is -32602 (basic/utilities/tasks,
+//	                                 "Error Handling"; the 2026-07-28 extension keeps it)
+//	tasks/cancel                  F  a task cancelled with tasks/cancel reaches a terminal status and keeps it;
+//	                                 2025-11-25: tasks/cancel answers the task cancelled, or -32602 for one that
+//	                                 has ended; 2026-07-28: it acknowledges; W there, no terminal status in time
+//	                                 (cancellation is cooperative)
+//	tasks/failed-result           F  a task made to fail (arguments that break the inputSchema) ends with what
+//	                                 the call would have returned: an isError result or a JSON-RPC error,
+//	                                 consistent with its status (2025-11-25 tasks/result; 2026-07-28: failed
+//	                                 only for a JSON-RPC error), no crash text; W a JSON-RPC error rather than
+//	                                 an isError result, no related-task metadata on tasks/result
+//	tasks/status-notifications    F  notifications/tasks/status (notifications/tasks) carry tasks, a terminal
+//	                                 status is never followed by another, the last agrees with tasks/get; W
+//	                                 notifications about tasks other connections created
 //	resources/list, resources/templates/list   F  paging, as for tools
 //	resources/read/<name>         F  every listed resource reads, with contents
 //	resources/templates/read/<name> F  expansions read with contents, or fail; W other than resource not found
@@ -70,6 +90,15 @@
 //	                                 its stdin closes, on every connection the checks made but those
 //	                                 left with a request still at work (timed out, or cancelled and
 //	                                 still reporting progress) (basic/lifecycle, "Shutdown"); reported once
+//
+// The tasks checks run where the server has tasks: on the main connection
+// (2025-11-25 with the tasks capability for tools/call, 2026-07-28 with the
+// io.modelcontextprotocol/tasks extension), or, when that speaks 2026-07-28
+// without the extension and was opened era-neutrally, on a 2025-11-25
+// connection if the server offers it (and declares tasks there); else they
+// are skipped, naming why. A tool that requires a task is called as one by
+// tools/calls and tools/invalid-arguments, which skip it where no task can
+// be made.
 //
 // The checks call every tool, many times, with odd arguments: run them
 // against a test instance of a server, never against one whose tools act on

@@ -36,7 +36,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		logsBefore = countCrashRecords(c.s.opts.Logs())
 	}
 	ctx, cancel := c.ctx()
-	res, err := cn.cl.CallTool(ctx, t.Name, args, client.WithProgress(func(client.Progress) {}))
+	res, err := cn.cl.CallTool(ctx, t.Name, args, taskCallOptions(cn, t)...)
 	cancel()
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
 	var o outcome
@@ -125,6 +125,7 @@ func (c *state) toolCalls(t *client.Tool) {
 	if c.s.opts.Calls < 0 {
 		c.skipf("generated calls are turned off")
 	}
+	c.skipTaskOnly(c.main(), t)
 	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
 	if err != nil {
 		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)
@@ -261,6 +262,7 @@ func toFloat(v any) float64 {
 // toolInvalidArguments calls t with arguments that break its input schema
 // and expects them rejected before the handler runs.
 func (c *state) toolInvalidArguments(t *client.Tool) {
+	c.skipTaskOnly(c.main(), t)
 	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
 	if err != nil {
 		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)

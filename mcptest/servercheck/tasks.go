@@ -1,0 +1,594 @@
+package servercheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// The checks of tasks: a tools/call the server runs as a task (2025-11-25
+// core tasks; 2026-07-28 the io.modelcontextprotocol/tasks extension).
+// They run on the main connection when it has tasks; when it speaks
+// 2026-07-28 without the extension, was opened era-neutrally and the server
+// offers 2025-11-25, on a 2025-11-25 connection of their own (a server that
+// serves only the 2025-11-25 tasks, as mcp-go v1.2.1 does, is checked
+// there).
+
+// tasks is the connection the task checks share, and what they made.
+type tasks struct {
+	s       *suite
+	cn      *conn
+	own     bool   // cn is the checks' own connection, closed at the end
+	skip    string // why there is no connection for tasks, once known
+	note    string // why the checks run at another version than the main connection
+	created []string
+}
+
+// taskChecks registers the checks of task tools, after the tool checks.
+func (s *suite) taskChecks() {
+	tk := &tasks{s: s}
+	defer tk.close()
+	for _, t := range s.inv.tools {
+		switch t.TaskSupport() {
+		case client.TaskSupportRequired:
+			s.check("tasks/required/"+elem(t.Name), func(c *state) { c.taskRequired(tk, t) })
+		case client.TaskSupportOptional:
+			s.check("tasks/optional/"+elem(t.Name), func(c *state) { c.taskOptional(tk, t) })
+		}
+	}
+	s.check("tasks/unknown-task", func(c *state) { c.unknownTask(tk) })
+	s.check("tasks/cancel", func(c *state) { c.cancelTask(tk) })
+	s.check("tasks/failed-result", func(c *state) { c.failedTaskResult(tk) })
+	s.check("tasks/status-notifications", func(c *state) { c.taskNotifications(tk) })
+}
+
+func (tk *tasks) close() {
+	if tk.own && tk.cn != nil {
+		tk.cn.close()
+	}
+}
+
+// conn returns the connection with tasks, or skips the check saying why
+// there is none.
+func (tk *tasks) conn(c *state) *conn {
+	if tk.cn != nil && tk.cn.alive() {
+		if tk.note != "" {
+			c.notef("%s", tk.note)
+		}
+		return c.use(tk.cn)
+	}
+	if tk.own && tk.cn != nil { // it broke: open another
+		tk.cn.close()
+		tk.cn, tk.own, tk.note = nil, false, ""
+	}
+	if tk.skip != "" {
+		c.skipf("%s", tk.skip)
+	}
+	main := c.main()
+	if main.cl.SupportsTasks() {
+		tk.cn = main
+		return main
+	}
+	version := main.cl.ProtocolVersion()
+	legacyCaps := len(main.cl.ServerCapabilities().Tasks) > 0
+	switch {
+	case version < client.Version20251125:
+		tk.skip = fmt.Sprintf("tasks arrived in protocol version 2025-11-25; the checks run at %s", version)
+	case !main.modern():
+		tk.skip = "the server does not declare tasks for tools/call (capabilities.tasks.requests.tools.call, 2025-11-25)"
+	case c.s.opts.Version == "" && slices.Contains(main.cl.ServerVersions(), client.Version20251125):
+		cn, err := c.s.open(client.Version20251125)
+		switch {
+		case err != nil:
+			tk.skip = fmt.Sprintf("the server does not declare the 2026-07-28 tasks extension (%s), and the handshake at 2025-11-25, which it offers, failed: %v", client.ExtensionTasks, err)
+		case !cn.cl.SupportsTasks():
+			cn.close()
+			tk.skip = fmt.Sprintf("the server declares neither the 2026-07-28 tasks extension (%s) nor, at 2025-11-25, the tasks capability for tools/call (capabilities.tasks.requests.tools.call)", client.ExtensionTasks)
+		default:
+			tk.cn, tk.own = cn, true
+			tk.note = fmt.Sprintf("checked at 2025-11-25: at 2026-07-28 the server does not declare the tasks extension (%s)", client.ExtensionTasks)
+			if legacyCaps {
+				tk.note += ", and declares there the 2025-11-25 tasks capability, which 2026-07-28 removed: a 2026-07-28 client gets no task from it"
+			}
+			c.notef("%s", tk.note)
+			return c.use(cn)
+		}
+	case legacyCaps:
+		tk.skip = fmt.Sprintf("at 2026-07-28 tasks are the %s extension, which the server does not declare; it declares the 2025-11-25 tasks capability, which 2026-07-28 removed (check it at 2025-11-25)", client.ExtensionTasks)
+	default:
+		tk.skip = fmt.Sprintf("the server does not declare the 2026-07-28 tasks extension (%s)", client.ExtensionTasks)
+	}
+	c.skipf("%s", tk.skip)
+	return nil
+}
+
+// legacyOnly skips a check of the 2025-11-25 tasks on a 2026-07-28
+// connection.
+func (c *state) legacyOnly(cn *conn, what string) {
+	if cn.modern() {
+		c.skipf("%s is a 2025-11-25 rule: at 2026-07-28 execution.taskSupport is gone, and the server decides which calls become tasks", what)
+	}
+}
+
+// conformingArgs generates arguments that validate against t's inputSchema
+// ({} when it cannot).
+func (c *state) conformingArgs(t *client.Tool) map[string]any {
+	args := map[string]any{}
+	if s, err := compile(t.InputSchema, t.Name); err == nil {
+		if a, ok := s.conforming(newSeeded(c.s.opts.Seed, t.Name)); ok {
+			args = a
+		}
+	}
+	return args
+}
+
+// taskRequired checks that a tool whose taskSupport is "required" refuses a
+// plain call (2025-11-25, server/tools: -32601).
+func (c *state) taskRequired(tk *tasks, t *client.Tool) {
+	cn := tk.conn(c)
+	c.legacyOnly(cn, `taskSupport "required"`)
+	args := c.conformingArgs(t)
+	ctx, cancel := c.ctx()
+	defer cancel()
+	res, err := cn.cl.CallTool(ctx, t.Name, args)
+	c.noLeak(fmt.Sprintf("tools/call %q", t.Name), res, err)
+	e, ok := errorCode(err)
+	sent := fmt.Sprintf("called tool %q, whose execution.taskSupport is \"required\", without a task, with arguments %s", t.Name, compactJSON(args))
+	switch {
+	case brokeConnection(cn, err):
+		c.fatalf("%s; the connection broke: %v", sent, err)
+	case ok && e.Code == client.CodeMethodNotFound:
+	case ok && e.Code == client.CodeInvalidRequest:
+		c.notef("refuses the plain call with -32600 (Invalid request), as the tasks page allows; the tools page names -32601")
+	case err == nil:
+		c.failf("%s; it answered: %s\nexpected: JSON-RPC error -32601: a server MUST refuse a plain call of a tool that requires a task (specification 2025-11-25, server/tools, \"execution.taskSupport\")", sent, describe(res, nil))
+	default:
+		c.failf("%s; got %s\nexpected: JSON-RPC error -32601 (specification 2025-11-25, server/tools, \"execution.taskSupport\": the server MUST return -32601 when a tool that requires a task is called without one)", sent, describe(nil, err))
+	}
+}
+
+// taskOptional checks that a tool whose taskSupport is "optional" answers a
+// plain call and makes a task of a task-augmented one, which ends.
+func (c *state) taskOptional(tk *tasks, t *client.Tool) {
+	cn := tk.conn(c)
+	c.legacyOnly(cn, `taskSupport "optional"`)
+	args := c.conformingArgs(t)
+	ctx, cancel := c.ctx()
+	res, err := cn.cl.CallTool(ctx, t.Name, args)
+	cancel()
+	c.noLeak(fmt.Sprintf("tools/call %q", t.Name), res, err)
+	if brokeConnection(cn, err) {
+		c.fatalf("called tool %q with arguments %s; the connection broke: %v", t.Name, compactJSON(args), err)
+	}
+	if e, ok := errorCode(err); ok && (e.Code == client.CodeMethodNotFound || e.Code == client.CodeInvalidRequest) {
+		c.failf("called tool %q, whose execution.taskSupport is \"optional\", without a task, with arguments %s; got %s\nexpected: an answer: an optional tool runs as a plain call or as a task, as the client chooses (specification 2025-11-25, server/tools, \"execution.taskSupport\")", t.Name, compactJSON(args), describe(nil, err))
+	}
+	task, ok := c.startTask(cn, t, args)
+	if !ok {
+		return
+	}
+	tk.created = append(tk.created, task.ID)
+	c.awaitTask(cn, t, task, args)
+}
+
+// startTask calls t as a task and reports whether a task came of it,
+// failing the check otherwise.
+func (c *state) startTask(cn *conn, t *client.Tool, args map[string]any) (*client.Task, bool) {
+	ctx, cancel := c.ctx()
+	defer cancel()
+	task, err := cn.cl.CallToolAsTask(ctx, t.Name, args)
+	sent := fmt.Sprintf("called tool %q, whose execution.taskSupport is %q, as a task (params.task), with arguments %s", t.Name, t.TaskSupport(), compactJSON(args))
+	switch {
+	case brokeConnection(cn, err):
+		c.fatalf("%s; the connection broke: %v", sent, err)
+	case err != nil:
+		c.failf("%s; got %s\nexpected: a CreateTaskResult: the tool supports tasks (specification 2025-11-25, basic/utilities/tasks)", sent, describe(nil, err))
+		return nil, false
+	case task.ID == "":
+		c.failf("%s; the server ran it at once: %s\nexpected: a CreateTaskResult ({\"task\": {...}}): the tool declares that it supports tasks, and the client asked for one (specification 2025-11-25, basic/utilities/tasks)", sent, describe(task.Result, nil))
+		return nil, false
+	}
+	return task, true
+}
+
+// awaitTask waits for a task the check started and judges how it ended:
+// in time, not cancelled unasked, with no crash text.
+func (c *state) awaitTask(cn *conn, t *client.Tool, task *client.Task, args map[string]any) {
+	ctx, cancel := c.ctx()
+	defer cancel()
+	var seen []string
+	res, err := cn.cl.WaitTask(ctx, task.ID, client.WithTaskUpdates(func(t *client.Task) { seen = append(seen, string(t.Status)) }))
+	c.noLeak(fmt.Sprintf("the outcome of task %q (tool %q)", task.ID, t.Name), res, err)
+	sent := fmt.Sprintf("called tool %q as a task (%s) with arguments %s and waited for it (statuses seen: %s)", t.Name, task.ID, compactJSON(args), strings.Join(seen, " → "))
+	var ce *client.TaskCancelledError
+	switch {
+	case brokeConnection(cn, err):
+		c.fatalf("%s; the connection broke: %v", sent, err)
+	case timedOut(err):
+		cn.abandoned = true
+		c.failf("%s; it had not ended within %v\nexpected: the task to end (a tool call that does not answer in time fails tools/calls too)", sent, c.s.timeout)
+	case errors.As(err, &ce):
+		c.failf("%s; the task was cancelled (%q), though the client never asked\nexpected: the task to complete or fail: a task ends as cancelled only when its requestor cancels it (specification, basic/utilities/tasks). (mcp-go v1.2.1 runs a task under the context of the tools/call that made it, which ends once the call is answered: a handler that watches its context is cancelled at once)", sent, ce.Task.StatusMessage)
+	case err != nil:
+		if _, ok := errorCode(err); !ok {
+			c.failf("%s; got %v\nexpected: what the tools/call would have returned: a result, or a JSON-RPC error", sent, err)
+		}
+	}
+}
+
+// unknownTask checks that tasks/get of an id the server never gave out is
+// -32602.
+func (c *state) unknownTask(tk *tasks) {
+	cn := tk.conn(c)
+	const id = "mcptestkit-no-such-task"
+	ctx, cancel := c.ctx()
+	defer cancel()
+	got, err := cn.cl.GetTask(ctx, id)
+	c.noLeak("tasks/get "+id, got, err)
+	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
+		c.failf("sent tasks/get for task %q, which the server never gave out; got %s\nexpected: JSON-RPC error -32602 (Invalid params): an unknown taskId MUST be -32602 (specification, basic/utilities/tasks, \"Error Handling\"; the 2026-07-28 tasks extension keeps the rule)", id, describe(got, err))
+	}
+}
+
+// taskTools returns the tools to make tasks of: those that support tasks
+// at 2025-11-25 (required first), every tool at 2026-07-28 (the server
+// decides).
+func taskTools(cn *conn, tools []*client.Tool) []*client.Tool {
+	if cn.modern() {
+		return tools
+	}
+	var req, opt []*client.Tool
+	for _, t := range tools {
+		switch t.TaskSupport() {
+		case client.TaskSupportRequired:
+			req = append(req, t)
+		case client.TaskSupportOptional:
+			opt = append(opt, t)
+		}
+	}
+	return append(req, opt...)
+}
+
+// maxTaskTries bounds the tools a check tries to make a task of.
+const maxTaskTries = 5
+
+// anyTask starts a task of one of the server's tools with conforming
+// arguments, or skips the check.
+func (c *state) anyTask(tk *tasks, cn *conn) (*client.Tool, *client.Task) {
+	var tried []string
+	for _, t := range taskTools(cn, c.s.inv.tools) {
+		if len(tried) == maxTaskTries {
+			break
+		}
+		args := c.conformingArgs(t)
+		ctx, cancel := c.ctx()
+		task, err := cn.cl.CallToolAsTask(ctx, t.Name, args)
+		cancel()
+		if brokeConnection(cn, err) {
+			c.fatalf("called tool %q as a task; the connection broke: %v", t.Name, err)
+		}
+		switch {
+		case err != nil:
+			tried = append(tried, fmt.Sprintf("%s: %s", t.Name, describe(nil, err)))
+		case task.ID == "":
+			tried = append(tried, t.Name+": answered at once")
+		default:
+			tk.created = append(tk.created, task.ID)
+			return t, task
+		}
+	}
+	if len(tried) == 0 {
+		c.skipf("the server lists no tool that supports tasks")
+	}
+	c.skipf("no call became a task (%s)", strings.Join(tried, "; "))
+	return nil, nil
+}
+
+// cancelTask cancels a task and checks that it reaches a terminal state
+// and stays there.
+func (c *state) cancelTask(tk *tasks) {
+	cn := tk.conn(c)
+	t, task := c.anyTask(tk, cn)
+	ctx, cancel := c.ctx()
+	after, err := cn.cl.CancelTask(ctx, task.ID)
+	cancel()
+	c.noLeak("tasks/cancel "+task.ID, after, err)
+	sent := fmt.Sprintf("called tool %q as a task (%s) and cancelled it with tasks/cancel", t.Name, task.ID)
+	if brokeConnection(cn, err) {
+		c.fatalf("%s; the connection broke: %v", sent, err)
+	}
+	ended := false // the task had ended before the cancellation
+	if e, ok := errorCode(err); ok && e.Code == client.CodeInvalidParams && !cn.modern() {
+		ended = true // a terminal task cannot be cancelled: -32602
+	} else if err != nil {
+		want := "the task, cancelled, or -32602 if it had ended (specification 2025-11-25, basic/utilities/tasks, \"Cancelling Tasks\")"
+		if cn.modern() {
+			want = "an empty acknowledgement: the server MUST acknowledge tasks/cancel, whatever the task (tasks extension, \"Task Cancellation\")"
+		}
+		c.fatalf("%s; got %s\nexpected: %s", sent, describe(nil, err), want)
+	}
+	if after != nil && after.Status != client.TaskCancelled {
+		c.failf("%s; tasks/cancel answered with the task in status %q\nexpected: status cancelled: a task the receiver accepts to cancel MUST be cancelled when it answers (specification 2025-11-25, basic/utilities/tasks, \"Cancelling Tasks\")", sent, after.Status)
+	}
+	ctx, cancel = c.ctx()
+	_, err = cn.cl.WaitTask(ctx, task.ID)
+	cancel()
+	if brokeConnection(cn, err) {
+		c.fatalf("%s; waiting for it, the connection broke: %v", sent, err)
+	}
+	if timedOut(err) {
+		cn.abandoned = true
+		if cn.modern() {
+			c.warnf("%s; it had not reached a terminal status %v later\nexpected: a terminal status (cancellation is cooperative in the tasks extension, which does not promise it: \"Task Cancellation\")", sent, c.s.timeout)
+			return
+		}
+		c.failf("%s; it had not reached a terminal status %v later\nexpected: cancelled", sent, c.s.timeout)
+		return
+	}
+	ctx, cancel = c.ctx()
+	final, gerr := cn.cl.GetTask(ctx, task.ID)
+	cancel()
+	switch {
+	case gerr != nil:
+		if e, ok := errorCode(gerr); !ok || e.Code != client.CodeInvalidParams {
+			c.failf("%s; tasks/get afterwards got %s\nexpected: the task, in its terminal status", sent, describe(nil, gerr))
+		}
+	case !final.Status.Terminal():
+		c.failf("%s; the wait ended, and then tasks/get reports status %q\nexpected: a terminal status, which never changes (specification, basic/utilities/tasks)", sent, final.Status)
+	case after != nil && after.Status == client.TaskCancelled && final.Status != client.TaskCancelled:
+		c.failf("%s; tasks/cancel reported it cancelled, and then tasks/get reports %q\nexpected: cancelled: a terminal status never changes (specification, basic/utilities/tasks)", sent, final.Status)
+	case ended:
+		if !final.Status.Terminal() {
+			c.failf("%s; the server refused with -32602 as for a task that has ended, but the task is %q", sent, final.Status)
+		}
+		c.notef("task %s of tool %q had %s before the cancellation reached it (tasks/cancel answered -32602)", task.ID, t.Name, final.Status)
+	default:
+		c.notef("task %s of tool %q ended %s", task.ID, t.Name, final.Status)
+	}
+}
+
+// failedTaskResult makes a task fail with arguments that break its tool's
+// inputSchema and checks that its outcome keeps the contract.
+func (c *state) failedTaskResult(tk *tasks) {
+	cn := tk.conn(c)
+	var tried []string
+	for _, t := range taskTools(cn, c.s.inv.tools) {
+		if len(tried) >= maxTaskTries {
+			break
+		}
+		in, err := compile(t.InputSchema, t.Name+"/inputSchema")
+		if err != nil {
+			continue
+		}
+		for _, v := range in.violations(newSeeded(c.s.opts.Seed, "task-invalid/"+t.Name)) {
+			ctx, cancel := c.ctx()
+			task, err := cn.cl.CallToolAsTask(ctx, t.Name, v.args)
+			cancel()
+			if brokeConnection(cn, err) {
+				c.fatalf("called tool %q as a task with %s; the connection broke: %v", t.Name, v.what, err)
+			}
+			if err != nil || task.ID == "" {
+				tried = append(tried, fmt.Sprintf("%s (%s): refused before a task was made", t.Name, v.what))
+				continue
+			}
+			tk.created = append(tk.created, task.ID)
+			if c.judgeFailedTask(cn, t, task, v) {
+				return
+			}
+			tried = append(tried, fmt.Sprintf("%s (%s): succeeded", t.Name, v.what))
+		}
+	}
+	if len(tried) == 0 {
+		c.skipf("no tool that supports tasks has an inputSchema with something to break (a required property, a typed property)")
+	}
+	c.skipf("could not make a task fail with arguments that break the inputSchema (%s)", strings.Join(tried, "; "))
+}
+
+// judgeFailedTask waits for a task started with arguments that break the
+// schema and judges its outcome; it reports whether the task failed (a
+// success leaves the check to try another way).
+func (c *state) judgeFailedTask(cn *conn, t *client.Tool, task *client.Task, v violation) bool {
+	sent := fmt.Sprintf("called tool %q as a task (%s) with arguments that break its inputSchema (%s): %s", t.Name, task.ID, v.what, compactJSON(v.args))
+	ctx, cancel := c.ctx()
+	var last *client.Task
+	res, err := cn.cl.WaitTask(ctx, task.ID, client.WithTaskUpdates(func(t *client.Task) { last = t }))
+	cancel()
+	c.noLeak(fmt.Sprintf("the outcome of task %q (tool %q)", task.ID, t.Name), res, err)
+	var ce *client.TaskCancelledError
+	switch {
+	case brokeConnection(cn, err):
+		c.fatalf("%s; waiting for it, the connection broke: %v", sent, err)
+	case timedOut(err):
+		cn.abandoned = true
+		c.fatalf("%s; it had not ended within %v\nexpected: the task to end, with what the call would have returned", sent, c.s.timeout)
+	case errors.As(err, &ce):
+		c.failf("%s; the task was cancelled (%q), though the client never asked\nexpected: completed with an isError result, or failed with the JSON-RPC error (specification, basic/utilities/tasks)", sent, ce.Task.StatusMessage)
+		return true
+	}
+	status := client.TaskStatus("")
+	if last != nil {
+		status = last.Status
+	}
+	e, isRPC := errorCode(err)
+	switch {
+	case err != nil && !isRPC:
+		c.failf("%s; the outcome is not what a tools/call returns: %v\nexpected: a result (isError) or a JSON-RPC error, as tasks/result (2025-11-25) or the failed task's error (2026-07-28) carries it", sent, err)
+	case err == nil && !res.IsError:
+		return false // no failure to check
+	case cn.modern() && err == nil && status == client.TaskFailed:
+		c.failf("%s; the task failed with an isError result\nexpected: completed: the failed status MUST NOT be used for a tool result with isError (tasks extension, \"Task Execution Errors\")", sent)
+	case !cn.modern() && isRPC && status == client.TaskCompleted:
+		c.failf("%s; the task is completed, yet tasks/result answers with JSON-RPC error %d %q\nexpected: tasks/result returns exactly what the tools/call would have returned: a completed task has a result (specification 2025-11-25, basic/utilities/tasks)", sent, e.Code, e.Message)
+	case isRPC:
+		c.warnf("%s; the task failed with JSON-RPC error %d %q\nexpected: an isError result the model can read: input validation errors SHOULD be tool execution errors (specification 2025-11-25, server/tools); a task tool reports them in its result (mcp-go: CreateTaskResult.IsError)", sent, e.Code, e.Message)
+	default:
+		c.notef("task %s of tool %q ended %s with an isError result: %s", task.ID, t.Name, status, cut(res.Text(), 200))
+	}
+	if err == nil && !cn.modern() && relatedTask(res.Meta) != task.ID {
+		c.warnf("%s; tasks/result answered without _meta[\"io.modelcontextprotocol/related-task\"] = {\"taskId\": %q}\nexpected: the related-task metadata on the result of tasks/result (specification 2025-11-25, basic/utilities/tasks, \"Related Task Metadata\")", sent, task.ID)
+	}
+	return true
+}
+
+// relatedTask returns the taskId of a result's related-task metadata.
+func relatedTask(m client.Meta) string {
+	r, _ := m["io.modelcontextprotocol/related-task"].(map[string]any)
+	id, _ := r["taskId"].(string)
+	return id
+}
+
+// taskNotifications checks the status notifications the server sent on the
+// task connection: each a task, a terminal status never followed by another,
+// the last agreeing with tasks/get; those about tasks of other connections
+// are noted.
+func (c *state) taskNotifications(tk *tasks) {
+	cn := tk.conn(c)
+	ctx, cancel := c.ctx()
+	_, _ = cn.cl.ListTools(ctx, "") // a round trip: what the server had in flight has come
+	cancel()
+	ours, notes := cn.tap.taskTraffic()
+	if len(notes) == 0 {
+		c.skipf("the server sent no task status notifications on the connection (they are optional)")
+	}
+	var bad, foreign []string
+	last := map[string]client.TaskStatus{}
+	for _, n := range notes {
+		var w struct {
+			TaskID string            `json:"taskId"`
+			Status client.TaskStatus `json:"status"`
+		}
+		if json.Unmarshal(n.params, &w) != nil || w.TaskID == "" || !slices.Contains([]client.TaskStatus{client.TaskWorking, client.TaskInputRequired, client.TaskCompleted, client.TaskFailed, client.TaskCancelled}, w.Status) {
+			bad = append(bad, fmt.Sprintf("%s %s is not a task (taskId and a status of working, input_required, completed, failed, cancelled)", n.method, cut(string(n.params), 200)))
+			continue
+		}
+		if !ours[w.TaskID] {
+			foreign = append(foreign, w.TaskID)
+			continue
+		}
+		if prev, ok := last[w.TaskID]; ok && prev.Terminal() && prev != w.Status {
+			bad = append(bad, fmt.Sprintf("task %s: %s after %s, a terminal status", w.TaskID, w.Status, prev))
+		}
+		last[w.TaskID] = w.Status
+	}
+	for id, st := range last {
+		if !st.Terminal() {
+			continue
+		}
+		ctx, cancel := c.ctx()
+		got, err := cn.cl.GetTask(ctx, id)
+		cancel()
+		if err == nil && got.Status != st {
+			bad = append(bad, fmt.Sprintf("task %s: notified %s, and tasks/get reports %s", id, st, got.Status))
+		}
+	}
+	if len(bad) > 0 {
+		c.failf("the task status notifications contradict the tasks:\n%s\nexpected: each notification carries the task's state; a terminal status (completed, failed, cancelled) never changes (specification, basic/utilities/tasks)", strings.Join(bad, "\n"))
+	}
+	if len(foreign) > 0 {
+		c.warnf("the server sent this connection status notifications for %d task(s) it did not create (%s)\nexpected: notifications about a task only to its requestor: tasks are bound to the context that created them, and their ids must not reach other clients (specification, basic/utilities/tasks, \"Security Considerations\")", len(slices.Compact(slices.Sorted(slices.Values(foreign)))), strings.Join(cutList(slices.Compact(slices.Sorted(slices.Values(foreign))), 3), ", "))
+	}
+	c.notef("%d status notification(s) for %d task(s) of this connection", len(notes)-len(foreign), len(last))
+}
+
+func cutList(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(slices.Clone(s[:n]), fmt.Sprintf("and %d more", len(s)-n))
+}
+
+// taskNote is a task status notification the tap saw.
+type taskNote struct {
+	method string
+	params json.RawMessage
+}
+
+// taskTraffic is what a connection's tap saw of tasks: the ids of the tasks
+// the server created for its tools/call requests, and the status
+// notifications, in order. It is kept apart from the frames, which a chatty
+// connection rolls over.
+type taskTraffic struct {
+	ours  map[string]bool
+	notes []taskNote
+}
+
+// maxTaskNotes bounds the notifications kept.
+const maxTaskNotes = 1000
+
+// see records a message from the server; the tap's lock is held.
+func (tt *taskTraffic) see(method string, msg []byte) {
+	if method == "notifications/tasks/status" || method == "notifications/tasks" {
+		var m struct {
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(msg, &m) == nil && len(tt.notes) < maxTaskNotes {
+			tt.notes = append(tt.notes, taskNote{method, m.Params})
+		}
+		return
+	}
+	if method != "" || !bytes.Contains(msg, []byte(`"taskId"`)) {
+		return
+	}
+	var m struct {
+		Result *struct {
+			ResultType string `json:"resultType"`
+			TaskID     string `json:"taskId"`
+			Task       *struct {
+				TaskID string `json:"taskId"`
+			} `json:"task"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Result == nil {
+		return
+	}
+	id := m.Result.TaskID
+	if m.Result.Task != nil {
+		id = m.Result.Task.TaskID // 2025-11-25 CreateTaskResult
+	} else if m.Result.ResultType != "task" {
+		return // tasks/get and such name tasks, not create them
+	}
+	if id != "" {
+		if tt.ours == nil {
+			tt.ours = map[string]bool{}
+		}
+		tt.ours[id] = true
+	}
+}
+
+// taskTraffic returns what the tap saw of tasks.
+func (t *tap) taskTraffic() (ours map[string]bool, notes []taskNote) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ours = make(map[string]bool, len(t.tasks.ours))
+	for id := range t.tasks.ours {
+		ours[id] = true
+	}
+	return ours, slices.Clone(t.tasks.notes)
+}
+
+// taskCallOptions are the options of a generated call of t: a tool that
+// requires a task is called as one, where the connection has tasks.
+func taskCallOptions(cn *conn, t *client.Tool) []client.CallOption {
+	opts := []client.CallOption{client.WithProgress(func(client.Progress) {})}
+	if t.TaskSupport() == client.TaskSupportRequired && cn.cl.SupportsTasks() {
+		opts = append(opts, client.WithTask(0))
+	}
+	return opts
+}
+
+// skipTaskOnly skips a check that calls t when t runs only as a task and
+// the connection cannot make one.
+func (c *state) skipTaskOnly(cn *conn, t *client.Tool) {
+	if t.TaskSupport() != client.TaskSupportRequired || cn.cl.SupportsTasks() {
+		return
+	}
+	if cn.modern() {
+		c.skipf("tool %q runs only as a task (execution.taskSupport \"required\", a 2025-11-25 field), and at %s the server does not declare the tasks extension (%s), so no call can reach it; the tasks checks call it at 2025-11-25 if the server offers it", t.Name, cn.cl.ProtocolVersion(), client.ExtensionTasks)
+	}
+	c.skipf("tool %q runs only as a task (execution.taskSupport \"required\"), and the server does not declare tasks for tools/call", t.Name)
+}
