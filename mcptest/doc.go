@@ -213,6 +213,19 @@
 //	require.NoError(t, err)
 //	assert.Len(t, n.Logs(), 2)
 //
+// # Tasks
+//
+// A tool that runs as a task (2025-11-25 core tasks, the 2026-07-28 tasks
+// extension): [RequireTask] starts the call as a task, [Task.Wait] waits for
+// its end with the client's error contract (bounded like every request, on
+// the fake clock in a synctest bubble), and [AssertTaskStatuses] checks the
+// statuses the client saw it go through:
+//
+//	task := mcptest.RequireTask(t, c, "render_report", map[string]any{"month": "2026-11"})
+//	res, err := task.Wait(t.Context())
+//	require.NoError(t, err)
+//	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
+//
 // # Golden files
 //
 // [Golden] compares a value, as normalised pretty JSON, with
