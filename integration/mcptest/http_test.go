@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -124,14 +126,23 @@ func TestHandlerMCPGoToolPanicFailsTheTest(t *testing.T) {
 func blockForever(release <-chan struct{}) { <-release }
 
 // The leak check sees a goroutine that a go-sdk tool started while serving
-// an HTTP request, in both eras. Its connections run one after the other,
-// with no other test's open: a connection open beside another leaves its
-// verdict to the process-wide census (see mcptest's leak check), which this
-// package cannot tell to decide at once as mcptest's own tests do; alone,
-// each decides at its cleanup, after the default leak wait.
+// an HTTP request, in both eras. Its connections must be alone in their
+// process: one open beside others leaves its verdict to the process-wide
+// census (see mcptest's leak check), which this package cannot tell to
+// decide at once as mcptest's own tests do. So the test runs itself in a
+// child process of the test binary, one connection after the other.
 func TestHandlerLeakCheckReachesGoSDKHandlers(t *testing.T) {
-	// Not parallel either: a sequential test runs while the package's
-	// parallel tests wait, so its connections are alone.
+	const childEnv = "MCPTEST_INTEGRATION_LEAK_CHILD"
+	if os.Getenv(childEnv) != "1" {
+		t.Parallel()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHandlerLeakCheckReachesGoSDKHandlers$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "the child test failed:\n%s", out)
+		assert.Contains(t, string(out), "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2026-07-28")
+		assert.Contains(t, string(out), "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2025-11-25")
+		return
+	}
 	for version, handler := range map[string]func(*mcp.Server) http.Handler{
 		client.LatestVersion:       gosdkStateless,
 		client.LatestLegacyVersion: gosdkHTTP,
