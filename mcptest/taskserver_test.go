@@ -44,6 +44,9 @@ type scriptedTask struct {
 	errMessage          string
 	done                chan struct{}
 	stop                context.CancelFunc
+	// initial is the task as created, what the call that made it answers,
+	// taken before it starts so that the answer never races its end.
+	initial string
 }
 
 func newTaskServer(pollMs int) *taskServer {
@@ -216,6 +219,7 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 	runCtx, stop := context.WithCancel(ctx)
 	t := &scriptedTask{id: "task-" + strconv.Itoa(s.next), status: "working", modern: modern, done: make(chan struct{}), stop: stop}
 	s.tasks[t.id] = t
+	t.initial = s.stateLocked(t, false)
 	s.mu.Unlock()
 	wg.Go(func() {
 		defer stop()
@@ -286,7 +290,7 @@ func (s *taskServer) cancel(t *scriptedTask) bool {
 }
 
 func (s *taskServer) created(t *scriptedTask) string {
-	st := s.state(t, false)
+	st := t.initial
 	if t.modern {
 		return `{"resultType":"task",` + st[1:]
 	}
