@@ -3,6 +3,8 @@ package mcptest
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -11,29 +13,88 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 )
 
-// recorder is the smallest TestingT: Errorf only, as testify's
-// assert.TestingT. The assertions must work with it.
-type recorder struct{ msgs []string }
+// recorder is a TestingT that records what an assertion reports, how often
+// it stopped the test, and where each failure would be reported: it marks
+// helpers and skips them as the testing package does (testing.common's
+// Helper and frameSkip), so a method that forgets to call Helper shows up
+// as a failure reported inside mcptest instead of at the caller's line.
+type recorder struct {
+	msgs     []string
+	at       []string // file:line of each failure
+	failNows int
+	helpers  map[string]bool // functions that called Helper
+}
 
 func (r *recorder) Errorf(format string, args ...any) {
 	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+	r.at = append(r.at, r.caller())
 }
+
+// FailNow only counts: the assertion must return at once by itself, and a
+// second FailNow would show.
+func (r *recorder) FailNow() { r.failNows++ }
+
+func (r *recorder) Helper() {
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:]) // the function calling Helper
+	f, _ := runtime.CallersFrames(pc[:]).Next()
+	if r.helpers == nil {
+		r.helpers = map[string]bool{}
+	}
+	r.helpers[f.Function] = true
+}
+
+// caller returns file:line of the first caller of Errorf not marked as a
+// helper, the line the testing package would print.
+func (r *recorder) caller() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs) // skip runtime.Callers, caller, Errorf
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !r.helpers[f.Function] {
+			return fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+		}
+		if !more {
+			return "?"
+		}
+	}
+}
+
 func (r *recorder) text() string { return strings.Join(r.msgs, "\n") }
 
-// check runs an assertion against a fresh recorder and compares its verdict
-// and message with the expectation.
-func check(t *testing.T, wantOK bool, assertion func(TestingT) bool, contains ...string) {
+// check runs an assertion against a fresh recorder, as [Assert] and as
+// [Require], and compares its verdict and message with the expectation:
+// Require stops the test exactly once when the assertion fails, Assert never,
+// and every failure is reported in a test file, where the assertion was
+// called.
+func check(t *testing.T, wantOK bool, assertion func(a *Assertions) bool, contains ...string) {
 	t.Helper()
-	r := &recorder{}
-	ok := assertion(r)
-	if ok != wantOK {
-		t.Fatalf("the assertion returned %v, want %v; it reported:\n%s", ok, wantOK, r.text())
-	}
-	if ok != (len(r.msgs) == 0) {
-		t.Fatalf("the assertion returned %v but reported %d failure(s):\n%s", ok, len(r.msgs), r.text())
-	}
-	for _, s := range contains {
-		assert.Contains(t, r.text(), s)
+	for _, mode := range []func(TestingT) *Assertions{Assert, Require} {
+		r := &recorder{}
+		a := mode(r)
+		ok := assertion(a)
+		if ok != wantOK {
+			t.Fatalf("the assertion returned %v, want %v; it reported:\n%s", ok, wantOK, r.text())
+		}
+		if ok != (len(r.msgs) == 0) {
+			t.Fatalf("the assertion returned %v but reported %d failure(s):\n%s", ok, len(r.msgs), r.text())
+		}
+		wantStops := 0
+		if !ok && a.stop {
+			wantStops = 1
+		}
+		if r.failNows != wantStops {
+			t.Fatalf("stop %v: the assertion called FailNow %d times, want %d", a.stop, r.failNows, wantStops)
+		}
+		for _, at := range r.at {
+			if !strings.Contains(at, "_test.go:") {
+				t.Fatalf("a failure is reported at %s, not at the caller's line (a missing Helper call)", at)
+			}
+		}
+		for _, s := range contains {
+			assert.Contains(t, r.text(), s)
+		}
 	}
 }
 
@@ -43,39 +104,39 @@ func textResult(isError bool, text string) *client.CallToolResult {
 
 func TestAssertToolSuccess(t *testing.T) {
 	t.Parallel()
-	check(t, true, func(r TestingT) bool { return AssertToolSuccess(r, textResult(false, "ok")) })
-	check(t, false, func(r TestingT) bool { return AssertToolSuccess(r, textResult(true, "database down")) },
+	check(t, true, func(a *Assertions) bool { return a.ToolSuccess(textResult(false, "ok")) })
+	check(t, false, func(a *Assertions) bool { return a.ToolSuccess(textResult(true, "database down")) },
 		"expected a successful tool result, got a tool error", "database down")
-	check(t, false, func(r TestingT) bool { return AssertToolSuccess(r, nil) }, "got no result")
+	check(t, false, func(a *Assertions) bool { return a.ToolSuccess(nil) }, "got no result")
 }
 
 func TestAssertToolError(t *testing.T) {
 	t.Parallel()
 	res := textResult(true, `No book titled "Nothing" in the catalog.`)
-	check(t, true, func(r TestingT) bool { return AssertToolError(r, res) })
-	check(t, true, func(r TestingT) bool { return AssertToolError(r, res, "No book titled", `"Nothing"`) })
-	check(t, false, func(r TestingT) bool { return AssertToolError(r, res, "Unknown author") },
+	check(t, true, func(a *Assertions) bool { return a.ToolError(res) })
+	check(t, true, func(a *Assertions) bool { return a.ToolError(res, "No book titled", `"Nothing"`) })
+	check(t, false, func(a *Assertions) bool { return a.ToolError(res, "Unknown author") },
 		`expected substring: "Unknown author"`, `actual text:        "No book titled \"Nothing\" in the catalog."`)
-	check(t, false, func(r TestingT) bool { return AssertToolError(r, textResult(false, "Frank Herbert")) },
+	check(t, false, func(a *Assertions) bool { return a.ToolError(textResult(false, "Frank Herbert")) },
 		"expected a tool error result (isError: true), got a successful result", "Frank Herbert")
-	check(t, false, func(r TestingT) bool { return AssertToolError(r, nil) }, "A protocol error is not a tool error")
+	check(t, false, func(a *Assertions) bool { return a.ToolError(nil) }, "A protocol error is not a tool error")
 
 	withStructured := textResult(true, "failed")
 	withStructured.StructuredContent = json.RawMessage(`{"partial":1}`)
-	check(t, false, func(r TestingT) bool { return AssertToolError(r, withStructured) },
+	check(t, false, func(a *Assertions) bool { return a.ToolError(withStructured) },
 		`a tool error must not carry structuredContent, got {"partial":1}`)
 	withNull := textResult(true, "failed")
 	withNull.StructuredContent = json.RawMessage(`null`)
-	check(t, true, func(r TestingT) bool { return AssertToolError(r, withNull) })
+	check(t, true, func(a *Assertions) bool { return a.ToolError(withNull) })
 }
 
 func TestAssertText(t *testing.T) {
 	t.Parallel()
 	res := &client.CallToolResult{Content: []client.Content{&client.TextContent{Text: "a"}, &client.ImageContent{}, &client.TextContent{Text: "b"}}}
-	check(t, true, func(r TestingT) bool { return AssertText(r, res, "a\nb") })
-	check(t, false, func(r TestingT) bool { return AssertText(r, res, "a b") },
+	check(t, true, func(a *Assertions) bool { return a.Text(res, "a\nb") })
+	check(t, false, func(a *Assertions) bool { return a.Text(res, "a b") },
 		`expected: "a b"`, `actual:   "a\nb"`, "diff (-expected +actual)")
-	check(t, false, func(r TestingT) bool { return AssertText(r, nil, "x") }, "got no result")
+	check(t, false, func(a *Assertions) bool { return a.Text(nil, "x") }, "got no result")
 }
 
 func TestAssertStructured(t *testing.T) {
@@ -88,37 +149,37 @@ func TestAssertStructured(t *testing.T) {
 		Books []book `json:"books"`
 	}
 	res := &client.CallToolResult{StructuredContent: json.RawMessage(`{"books":[{"title":"Dune","author":"Frank Herbert"}]}`)}
-	check(t, true, func(r TestingT) bool {
-		return AssertStructured(r, res, out{Books: []book{{"Dune", "Frank Herbert"}}})
+	check(t, true, func(a *Assertions) bool {
+		return a.Structured(res, out{Books: []book{{"Dune", "Frank Herbert"}}})
 	})
-	check(t, true, func(r TestingT) bool {
-		return AssertStructured(r, res, map[string]any{"books": []any{map[string]any{"title": "Dune", "author": "Frank Herbert"}}})
+	check(t, true, func(a *Assertions) bool {
+		return a.Structured(res, map[string]any{"books": []any{map[string]any{"title": "Dune", "author": "Frank Herbert"}}})
 	})
-	check(t, false, func(r TestingT) bool {
-		return AssertStructured(r, res, out{Books: []book{{"Dune", "F. Herbert"}}})
+	check(t, false, func(a *Assertions) bool {
+		return a.Structured(res, out{Books: []book{{"Dune", "F. Herbert"}}})
 	}, "the structuredContent differs", `"F. Herbert"`, `"Frank Herbert"`, "diff (-expected +actual)")
 
 	extra := &client.CallToolResult{StructuredContent: json.RawMessage(`{"books":[],"total":0}`)}
-	check(t, false, func(r TestingT) bool { return AssertStructured(r, extra, out{Books: []book{}}) }, `"total"`)
+	check(t, false, func(a *Assertions) bool { return a.Structured(extra, out{Books: []book{}}) }, `"total"`)
 
-	check(t, false, func(r TestingT) bool { return AssertStructured(r, textResult(false, "x"), out{}) }, "the result has none")
-	check(t, false, func(r TestingT) bool { return AssertStructured(r, res, make(chan int)) }, "the expected value")
+	check(t, false, func(a *Assertions) bool { return a.Structured(textResult(false, "x"), out{}) }, "the result has none")
+	check(t, false, func(a *Assertions) bool { return a.Structured(res, make(chan int)) }, "the expected value")
 }
 
 func TestAssertNoStructured(t *testing.T) {
 	t.Parallel()
-	check(t, true, func(r TestingT) bool { return AssertNoStructured(r, textResult(true, "x")) })
-	check(t, false, func(r TestingT) bool {
-		return AssertNoStructured(r, &client.CallToolResult{StructuredContent: json.RawMessage(` {"a": 1} `)})
+	check(t, true, func(a *Assertions) bool { return a.NoStructured(textResult(true, "x")) })
+	check(t, false, func(a *Assertions) bool {
+		return a.NoStructured(&client.CallToolResult{StructuredContent: json.RawMessage(` {"a": 1} `)})
 	}, `expected no structuredContent, got {"a":1}`)
 }
 
 func TestAssertProtocolError(t *testing.T) {
 	t.Parallel()
 	err := fmt.Errorf("wrapped: %w", &client.Error{Code: -32602, Message: "unknown tool \"nope\"", Method: "tools/call"})
-	check(t, true, func(r TestingT) bool { return AssertProtocolError(r, err, client.CodeInvalidParams) })
+	check(t, true, func(a *Assertions) bool { return a.ProtocolError(err, client.CodeInvalidParams) != nil })
 	runFake(t, func(tb testing.TB) {
-		assert.Equal(t, `unknown tool "nope"`, RequireProtocolError(tb, err, client.CodeInvalidParams).Message)
+		assert.Equal(t, `unknown tool "nope"`, Require(tb).ProtocolError(err, client.CodeInvalidParams).Message)
 	}).expectPass(t)
 
 	for _, tc := range []struct {
@@ -132,7 +193,7 @@ func TestAssertProtocolError(t *testing.T) {
 		// loop, carries the right code but never came from the server.
 		{&client.InputRequiredError{Method: "tools/call", Name: "t", Rounds: 1, Reason: "sampling callback failed", Err: &client.Error{Code: client.CodeInternalError, Message: "no"}}, "got this client's own input callback failing"},
 	} {
-		check(t, false, func(r TestingT) bool { return AssertProtocolError(r, tc.err, client.CodeInternalError) }, tc.want)
+		check(t, false, func(a *Assertions) bool { return a.ProtocolError(tc.err, client.CodeInternalError) != nil }, tc.want)
 	}
 }
 
@@ -150,26 +211,26 @@ func TestAssertResourceNotFound(t *testing.T) {
 	typescript := read(&client.Error{Code: -32602, Message: "MCP error -32602: Resource books://Nothing not found"})
 	for _, e := range []*client.Error{modern, legacy, legacyURI, mcpgoModern, typescript} {
 		assert.True(t, client.IsResourceNotFound(e), e.Message)
-		check(t, true, func(r TestingT) bool { return AssertResourceNotFound(r, e, uri) })
+		check(t, true, func(a *Assertions) bool { return a.ResourceNotFound(e, uri) })
 	}
 
-	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, modern, "books://Other") },
+	check(t, false, func(a *Assertions) bool { return a.ResourceNotFound(modern, "books://Other") },
 		`resource not found for another URI`, `expected: "books://Other"`, `read:     "books://Nothing"`)
 	wrongData := &client.Error{Code: -32602, Message: "No book", Data: json.RawMessage(`{"uri":"books://Else"}`)}
-	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, wrongData, uri) },
+	check(t, false, func(a *Assertions) bool { return a.ResourceNotFound(wrongData, uri) },
 		`expected data.uri: "books://Nothing"`, `actual data.uri:   "books://Else"`)
-	check(t, false, func(r TestingT) bool {
-		return AssertResourceNotFound(r, read(&client.Error{Code: -32602, Message: "Invalid request parameters"}), uri)
+	check(t, false, func(a *Assertions) bool {
+		return a.ResourceNotFound(read(&client.Error{Code: -32602, Message: "Invalid request parameters"}), uri)
 	}, "actual code: -32602", "Invalid request parameters")
-	check(t, false, func(r TestingT) bool {
-		return AssertResourceNotFound(r, &client.Error{Code: -32603, Message: "disk on fire"}, uri)
+	check(t, false, func(a *Assertions) bool {
+		return a.ResourceNotFound(&client.Error{Code: -32603, Message: "disk on fire"}, uri)
 	}, "actual code: -32603", "disk on fire")
-	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, nil, uri) }, "got no error")
-	check(t, false, func(r TestingT) bool { return AssertResourceNotFound(r, client.ErrClosed, uri) }, "not a server's error response")
+	check(t, false, func(a *Assertions) bool { return a.ResourceNotFound(nil, uri) }, "got no error")
+	check(t, false, func(a *Assertions) bool { return a.ResourceNotFound(client.ErrClosed, uri) }, "not a server's error response")
 
 	// The strict 2026-07-28 form, opt in: data.uri present.
 	f := runFake(t, func(tb testing.TB) {
-		e := RequireProtocolError(tb, mcpgoModern, client.CodeResourceNotFound)
+		e := Require(tb).ProtocolError(mcpgoModern, client.CodeResourceNotFound)
 		var got string
 		assert.True(tb, e.DataField("uri", &got), "data.uri is missing")
 	})
@@ -180,9 +241,9 @@ func TestAssertResourceNotFound(t *testing.T) {
 func TestRequireStopsTheTest(t *testing.T) {
 	t.Parallel()
 	cases := map[string]func(tb testing.TB){
-		"RequireToolSuccess":   func(tb testing.TB) { RequireToolSuccess(tb, textResult(true, "x")) },
-		"RequireToolError":     func(tb testing.TB) { RequireToolError(tb, textResult(false, "x")) },
-		"RequireProtocolError": func(tb testing.TB) { RequireProtocolError(tb, nil, -32602) },
+		"RequireToolSuccess":   func(tb testing.TB) { Require(tb).ToolSuccess(textResult(true, "x")) },
+		"RequireToolError":     func(tb testing.TB) { Require(tb).ToolError(textResult(false, "x")) },
+		"RequireProtocolError": func(tb testing.TB) { Require(tb).ProtocolError(nil, -32602) },
 	}
 	for name, fn := range cases {
 		reached := false
@@ -194,8 +255,8 @@ func TestRequireStopsTheTest(t *testing.T) {
 		assert.False(t, reached, "%s did not stop the test", name)
 	}
 	runFake(t, func(tb testing.TB) {
-		RequireToolSuccess(tb, textResult(false, "x"))
-		RequireToolError(tb, textResult(true, "x"), "x")
-		assert.NotNil(t, RequireProtocolError(tb, &client.Error{Code: -32602}, -32602))
+		Require(tb).ToolSuccess(textResult(false, "x"))
+		Require(tb).ToolError(textResult(true, "x"), "x")
+		assert.NotNil(t, Require(tb).ProtocolError(&client.Error{Code: -32602}, -32602))
 	}).expectPass(t)
 }

@@ -27,8 +27,8 @@ func TestConnectCallsTheServer(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hello"})
 	require.NoError(t, err)
-	AssertToolSuccess(t, res)
-	AssertText(t, res, "hello")
+	Assert(t).ToolSuccess(res)
+	Assert(t).Text(res, "hello")
 }
 
 func TestEachVersionPinsEveryVersion(t *testing.T) {
@@ -41,7 +41,7 @@ func TestEachVersionPinsEveryVersion(t *testing.T) {
 		assert.Equal(t, version, c.ProtocolVersion())
 		res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": version})
 		require.NoError(t, err)
-		AssertText(t, res, version)
+		Assert(t).Text(res, version)
 		mu.Lock()
 		seen = append(seen, version)
 		mu.Unlock()
@@ -70,7 +70,7 @@ func TestConnectManyInParallel(t *testing.T) {
 			want := fmt.Sprintf("call %d", i)
 			res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": want})
 			require.NoError(t, err)
-			AssertText(t, res, want)
+			Assert(t).Text(res, want)
 		})
 	}
 }
@@ -115,7 +115,7 @@ func TestClientOptionsReachTheServer(t *testing.T) {
 	)
 	res, err := c.CallTool(t.Context(), "whoami", nil)
 	require.NoError(t, err)
-	AssertText(t, res, "probe-client v7 | file:///work | sampled | accept Ada")
+	Assert(t).Text(res, "probe-client v7 | file:///work | sampled | accept Ada")
 }
 
 // A later WithClient replaces an earlier one; its zero Timeout is
@@ -200,7 +200,7 @@ func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 		// The server is still alive afterwards.
 		res, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "still here"})
 		require.NoError(tb, err)
-		AssertText(tb, res, "still here")
+		Assert(tb).Text(res, "still here")
 	})
 	f.expectFailure(t,
 		`the server panicked in tools/call "boom": kaboom`,
@@ -208,7 +208,7 @@ func TestPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
 		"mcptest.explode", // the stack names the panicking function
 	)
-	AssertProtocolError(t, callErr, client.CodeInternalError)
+	Assert(t).ProtocolError(callErr, client.CodeInternalError)
 }
 
 func explode() { panic("kaboom") }
@@ -219,7 +219,7 @@ func TestPanicReportsCanBeTurnedOff(t *testing.T) {
 	f := runFake(t, func(tb testing.TB) {
 		c := Connect(tb, srv, WithoutCrashReports())
 		_, err := c.CallTool(tb.Context(), "boom", nil)
-		AssertProtocolError(tb, err, client.CodeInternalError)
+		Assert(tb).ProtocolError(err, client.CodeInternalError)
 	})
 	f.expectPass(t)
 	assert.Contains(t, f.output(), "kaboom", "the panic is still logged")
@@ -235,7 +235,7 @@ func TestServerWithOwnRecoveryIsLeftAlone(t *testing.T) {
 		c := Connect(tb, srv)
 		res, err := c.CallTool(tb.Context(), "boom", nil)
 		require.NoError(tb, err)
-		AssertToolError(tb, res, "Error executing tool boom")
+		Assert(tb).ToolError(res, "Error executing tool boom")
 	})
 	f.expectPass(t)
 }

@@ -108,12 +108,12 @@ func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
 		{"server", func(tb testing.TB) {
 			c := Connect(tb, multiline, WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
-			AssertProtocolError(tb, err, client.CodeInternalError)
+			Assert(tb).ProtocolError(err, client.CodeInternalError)
 		}, `mcptest: the server panicked in tools/call "boom": "multi\nline" (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
 		{"http", func(tb testing.TB) {
 			c := Connect(tb, Handler(probeServer(boomTool()).handler()), WithProtocolVersion(client.LatestLegacyVersion), WithoutCrashReports())
 			_, err := c.CallTool(tb.Context(), "boom", nil)
-			AssertProtocolError(tb, err, transport.CodeHTTPError)
+			Assert(tb).ProtocolError(err, transport.CodeHTTPError)
 		}, `mcptest: the HTTP handler panicked serving a POST request: kaboom (recovered; the test goes on because of mcptest.WithoutCrashReports)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

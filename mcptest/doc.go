@@ -9,7 +9,7 @@
 //
 //		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 //		require.NoError(t, err)                                // the request succeeded...
-//		mcptest.AssertToolError(t, res, "No book titled")      // ...and the tool failed: the model reads this
+//		mcptest.Assert(t).ToolError(res, "No book titled")     // ...and the tool failed: the model reads this
 //		logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn)) // an expected failure is not a warning
 //	}
 //
@@ -73,7 +73,7 @@
 //		var tr mcptest.Transcript
 //		c := mcptest.Connect(t, mcptest.Command(exec.Command("./bookshop")), mcptest.WithTranscript(&tr))
 //		// ... calls ...
-//		mcptest.Golden(t, "session", tr.Messages())
+//		mcptest.Assert(t).Golden("session", tr.Messages())
 //	}
 //
 // The same server value serves every connection: a Command starts a
@@ -188,15 +188,20 @@
 //
 // # Assertions
 //
-// One rule, testify's: the Assert functions report a failure (expected,
-// actual and a diff) and return whether they passed; the Require functions
-// stop the test instead, and are the ones that return a value when there is
-// one to use ([RequireProtocolError] the error, [RequireTool] the tool).
-// They take any [TestingT], as testify's do. [AssertToolSuccess],
-// [AssertToolError], [AssertText], [AssertStructured] and
-// [AssertNoStructured] check tool results; [AssertProtocolError] and
-// [AssertResourceNotFound] check JSON-RPC errors; [AssertValidSchemas] and
-// [AssertOutputSchema] check tools against JSON Schema.
+// One set of [Assertions], two ways, testify's rule: [Assert] reports a
+// failure (expected, actual and a diff) and lets the test go on, [Require]
+// stops it. Each method returns whether it passed, or the value it found
+// (nil after a failure): [Assertions.ProtocolError] the error,
+// [Assertions.Tool] the tool, [Assertions.Task] the task.
+// [Assertions.ToolSuccess], [Assertions.ToolError], [Assertions.Text],
+// [Assertions.Structured] and [Assertions.NoStructured] check tool results;
+// [Assertions.ProtocolError] and [Assertions.ResourceNotFound] check JSON-RPC
+// errors; [Assertions.ValidSchemas] and [Assertions.OutputSchema] check tools
+// against JSON Schema.
+//
+//	mcptest.Require(t).ToolError(res, "No book titled")
+//	mcptest.Assert(t).Text(res, "Hello, Ada")
+//	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
 //
 // # Notifications
 //
@@ -216,22 +221,22 @@
 // # Tasks
 //
 // A tool that runs as a task (2025-11-25 core tasks, the 2026-07-28 tasks
-// extension): [RequireTask] starts the call as a task, [Task.Wait] waits for
-// its end with the client's error contract (bounded like every request, on
-// the fake clock in a synctest bubble), and [AssertTaskStatuses] checks the
-// statuses the client saw it go through:
+// extension): [Assertions.Task] starts the call as a task, [Task.Wait] waits
+// for its end with the client's error contract (bounded like every request,
+// on the fake clock in a synctest bubble), and [Assertions.TaskStatuses]
+// checks the statuses the client saw it go through:
 //
-//	task := mcptest.RequireTask(t, c, "render_report", map[string]any{"month": "2026-11"})
+//	task := mcptest.Require(t).Task(c, "render_report", map[string]any{"month": "2026-11"})
 //	res, err := task.Wait(t.Context())
 //	require.NoError(t, err)
-//	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
+//	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted)
 //
 // # Golden files
 //
-// [Golden] compares a value, as normalised pretty JSON, with
+// [Assertions.Golden] compares a value, as normalised pretty JSON, with
 // testdata/<name>.json. [Normalize] removes what changes between runs,
 // protocol versions and SDK versions (serverInfo stamps, cache hints,
 // request ids) and writes numbers by value (3.0 and 3 are one number, as in
-// [AssertStructured]). Refresh the files with MCPTEST_UPDATE=1 go test ./... or
+// [Assertions.Structured]). Refresh the files with MCPTEST_UPDATE=1 go test ./... or
 // with the -mcptest.update flag.
 package mcptest

@@ -26,7 +26,7 @@ func ExampleConnect() {
 		c := mcptest.Connect(t, srv)
 		res, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"})
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, "Hello, Ada")
+		mcptest.Assert(t).Text(res, "Hello, Ada")
 	}
 	_ = testGreet
 }
@@ -45,17 +45,20 @@ func ExampleEachVersion() {
 	_ = testVersions
 }
 
-// printer is a TestingT that prints failures, to show what they look like.
+// printer stands in for the *testing.T of a test, to show what a failure
+// looks like: Errorf prints the failure, FailNow says where a test stops.
 type printer struct{}
 
 func (printer) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
+func (printer) FailNow()                          { fmt.Println("--- FailNow: the test stops here") }
 
-func ExampleAssertToolError() {
+func ExampleAssertions_ToolError() {
+	var t printer // in a test, its *testing.T
 	failed := &client.CallToolResult{IsError: true, Content: []client.Content{&client.TextContent{Text: `No book titled "Nothing" in the catalog.`}}}
-	fmt.Println(mcptest.AssertToolError(printer{}, failed, "No book titled"))
+	fmt.Println(mcptest.Assert(t).ToolError(failed, "No book titled"))
 
 	succeeded := &client.CallToolResult{Content: []client.Content{&client.TextContent{Text: "Frank Herbert"}}}
-	fmt.Println(mcptest.AssertToolError(printer{}, succeeded, "No book titled"))
+	fmt.Println(mcptest.Assert(t).ToolError(succeeded, "No book titled"))
 	// Output:
 	// true
 	// mcptest: expected a tool error result (isError: true), got a successful result
@@ -63,19 +66,20 @@ func ExampleAssertToolError() {
 	// false
 }
 
-func ExampleAssertResourceNotFound() {
+func ExampleAssertions_ResourceNotFound() {
+	var t printer // in a test, its *testing.T
 	err := &client.Error{Code: client.CodeInvalidParams, Message: "Resource not found", Data: json.RawMessage(`{"uri":"books://Nothing"}`), Method: "resources/read"}
-	fmt.Println(mcptest.AssertResourceNotFound(printer{}, err, "books://Nothing"))
+	fmt.Println(mcptest.Assert(t).ResourceNotFound(err, "books://Nothing"))
 
 	legacy := &client.Error{Code: client.CodeLegacyResourceNotFound, Message: "resource not found"}
-	fmt.Println(mcptest.AssertResourceNotFound(printer{}, legacy, "books://Nothing"))
+	fmt.Println(mcptest.Assert(t).ResourceNotFound(legacy, "books://Nothing"))
 
 	// What a TypeScript-SDK server sends: no data, the URI in the message.
 	typescript := &client.Error{Code: client.CodeInvalidParams, Message: "MCP error -32602: Resource books://Nothing not found", Method: "resources/read", Name: "books://Nothing"}
-	fmt.Println(mcptest.AssertResourceNotFound(printer{}, typescript, "books://Nothing"))
+	fmt.Println(mcptest.Assert(t).ResourceNotFound(typescript, "books://Nothing"))
 
 	internal := &client.Error{Code: client.CodeInternalError, Message: "disk on fire"}
-	fmt.Println(mcptest.AssertResourceNotFound(printer{}, internal, "books://Nothing"))
+	fmt.Println(mcptest.Assert(t).ResourceNotFound(internal, "books://Nothing"))
 	// Output:
 	// true
 	// true
@@ -85,6 +89,25 @@ func ExampleAssertResourceNotFound() {
 	// message:     "disk on fire"
 	// data:        (none)
 	// false
+}
+
+// Require has the methods of Assert, and stops the test at a failure; a
+// method that finds a value returns it for further checks.
+func ExampleRequire() {
+	var t printer // in a test, its *testing.T
+	err := fmt.Errorf("calling tool: %w", &client.Error{Code: client.CodeInvalidParams, Message: `unknown tool "nope"`})
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
+	fmt.Println(e.Message)
+
+	mcptest.Require(t).ProtocolError(err, client.CodeMethodNotFound)
+	// Output:
+	// unknown tool "nope"
+	// mcptest: the protocol error has another code
+	// expected code: -32601
+	// actual code:   -32602
+	// message:       "unknown tool \"nope\""
+	// data:          (none)
+	// --- FailNow: the test stops here
 }
 
 func ExampleNormalize() {
@@ -123,7 +146,7 @@ func ExampleCommand() {
 		c := mcptest.Connect(t, mcptest.Command(exec.Command("python3", "bookshop_server.py")))
 		res, err := c.CallTool(t.Context(), "search_books", map[string]any{"query": "dune"})
 		require.NoError(t, err)
-		mcptest.AssertToolSuccess(t, res)
+		mcptest.Assert(t).ToolSuccess(res)
 	}
 	_ = testSearch
 }
@@ -140,7 +163,7 @@ func ExampleHandler() {
 		c := mcptest.Connect(t, mcptest.Handler(handler), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 		list, err := c.ListTools(t.Context(), "")
 		require.NoError(t, err)
-		mcptest.AssertValidSchemas(t, list.Tools...)
+		mcptest.Assert(t).ValidSchemas(list.Tools...)
 	}
 	_ = testTools
 }
@@ -153,7 +176,7 @@ func ExampleWithTranscript() {
 		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(client.LatestLegacyVersion), mcptest.WithTranscript(&tr))
 		_, err := c.ListTools(t.Context(), "")
 		require.NoError(t, err)
-		mcptest.Golden(t, "greet-session", tr.Messages())
+		mcptest.Assert(t).Golden("greet-session", tr.Messages())
 	}
 	_ = testSession
 }

@@ -28,7 +28,7 @@ func echoes(t testing.TB, c *client.Client, text string) {
 	t.Helper()
 	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": text})
 	require.NoError(t, err)
-	AssertText(t, res, text)
+	Assert(t).Text(res, text)
 }
 
 // One Command server serves every connection, in parallel: each starts a
@@ -182,7 +182,7 @@ func TestCommandServerEverything(t *testing.T) {
 	defer cancel()
 	res, err := c.CallTool(ctx, "echo", map[string]any{"message": "from mcptest"})
 	require.NoError(t, err)
-	AssertToolSuccess(t, res)
+	Assert(t).ToolSuccess(res)
 	assert.Contains(t, resultText(res), "from mcptest")
 }
 
@@ -304,12 +304,12 @@ func TestHandlerHandlerPanicFailsTheTest(t *testing.T) {
 		_, callErr = c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
 	})
 	f.expectFailure(t, "mcptest: the HTTP handler panicked serving a POST request: handler exploded on \"tools/call\"", "Install the crash guard", "panicOn.func")
-	AssertProtocolError(t, callErr, transport.CodeHTTPError)
+	Assert(t).ProtocolError(callErr, transport.CodeHTTPError)
 
 	f = runFake(t, func(tb testing.TB) {
 		c := Connect(tb, Handler(h), WithoutCrashReports())
 		_, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"})
-		AssertProtocolError(tb, err, transport.CodeHTTPError)
+		Assert(tb).ProtocolError(err, transport.CodeHTTPError)
 	})
 	f.expectPass(t)
 	assert.Contains(t, f.output(), "handler exploded", "the panic is still logged")
@@ -325,7 +325,7 @@ func TestHandlerToolPanicFailsTheTest(t *testing.T) {
 		f := runFake(t, func(tb testing.TB) {
 			c := Connect(tb, Handler(h), WithProtocolVersion(version))
 			_, err := c.CallTool(tb.Context(), "boom", nil)
-			AssertProtocolError(tb, err, transport.CodeHTTPError)
+			Assert(tb).ProtocolError(err, transport.CodeHTTPError)
 		})
 		f.expectFailure(t, "the HTTP handler panicked serving a POST request: kaboom", "mcpgo.Guard(logger)(srv)", "mcptest.explode")
 	}
@@ -446,7 +446,7 @@ func TestExternalTranscriptOnFailure(t *testing.T) {
 			f := runFake(t, func(tb testing.TB) {
 				res, err := connect(tb).CallTool(tb.Context(), "echo", map[string]any{"text": "marker-text"})
 				require.NoError(tb, err)
-				AssertText(tb, res, "something else")
+				Assert(tb).Text(res, "something else")
 			})
 			f.expectFailure(t, "transcript of the connection", "client→server", "server→client", `"method":"tools/call"`, "marker-text")
 			assert.NotContains(t, f.output(), "no response to")
@@ -475,7 +475,7 @@ func TestSessionGoldenAcrossTransports(t *testing.T) {
 				var tr Transcript
 				c := connect(t, WithProtocolVersion(version), WithTranscript(&tr))
 				echoes(t, c, "golden")
-				Golden(t, "external/session-"+version, tr.Messages())
+				Assert(t).Golden("external/session-"+version, tr.Messages())
 			}
 		})
 	}

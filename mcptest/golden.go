@@ -15,14 +15,14 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 )
 
-// UpdateEnv is the environment variable that makes [Golden] rewrite its files
-// instead of comparing: MCPTEST_UPDATE=1 go test ./...
+// UpdateEnv is the environment variable that makes [Assertions.Golden]
+// rewrite its files instead of comparing: MCPTEST_UPDATE=1 go test ./...
 const UpdateEnv = "MCPTEST_UPDATE"
 
-// UpdateFlag is the command-line flag that makes [Golden] rewrite its files:
-// go test ./mypkg -mcptest.update. It has its own name so that it never
-// clashes with an -update flag of yours; if your test binary defines a
-// boolean -update flag, Golden honours that one too.
+// UpdateFlag is the command-line flag that makes [Assertions.Golden]
+// rewrite its files: go test ./mypkg -mcptest.update. It has its own name
+// so that it never clashes with an -update flag of yours; if your test
+// binary defines a boolean -update flag, Golden honours that one too.
 const UpdateFlag = "mcptest.update"
 
 // A command-line flag has to exist before the testing package parses the
@@ -34,7 +34,7 @@ func init() {
 	}
 }
 
-// GoldenOption adjusts how [Golden] and [Normalize] treat a value.
+// GoldenOption adjusts how [Assertions.Golden] and [Normalize] treat a value.
 type GoldenOption func(*goldenConfig)
 
 type goldenConfig struct {
@@ -284,56 +284,46 @@ func dropFields(v any, names map[string]bool) any {
 //
 //	tools, err := c.ListTools(t.Context(), "")
 //	require.NoError(t, err)
-//	mcptest.Golden(t, "tools", tools)
-func Golden(t TestingT, name string, value any, opts ...GoldenOption) bool {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
+//	mcptest.Assert(t).Golden("tools", tools)
+func (a *Assertions) Golden(name string, value any, opts ...GoldenOption) bool {
+	a.h.Helper()
 	file, err := goldenPath(name)
 	if err != nil {
-		t.Errorf("%v", err)
-		return false
+		return a.fail("%v", err)
 	}
 	got, err := Normalize(value, opts...)
 	if err != nil {
-		t.Errorf("mcptest.Golden(%q): %v", name, err)
-		return false
+		return a.fail("mcptest.Golden(%q): %v", name, err)
 	}
 	update, err := updating()
 	if err != nil {
-		t.Errorf("mcptest.Golden(%q): %v", name, err)
-		return false
+		return a.fail("mcptest.Golden(%q): %v", name, err)
 	}
 	if update {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Errorf("mcptest.Golden(%q): creating the directory for %s: %v", name, file, err)
-			return false
+			return a.fail("mcptest.Golden(%q): creating the directory for %s: %v", name, file, err)
 		}
 		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Errorf("mcptest.Golden(%q): writing %s: %v", name, file, err)
-			return false
+			return a.fail("mcptest.Golden(%q): writing %s: %v", name, file, err)
 		}
-		if l, ok := t.(interface{ Logf(string, ...any) }); ok {
+		if l, ok := a.t.(interface{ Logf(string, ...any) }); ok {
 			l.Logf("mcptest.Golden: wrote %s", file)
 		}
 		return true
 	}
 	want, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		t.Errorf("mcptest.Golden(%q): %s does not exist yet. Run the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review it.\n%s", name, file, head(string(got), verbose()))
-		return false
+		return a.fail("mcptest.Golden(%q): %s does not exist yet. Run the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review it.\n%s", name, file, head(string(got), verbose()))
 	}
 	if err != nil {
-		t.Errorf("mcptest.Golden(%q): reading %s: %v", name, file, err)
-		return false
+		return a.fail("mcptest.Golden(%q): reading %s: %v", name, file, err)
 	}
 	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n")) // a Windows checkout may convert line ends
 	if bytes.Equal(want, got) {
 		return true
 	}
 	diff := textdiff.Unified(file, "actual", string(want), string(got))
-	t.Errorf("mcptest.Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
-	return false
+	return a.fail("mcptest.Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
 }
 
 const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change."

@@ -125,7 +125,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 	value := map[string]any{"tools": []string{"a", "b"}, "ttlMs": 0}
 
 	t.Setenv(UpdateEnv, "1")
-	f := runFake(t, func(tb testing.TB) { Golden(tb, "sub/tools", value) })
+	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("sub/tools", value) })
 	f.expectPass(t)
 	assert.Contains(t, f.output(), filepath.Join("testdata", "sub", "tools.json"))
 	written, err := os.ReadFile(filepath.Join("testdata", "sub", "tools.json"))
@@ -134,17 +134,17 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 
 	t.Setenv(UpdateEnv, "0")
 	runFake(t, func(tb testing.TB) {
-		assert.True(t, Golden(tb, "sub/tools", value))
+		assert.True(t, Assert(tb).Golden("sub/tools", value))
 	}).expectPass(t)
 
 	// A Windows checkout may have turned the line ends into CRLF.
 	crlf := strings.ReplaceAll(string(written), "\n", "\r\n")
 	require.NoError(t, os.WriteFile(filepath.Join("testdata", "sub", "tools.json"), []byte(crlf), 0o644))
-	runFake(t, func(tb testing.TB) { Golden(tb, "sub/tools", value) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Assert(tb).Golden("sub/tools", value) }).expectPass(t)
 
 	changed := map[string]any{"tools": []string{"a", "c"}}
 	f = runFake(t, func(tb testing.TB) {
-		assert.False(t, Golden(tb, "sub/tools", changed))
+		assert.False(t, Assert(tb).Golden("sub/tools", changed))
 	})
 	f.expectFailure(t, "differs from", "--- testdata/sub/tools.json\n+++ actual\n", `-    "b"`, `+    "c"`, "MCPTEST_UPDATE=1")
 }
@@ -166,7 +166,7 @@ func TestGoldenMismatchIsAUnifiedDiff(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join("testdata", "tools.json"), golden, 0o644))
 
 	value[30] = "tool 30: renamed"
-	f := runFake(t, func(tb testing.TB) { Golden(tb, "tools", value) })
+	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("tools", value) })
 	f.expectFailure(t)
 	want := `mcptest.Golden("tools"): the value differs from testdata/tools.json:
 --- testdata/tools.json
@@ -187,11 +187,11 @@ If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.upd
 func TestGoldenMissingFile(t *testing.T) {
 	t.Chdir(t.TempDir())
 	t.Setenv(UpdateEnv, "")
-	f := runFake(t, func(tb testing.TB) { Golden(tb, "absent", []int{1}) })
+	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("absent", []int{1}) })
 	f.expectFailure(t, "does not exist yet", "MCPTEST_UPDATE=1", "[\n  1\n]")
 
 	// A long value: its first lines only (go test -v prints it all).
-	f = runFake(t, func(tb testing.TB) { Golden(tb, "absent", make([]int, 100)) })
+	f = runFake(t, func(tb testing.TB) { Assert(tb).Golden("absent", make([]int, 100)) })
 	if testing.Verbose() {
 		f.expectFailure(t, "The value is:\n[\n  0,\n")
 		return
@@ -203,11 +203,11 @@ func TestGoldenMissingFile(t *testing.T) {
 func TestGoldenBadNamesAndEnv(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, name := range []string{"", "../up", "/abs", `back\slash`, "."} {
-		f := runFake(t, func(tb testing.TB) { Golden(tb, name, 1) })
+		f := runFake(t, func(tb testing.TB) { Assert(tb).Golden(name, 1) })
 		f.expectFailure(t, "mcptest.Golden")
 	}
 	t.Setenv(UpdateEnv, "yes please")
-	runFake(t, func(tb testing.TB) { Golden(tb, "x", 1) }).expectFailure(t, `MCPTEST_UPDATE="yes please" is not a boolean`)
+	runFake(t, func(tb testing.TB) { Assert(tb).Golden("x", 1) }).expectFailure(t, `MCPTEST_UPDATE="yes please" is not a boolean`)
 }
 
 func TestGoldenHonoursTheUpdateFlags(t *testing.T) {
@@ -215,7 +215,7 @@ func TestGoldenHonoursTheUpdateFlags(t *testing.T) {
 	t.Setenv(UpdateEnv, "")
 	require.NotNil(t, flagLookup(UpdateFlag), "the -mcptest.update flag is registered")
 	setFlag(t, UpdateFlag, "true")
-	runFake(t, func(tb testing.TB) { Golden(tb, "flagged", 1) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { Assert(tb).Golden("flagged", 1) }).expectPass(t)
 	_, err := os.Stat(filepath.Join("testdata", "flagged.json"))
 	assert.NoError(t, err)
 }

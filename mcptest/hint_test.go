@@ -61,7 +61,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
 		text = res.Text()
-		AssertToolSuccess(tb, res)
+		Assert(tb).ToolSuccess(res)
 	})
 	assert.Contains(t, text, "client does not support roots (no ListRoots callback)", "the client's own words are unchanged")
 	f.expectFailure(t,
@@ -77,7 +77,7 @@ func TestMissingCallbackHintLegacy(t *testing.T) {
 		}}))
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
-		AssertText(tb, res, "file:///w")
+		Assert(tb).Text(res, "file:///w")
 	})
 	f.expectPass(t)
 }
@@ -91,7 +91,7 @@ func TestMissingCallbackHintModern(t *testing.T) {
 	f := runFake(t, func(tb testing.TB) {
 		c := Connect(tb, askingServer(), WithProtocolVersion(client.LatestVersion))
 		_, callErr = c.CallTool(tb.Context(), "summarise", nil)
-		AssertProtocolError(tb, callErr, client.CodeInvalidParams)
+		Assert(tb).ProtocolError(callErr, client.CodeInvalidParams)
 	})
 	require.Error(t, callErr)
 	assert.Contains(t, callErr.Error(), "(no CreateMessage callback)", "the client's own words are unchanged")

@@ -57,7 +57,7 @@ func TestRecordNotificationsLogs(t *testing.T) {
 		c := Connect(t, chattyServer(), WithProtocolVersion(version), WithClient(client.Options{LogLevel: client.LevelInfo}), RecordNotifications(&n))
 		res, err := c.CallTool(t.Context(), "import", nil)
 		require.NoError(t, err)
-		AssertText(t, res, "done")
+		Assert(t).Text(res, "done")
 		assert.Equal(t, []string{`info import "imported 2 books"`, `warning import {"skipped":1}`}, logData(t, n.Logs()))
 		assert.Equal(t, 2, n.Count("notifications/message"))
 		all := n.All()

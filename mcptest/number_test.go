@@ -28,16 +28,16 @@ func TestAssertStructuredComparesNumbersByValue(t *testing.T) {
 		`{"title":"x","words":3.0,"ratio":0.50}`,
 		`{"title":"x","words":3e0,"ratio":5e-1}`,
 	} {
-		check(t, true, func(r TestingT) bool { return AssertStructured(r, structured(raw), count{"x", 3, 0.5}) })
-		check(t, true, func(r TestingT) bool {
-			return AssertStructured(r, structured(raw), map[string]any{"title": "x", "words": 3.0, "ratio": json.Number("0.5")})
+		check(t, true, func(a *Assertions) bool { return a.Structured(structured(raw), count{"x", 3, 0.5}) })
+		check(t, true, func(a *Assertions) bool {
+			return a.Structured(structured(raw), map[string]any{"title": "x", "words": 3.0, "ratio": json.Number("0.5")})
 		})
 	}
 	// Integers a float64 cannot hold keep every digit: one apart is a
 	// difference, and the diff shows them in full.
 	big := structured(`{"id":9007199254740993}`)
-	check(t, true, func(r TestingT) bool { return AssertStructured(r, big, map[string]any{"id": uint64(9007199254740993)}) })
-	check(t, false, func(r TestingT) bool { return AssertStructured(r, big, map[string]any{"id": uint64(9007199254740992)}) },
+	check(t, true, func(a *Assertions) bool { return a.Structured(big, map[string]any{"id": uint64(9007199254740993)}) })
+	check(t, false, func(a *Assertions) bool { return a.Structured(big, map[string]any{"id": uint64(9007199254740992)}) },
 		"9007199254740992", "9007199254740993")
 }
 
@@ -46,7 +46,7 @@ func TestAssertStructuredComparesNumbersByValue(t *testing.T) {
 func TestAssertStructuredDiffPrintsPlainNumbers(t *testing.T) {
 	t.Parallel()
 	r := &recorder{}
-	ok := AssertStructured(r, structured(`{"title":"x","words":2}`), map[string]any{"title": "x", "words": 3})
+	ok := Assert(r).Structured(structured(`{"title":"x","words":2}`), map[string]any{"title": "x", "words": 3})
 	require.False(t, ok)
 	out := r.text()
 	// go-cmp varies the spaces after -/+ on purpose; match the rest.

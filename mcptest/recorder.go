@@ -20,7 +20,7 @@ import (
 //	var tr mcptest.Transcript
 //	c := mcptest.Connect(t, mcptest.Command(exec.Command("./my-server")), mcptest.WithTranscript(&tr))
 //	// ... calls ...
-//	mcptest.Golden(t, "session", tr.Messages())
+//	mcptest.Assert(t).Golden("session", tr.Messages())
 //
 // It holds the 10,000 most recent messages; older ones are counted in the
 // Omitted field of [Transcript.Snapshot]. Given to several connections, it
@@ -49,8 +49,8 @@ func (tr *Transcript) Snapshot() memtransport.Transcript {
 }
 
 // Messages returns every recorded message, both directions, in order: ready
-// for [Golden], which renumbers request ids and removes what changes between
-// runs. The slices are shared with the transcript; do not modify them.
+// for [Assertions.Golden], which renumbers request ids and removes what
+// changes between runs. The slices are shared with the transcript; do not modify them.
 func (tr *Transcript) Messages() []json.RawMessage {
 	s := tr.Snapshot()
 	out := make([]json.RawMessage, len(s.Entries))

@@ -31,8 +31,8 @@ func checkToolSchema(raw []byte, which string) error {
 	return nil
 }
 
-// AssertValidSchemas checks every tool's inputSchema, and its outputSchema
-// when it has one: each must be valid JSON Schema (2020-12 unless it names
+// ValidSchemas checks every tool's inputSchema, and its outputSchema when
+// it has one: each must be valid JSON Schema (2020-12 unless it names
 // another draft with $schema) with "type": "object" at the root, as MCP
 // requires. It reports every broken schema, by tool name, and returns whether
 // all were valid. A schema that refers to an external document is reported
@@ -40,86 +40,72 @@ func checkToolSchema(raw []byte, which string) error {
 //
 //	list, err := c.ListTools(t.Context(), "")
 //	require.NoError(t, err)
-//	mcptest.AssertValidSchemas(t, list.Tools...)
-func AssertValidSchemas(t TestingT, tools ...*client.Tool) bool {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
+//	mcptest.Assert(t).ValidSchemas(list.Tools...)
+func (a *Assertions) ValidSchemas(tools ...*client.Tool) bool {
+	a.h.Helper()
 	ok := true
 	for _, tool := range tools {
 		if tool == nil {
-			t.Errorf("mcptest: AssertValidSchemas: a nil tool")
+			a.t.Errorf("mcptest: ValidSchemas: a nil tool")
 			ok = false
 			continue
 		}
 		if err := checkToolSchema(tool.InputSchema, tool.Name+"/inputSchema"); err != nil {
-			t.Errorf("mcptest: tool %q: inputSchema is not a valid schema: %v\ninputSchema: %s", tool.Name, err, compact(tool.InputSchema))
+			a.t.Errorf("mcptest: tool %q: inputSchema is not a valid schema: %v\ninputSchema: %s", tool.Name, err, compact(tool.InputSchema))
 			ok = false
 		}
 		if len(bytes.TrimSpace(tool.OutputSchema)) == 0 {
 			continue
 		}
 		if err := checkToolSchema(tool.OutputSchema, tool.Name+"/outputSchema"); err != nil {
-			t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v\noutputSchema: %s", tool.Name, err, compact(tool.OutputSchema))
+			a.t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v\noutputSchema: %s", tool.Name, err, compact(tool.OutputSchema))
 			ok = false
 		}
 	}
-	return ok
+	return a.end(ok)
 }
 
-// AssertOutputSchema checks that the structuredContent of res validates
-// against tool's outputSchema. A tool with an outputSchema must return
-// structured content with every successful result, so a result without it
-// fails; a tool error is reported too, since it has no output to check.
+// OutputSchema checks that the structuredContent of res validates against
+// tool's outputSchema. A tool with an outputSchema must return structured
+// content with every successful result, so a result without it fails; a
+// tool error is reported too, since it has no output to check.
 //
-//	tool := mcptest.RequireTool(t, list.Tools, "search_books")
-//	mcptest.AssertOutputSchema(t, tool, res)
-func AssertOutputSchema(t TestingT, tool *client.Tool, res *client.CallToolResult) bool {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
+//	tool := mcptest.Require(t).Tool(list.Tools, "search_books")
+//	mcptest.Assert(t).OutputSchema(tool, res)
+func (a *Assertions) OutputSchema(tool *client.Tool, res *client.CallToolResult) bool {
+	a.h.Helper()
 	switch {
 	case tool == nil:
-		t.Errorf("mcptest: AssertOutputSchema: no tool given")
-		return false
+		return a.fail("mcptest: OutputSchema: no tool given")
 	case len(bytes.TrimSpace(tool.OutputSchema)) == 0:
-		t.Errorf("mcptest: tool %q has no outputSchema to validate against", tool.Name)
-		return false
+		return a.fail("mcptest: tool %q has no outputSchema to validate against", tool.Name)
 	case res == nil:
-		t.Errorf("mcptest: expected a result of tool %q to validate against its outputSchema, got no result", tool.Name)
-		return false
+		return a.fail("mcptest: expected a result of tool %q to validate against its outputSchema, got no result", tool.Name)
 	case res.IsError:
-		t.Errorf("mcptest: expected a successful result of tool %q to validate against its outputSchema, got a tool error:\n%s", tool.Name, indent(res.Text()))
-		return false
+		return a.fail("mcptest: expected a successful result of tool %q to validate against its outputSchema, got a tool error:\n%s", tool.Name, indent(res.Text()))
 	case !hasStructured(res):
-		t.Errorf("mcptest: tool %q declares an outputSchema but its result has no structuredContent\nresult: %s", tool.Name, show(res))
-		return false
+		return a.fail("mcptest: tool %q declares an outputSchema but its result has no structuredContent\nresult: %s", tool.Name, show(res))
 	}
 	sch, err := toolschema.Compile(tool.OutputSchema, tool.Name+"/outputSchema")
 	if err != nil {
-		t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v", tool.Name, err)
-		return false
+		return a.fail("mcptest: tool %q: outputSchema is not a valid schema: %v", tool.Name, err)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.StructuredContent))
 	if err != nil {
-		t.Errorf("mcptest: tool %q: structuredContent is not valid JSON: %v", tool.Name, err)
-		return false
+		return a.fail("mcptest: tool %q: structuredContent is not valid JSON: %v", tool.Name, err)
 	}
 	if err := sch.Validate(inst); err != nil {
-		t.Errorf("mcptest: tool %q: structuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema:      %s",
+		return a.fail("mcptest: tool %q: structuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema:      %s",
 			tool.Name, err, compact(res.StructuredContent), compact(tool.OutputSchema))
-		return false
 	}
 	return true
 }
 
-// RequireTool returns the tool called name from tools, as [client.Client]'s
-// ListTools returns them, or stops the test with a failure naming the tools
-// there are.
-func RequireTool(t RequireT, tools []*client.Tool, name string) *client.Tool {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
+// Tool returns the tool called name from tools, as [client.Client]'s
+// ListTools returns them; if there is none, it reports a failure naming the
+// tools there are and returns nil.
+func (a *Assertions) Tool(tools []*client.Tool, name string) *client.Tool {
+	a.h.Helper()
 	var names []string
 	for _, tool := range tools {
 		if tool == nil {
@@ -130,7 +116,6 @@ func RequireTool(t RequireT, tools []*client.Tool, name string) *client.Tool {
 		}
 		names = append(names, tool.Name)
 	}
-	t.Errorf("mcptest: no tool named %q; the tools are %q", name, names)
-	t.FailNow()
+	a.fail("mcptest: no tool named %q; the tools are %q", name, names)
 	return nil
 }

@@ -21,9 +21,9 @@ func TestAssertValidSchemas(t *testing.T) {
 	t.Parallel()
 	good := tool("good", `{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]}`,
 		`{"type":"object","properties":{"sum":{"type":"number"}}}`)
-	check(t, true, func(r TestingT) bool { return AssertValidSchemas(r, good) })
-	check(t, true, func(r TestingT) bool {
-		return AssertValidSchemas(r, tool("draft7", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`, ""))
+	check(t, true, func(a *Assertions) bool { return a.ValidSchemas(good) })
+	check(t, true, func(a *Assertions) bool {
+		return a.ValidSchemas(tool("draft7", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`, ""))
 	})
 
 	for _, tc := range []struct {
@@ -39,12 +39,12 @@ func TestAssertValidSchemas(t *testing.T) {
 		{tool("remote", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, ""), []string{"external schemas are not loaded"}},
 		{tool("badoutput", `{"type":"object"}`, `{"type":"object","required":"sum"}`), []string{`tool "badoutput": outputSchema is not a valid schema`}},
 	} {
-		check(t, false, func(r TestingT) bool { return AssertValidSchemas(r, tc.tool) }, tc.want...)
+		check(t, false, func(a *Assertions) bool { return a.ValidSchemas(tc.tool) }, tc.want...)
 	}
-	check(t, false, func(r TestingT) bool { return AssertValidSchemas(r, nil) }, "a nil tool")
+	check(t, false, func(a *Assertions) bool { return a.ValidSchemas(nil) }, "a nil tool")
 	// Every broken tool is reported, not only the first.
 	r := &recorder{}
-	assert.False(t, AssertValidSchemas(r, good, tool("a", `{}`, ""), tool("b", `{}`, "")))
+	assert.False(t, Assert(r).ValidSchemas(good, tool("a", `{}`, ""), tool("b", `{}`, "")))
 	assert.Len(t, r.msgs, 2)
 }
 
@@ -52,25 +52,25 @@ func TestAssertOutputSchema(t *testing.T) {
 	t.Parallel()
 	tl := tool("sum", `{"type":"object"}`, `{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"],"additionalProperties":false}`)
 	ok := &client.CallToolResult{StructuredContent: json.RawMessage(`{"sum":3}`)}
-	check(t, true, func(r TestingT) bool { return AssertOutputSchema(r, tl, ok) })
+	check(t, true, func(a *Assertions) bool { return a.OutputSchema(tl, ok) })
 
 	bad := &client.CallToolResult{StructuredContent: json.RawMessage(`{"sum":"three","extra":1}`)}
-	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, bad) },
+	check(t, false, func(a *Assertions) bool { return a.OutputSchema(tl, bad) },
 		`tool "sum": structuredContent does not match the outputSchema`, `{"sum":"three","extra":1}`)
-	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, textResult(false, "3")) }, "has no structuredContent")
-	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, textResult(true, "overflow")) }, "got a tool error", "overflow")
-	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tool("plain", `{"type":"object"}`, ""), ok) }, "has no outputSchema")
-	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, nil, ok) }, "no tool given")
-	check(t, false, func(r TestingT) bool { return AssertOutputSchema(r, tl, nil) }, "got no result")
+	check(t, false, func(a *Assertions) bool { return a.OutputSchema(tl, textResult(false, "3")) }, "has no structuredContent")
+	check(t, false, func(a *Assertions) bool { return a.OutputSchema(tl, textResult(true, "overflow")) }, "got a tool error", "overflow")
+	check(t, false, func(a *Assertions) bool { return a.OutputSchema(tool("plain", `{"type":"object"}`, ""), ok) }, "has no outputSchema")
+	check(t, false, func(a *Assertions) bool { return a.OutputSchema(nil, ok) }, "no tool given")
+	check(t, false, func(a *Assertions) bool { return a.OutputSchema(tl, nil) }, "got no result")
 }
 
 func TestRequireTool(t *testing.T) {
 	t.Parallel()
 	tools := []*client.Tool{{Name: "a"}, nil, {Name: "b"}}
-	runFake(t, func(tb testing.TB) { assert.Equal(t, "b", RequireTool(tb, tools, "b").Name) }).expectPass(t)
+	runFake(t, func(tb testing.TB) { assert.Equal(t, "b", Require(tb).Tool(tools, "b").Name) }).expectPass(t)
 	reached := false
 	runFake(t, func(tb testing.TB) {
-		RequireTool(tb, tools, "c")
+		Require(tb).Tool(tools, "c")
 		reached = true
 	}).expectFailure(t, `no tool named "c"; the tools are ["a" "b"]`)
 	assert.False(t, reached)

@@ -72,7 +72,7 @@ func TestConnectInSynctestBubble(t *testing.T) {
 		c := Connect(t, newScriptedServer(), WithClient(client.Options{Timeout: 2 * time.Hour}))
 		res, err := c.CallTool(t.Context(), "sleep", nil)
 		require.NoError(t, err)
-		AssertText(t, res, "slept 1h0m0s")
+		Assert(t).Text(res, "slept 1h0m0s")
 		assert.Equal(t, time.Hour, time.Since(start), "on the bubble's clock")
 	})
 	assert.Less(t, took, 5*time.Second)

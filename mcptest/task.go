@@ -12,15 +12,16 @@ import (
 )
 
 // Task is a tool call running as a task on a test's connection, from
-// [RequireTask]: wait for it with [Task.Wait], check the statuses it went
-// through with [AssertTaskStatuses], and reach it with the client's task
-// methods (c.GetTask(ctx, task.ID), c.CancelTask(ctx, task.ID), ...).
+// [Assertions.Task]: wait for it with [Task.Wait], check the statuses it
+// went through with [Assertions.TaskStatuses], and reach it with the
+// client's task methods (c.GetTask(ctx, task.ID), c.CancelTask(ctx,
+// task.ID), ...).
 //
-//	task := mcptest.RequireTask(t, c, "process_batch", map[string]any{"items": []string{"a", "b"}})
+//	task := mcptest.Require(t).Task(c, "process_batch", map[string]any{"items": []string{"a", "b"}})
 //	res, err := task.Wait(t.Context())
 //	require.NoError(t, err)
-//	mcptest.AssertText(t, res, "processed 2 items")
-//	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
+//	mcptest.Assert(t).Text(res, "processed 2 items")
+//	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted)
 type Task struct {
 	// ID is the task's id (taskId).
 	ID string
@@ -33,29 +34,26 @@ type Task struct {
 	last     *client.Task
 }
 
-// RequireTask calls the tool name with args as a task on c
+// Task calls the tool name with args as a task on c
 // ([client.Client.CallToolAsTask]; opts may add client.WithTask for a TTL)
-// and returns the task once the server has created it. It stops the test
-// if the call fails or if the server ran it at once instead of making a
+// and returns the task once the server has created it. It fails, returning
+// nil, if the call fails or if the server ran it at once instead of making a
 // task (at 2026-07-28 the server decides; at 2025-11-25 a tool that does
 // not support tasks runs at once): call c.CallToolAsTask to accept both.
-func RequireTask(t RequireT, c *client.Client, name string, args any, opts ...client.CallOption) *Task {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
+// The call runs under the test's context when the TestingT has one.
+func (a *Assertions) Task(c *client.Client, name string, args any, opts ...client.CallOption) *Task {
+	a.h.Helper()
 	ctx := context.Background()
-	if tc, ok := t.(interface{ Context() context.Context }); ok {
+	if tc, ok := a.t.(interface{ Context() context.Context }); ok {
 		ctx = tc.Context()
 	}
 	created, err := c.CallToolAsTask(ctx, name, args, opts...)
 	if err != nil {
-		t.Errorf("mcptest: calling tool %q as a task failed: %v%s", name, err, callbackHint(err.Error()))
-		t.FailNow()
+		a.fail("mcptest: calling tool %q as a task failed: %v%s", name, err, callbackHint(err.Error()))
 		return nil
 	}
 	if created.ID == "" {
-		t.Errorf("mcptest: expected tool %q to run as a task, the server answered at once instead\nresult: %s%s", name, created.Result, taskHint(c))
-		t.FailNow()
+		a.fail("mcptest: expected tool %q to run as a task, the server answered at once instead\nresult: %s%s", name, created.Result, taskHint(c))
 		return nil
 	}
 	tk := &Task{ID: created.ID, Created: created, c: c}
@@ -88,13 +86,14 @@ func (tk *Task) saw(t *client.Task) {
 
 // Wait waits for the task to end and returns what its tool call would have
 // returned, with the client's error contract: the tool's result (isError
-// for a failed tool, see [AssertToolError]), the server's JSON-RPC error
-// ([AssertProtocolError]), an error wrapping client.ErrTaskCancelled for a
-// cancelled task. It polls as the server suggests and wakes on status
-// notifications ([client.Client.WaitTask]); ctx and the connection's timeout
-// (client.Options.Timeout through [WithClient], or a client.WithTimeout in
-// opts) bound the wait, on the bubble's fake clock inside synctest.Test, so
-// a task that never ends fails the test instead of hanging it.
+// for a failed tool, see [Assertions.ToolError]), the server's JSON-RPC
+// error ([Assertions.ProtocolError]), an error wrapping
+// client.ErrTaskCancelled for a cancelled task. It polls as the server
+// suggests and wakes on status notifications ([client.Client.WaitTask]);
+// ctx and the connection's timeout (client.Options.Timeout through
+// [WithClient], or a client.WithTimeout in opts) bound the wait, on the
+// bubble's fake clock inside synctest.Test, so a task that never ends fails
+// the test instead of hanging it.
 func (tk *Task) Wait(ctx context.Context, opts ...client.CallOption) (*client.CallToolResult, error) {
 	opts = append(slices.Clip(opts), client.WithTaskUpdates(tk.saw))
 	return tk.c.WaitTask(ctx, tk.ID, opts...)
@@ -117,18 +116,15 @@ func (tk *Task) Last() *client.Task {
 	return tk.last
 }
 
-// AssertTaskStatuses checks that the statuses the client saw the task go
-// through ([Task.Statuses]) are want, in order. Call it after [Task.Wait]:
-// until then only the status the task was created in is known.
+// TaskStatuses checks that the statuses the client saw the task go through
+// ([Task.Statuses]) are want, in order. Call it after [Task.Wait]: until
+// then only the status the task was created in is known.
 //
-//	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
-func AssertTaskStatuses(t TestingT, tk *Task, want ...client.TaskStatus) bool {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
+//	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted)
+func (a *Assertions) TaskStatuses(tk *Task, want ...client.TaskStatus) bool {
+	a.h.Helper()
 	if tk == nil {
-		t.Errorf("mcptest: expected a task with statuses %s, got no task", statusList(want))
-		return false
+		return a.fail("mcptest: expected a task with statuses %s, got no task", statusList(want))
 	}
 	got := tk.Statuses()
 	if slices.Equal(got, want) {
@@ -140,8 +136,7 @@ func AssertTaskStatuses(t TestingT, tk *Task, want ...client.TaskStatus) bool {
 	} else if last != nil && last.StatusMessage != "" {
 		msg = "\nlast status message: " + last.StatusMessage
 	}
-	t.Errorf("mcptest: the task's statuses differ\ntask:     %s\nexpected: %s\nactual:   %s\ndiff (-expected +actual):\n%s%s", tk.ID, statusList(want), statusList(got), cmp.Diff(want, got), msg)
-	return false
+	return a.fail("mcptest: the task's statuses differ\ntask:     %s\nexpected: %s\nactual:   %s\ndiff (-expected +actual):\n%s%s", tk.ID, statusList(want), statusList(got), cmp.Diff(want, got), msg)
 }
 
 func statusList(s []client.TaskStatus) string {

@@ -19,11 +19,11 @@ func TestRequireTaskWait(t *testing.T) {
 			t.Parallel()
 			c := Connect(t, newTaskServer(5), WithProtocolVersion(v))
 
-			task := RequireTask(t, c, "count", map[string]any{"n": 2, "ms": 5})
+			task := Require(t).Task(c, "count", map[string]any{"n": 2, "ms": 5})
 			res, err := task.Wait(t.Context())
 			require.NoError(t, err)
-			AssertText(t, res, "counted to 2")
-			AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
+			Assert(t).Text(res, "counted to 2")
+			Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted)
 		})
 	}
 }
@@ -37,23 +37,23 @@ func TestTaskOutcomes(t *testing.T) {
 			t.Parallel()
 			c := Connect(t, newTaskServer(5), WithProtocolVersion(v))
 
-			failed := RequireTask(t, c, "count", map[string]any{"n": -1})
+			failed := Require(t).Task(c, "count", map[string]any{"n": -1})
 			_, err := failed.Wait(t.Context())
-			e := RequireProtocolError(t, err, client.CodeInternalError)
+			e := Require(t).ProtocolError(err, client.CodeInternalError)
 			assert.Equal(t, "cannot count to -1", e.Message)
-			AssertTaskStatuses(t, failed, client.TaskWorking, client.TaskFailed)
+			Assert(t).TaskStatuses(failed, client.TaskWorking, client.TaskFailed)
 
-			toolError := RequireTask(t, c, "echo", map[string]any{"text": "x", "fail": true})
+			toolError := Require(t).Task(c, "echo", map[string]any{"text": "x", "fail": true})
 			res, err := toolError.Wait(t.Context())
 			require.NoError(t, err)
-			AssertToolError(t, res, "echo failed: x")
+			Assert(t).ToolError(res, "echo failed: x")
 
-			long := RequireTask(t, c, "count", map[string]any{"n": 5, "ms": 50})
+			long := Require(t).Task(c, "count", map[string]any{"n": 5, "ms": 50})
 			_, err = c.CancelTask(t.Context(), long.ID)
 			require.NoError(t, err)
 			_, err = long.Wait(t.Context())
 			require.ErrorIs(t, err, client.ErrTaskCancelled)
-			AssertTaskStatuses(t, long, client.TaskWorking, client.TaskCancelled)
+			Assert(t).TaskStatuses(long, client.TaskWorking, client.TaskCancelled)
 		})
 	}
 }
@@ -65,13 +65,13 @@ func TestTaskInSynctestBubble(t *testing.T) {
 	inSynctest(t, func(t *testing.T) {
 		start := time.Now()
 		c := Connect(t, newTaskServer(60_000), WithProtocolVersion(client.Version20260728), WithClient(client.Options{Timeout: 2 * time.Hour}))
-		task := RequireTask(t, c, "count", map[string]any{"n": 6, "ms": 595_000}) // 59 min 30 s
+		task := Require(t).Task(c, "count", map[string]any{"n": 6, "ms": 595_000}) // 59 min 30 s
 		res, err := task.Wait(t.Context())
 		require.NoError(t, err)
-		AssertText(t, res, "counted to 6")
+		Assert(t).Text(res, "counted to 6")
 		assert.Equal(t, time.Hour, time.Since(start), "the task ended at once on the bubble's clock, found by the poll of the hour (polls a minute apart)")
 
-		slow := RequireTask(t, c, "count", map[string]any{"n": 3, "ms": 3_600_000})
+		slow := Require(t).Task(c, "count", map[string]any{"n": 3, "ms": 3_600_000})
 		start = time.Now()
 		_, err = slow.Wait(t.Context(), client.WithTimeout(10*time.Minute))
 		assert.ErrorContains(t, err, "no response within 10m0s")
@@ -87,7 +87,7 @@ func TestRequireTaskFailures(t *testing.T) {
 	srv := newTaskServer(5)
 	f := runFake(t, func(tb testing.TB) {
 		c := Connect(tb, srv, WithProtocolVersion(client.Version20251125))
-		RequireTask(tb, c, "plain", nil)
+		Require(tb).Task(c, "plain", nil)
 		tb.Error("not reached")
 	})
 	f.expectFailure(t, `expected tool "plain" to run as a task, the server answered at once instead`, `result: {isError:false content:["plain"]}`,
@@ -96,7 +96,7 @@ func TestRequireTaskFailures(t *testing.T) {
 
 	f = runFake(t, func(tb testing.TB) {
 		c := Connect(tb, srv, WithProtocolVersion(client.Version20250618))
-		RequireTask(tb, c, "count", nil)
+		Require(tb).Task(c, "count", nil)
 	})
 	f.expectFailure(t, `calling tool "count" as a task failed: tools/call "count": tasks arrived in protocol version 2025-11-25`)
 }
@@ -104,14 +104,14 @@ func TestRequireTaskFailures(t *testing.T) {
 func TestAssertTaskStatuses(t *testing.T) {
 	t.Parallel()
 	c := Connect(t, newTaskServer(5), WithProtocolVersion(client.Version20251125))
-	task := RequireTask(t, c, "count", map[string]any{"n": 1, "ms": 5})
-	check(t, false, func(tt TestingT) bool { return AssertTaskStatuses(tt, task, client.TaskWorking, client.TaskCompleted) },
+	task := Require(t).Task(c, "count", map[string]any{"n": 1, "ms": 5})
+	check(t, false, func(a *Assertions) bool { return a.TaskStatuses(task, client.TaskWorking, client.TaskCompleted) },
 		"expected: [working → completed]", "actual:   [working]", "the task has not ended: call task.Wait first")
 	_, err := task.Wait(t.Context())
 	require.NoError(t, err)
-	check(t, true, func(tt TestingT) bool { return AssertTaskStatuses(tt, task, client.TaskWorking, client.TaskCompleted) })
-	check(t, false, func(tt TestingT) bool { return AssertTaskStatuses(tt, task, client.TaskCompleted) },
+	check(t, true, func(a *Assertions) bool { return a.TaskStatuses(task, client.TaskWorking, client.TaskCompleted) })
+	check(t, false, func(a *Assertions) bool { return a.TaskStatuses(task, client.TaskCompleted) },
 		"expected: [completed]", "actual:   [working → completed]", "diff (-expected +actual)")
-	check(t, false, func(tt TestingT) bool { return AssertTaskStatuses(tt, nil, client.TaskCompleted) }, "got no task")
+	check(t, false, func(a *Assertions) bool { return a.TaskStatuses(nil, client.TaskCompleted) }, "got no task")
 	assert.Equal(t, client.TaskCompleted, task.Last().Status)
 }

@@ -80,7 +80,7 @@ func TestEachVersionSinceElicitation(t *testing.T) {
 		c := Connect(t, elicitServer(), WithProtocolVersion(version), WithClient(client.Options{Elicit: answerAda}))
 		res, err := c.CallTool(t.Context(), "greet", nil)
 		require.NoError(t, err)
-		AssertText(t, res, "hello Ada")
+		Assert(t).Text(res, "hello Ada")
 	}, Since(client.Version20250618))
 	t.Cleanup(func() {
 		assert.ElementsMatch(t, []string{client.Version20260728, client.Version20251125, client.Version20250618}, ran)

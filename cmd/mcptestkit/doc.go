@@ -50,7 +50,7 @@
 //	 {"resource": "books://Dune"},
 //	 {"prompt": "recommend", "arguments": {"title": "Dune"}}]
 //
-// The file is normalised as mcptest.Golden normalises (see mcptest.Normalize:
+// The file is normalised as mcptest's golden files are (see mcptest.Normalize:
 // request ids, the protocol's stamps and cache hints removed, numbers by
 // value), so it diffs well in review. replay connects again at the recorded
 // protocol version, runs the same steps, and prints a unified diff

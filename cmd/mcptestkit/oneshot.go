@@ -287,7 +287,7 @@ func recordCommand() *command {
 		about: `Record writes a session with SERVER as a golden file: the protocol version,
 the server's name, capabilities and instructions, every page of its lists
 (tools, resources, resource templates, prompts), and the outcome of each step
-of --script. The file is normalised as mcptest.Golden normalises (request ids,
+of --script. The file is normalised as mcptest's golden files are (request ids,
 the protocol's stamps and cache hints removed, numbers by value), so that
 'mcptestkit replay FILE SERVER' can compare a later run with it.
 

@@ -97,7 +97,7 @@ func TestRecordReplay(t *testing.T) {
 	data, err := os.ReadFile(golden)
 	require.NoError(t, err)
 	rec := string(data)
-	// Normalised as mcptest.Golden normalises: no stamps, no cache hints.
+	// Normalised as mcptest's golden files are: no stamps, no cache hints.
 	assert.NotContains(t, rec, "io.modelcontextprotocol/")
 	assert.NotContains(t, rec, "cacheScope")
 	assert.NotContains(t, rec, `"version"`)

@@ -32,8 +32,8 @@ func TestGetAuthorUnknownTitle(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res, "No book titled")
-	mcptest.AssertText(t, res, `No book titled "Nothing" in the catalog.`)
+	mcptest.Assert(t).ToolError(res, "No book titled")
+	mcptest.Assert(t).Text(res, `No book titled "Nothing" in the catalog.`)
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -47,7 +47,7 @@ func TestGoErrorFromAToolIsAProtocolError(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	assert.Nil(t, res)
-	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
@@ -65,7 +65,7 @@ func TestToolErrorsAsResults(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res, "No book titled")
+	mcptest.Assert(t).ToolError(res, "No book titled")
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError))
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
@@ -79,7 +79,7 @@ func TestGetAuthor(t *testing.T) {
 		c := mcptest.Connect(t, srv)
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
 		require.NoError(t, err, name)
-		mcptest.AssertText(t, res, "Frank Herbert")
+		mcptest.Assert(t).Text(res, "Frank Herbert")
 	}
 }
 
@@ -92,8 +92,8 @@ func TestGetAuthorCrash(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res)
-	mcptest.AssertText(t, res, "Error executing tool get_author")
+	mcptest.Assert(t).ToolError(res)
+	mcptest.Assert(t).Text(res, "Error executing tool get_author")
 
 	rec := logs.RequireLogged(t,
 		logcapture.Level(slog.LevelError),
@@ -104,7 +104,7 @@ func TestGetAuthorCrash(t *testing.T) {
 
 	res, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Neuromancer"})
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "William Gibson")
+	mcptest.Assert(t).Text(res, "William Gibson")
 }
 
 // Without WithInputSchemaValidation, mcp-go hands bad arguments to the
@@ -119,13 +119,13 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 		res, err := c.CallTool(t.Context(), "get_author", args)
 		require.NoError(t, err, name)
 		// NewUnchecked would crash on these; validation stops them first.
-		mcptest.AssertToolError(t, res, "input schema validation failed")
+		mcptest.Assert(t).ToolError(res, "input schema validation failed")
 	}
 
 	naive := mcptest.Connect(t, mcpgotest.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
 	_, err := naive.CallTool(t.Context(), "get_author", map[string]any{"title": 42})
 	// The handler ran, and its own argument check failed with a Go error.
-	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 	assert.Contains(t, e.Message, `"title"`)
 }
 
@@ -137,7 +137,7 @@ func TestReadUnknownBookLegacy(t *testing.T) {
 	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
-	mcptest.AssertResourceNotFound(t, err, "books://Nothing")
+	mcptest.Assert(t).ResourceNotFound(err, "books://Nothing")
 }
 
 // At 2026-07-28 it is -32602, but without data.uri: the one part of the
@@ -148,7 +148,7 @@ func TestReadUnknownBookModern(t *testing.T) {
 	require.Equal(t, client.Version20260728, c.ProtocolVersion())
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
-	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
 	assert.Empty(t, e.Data, "mcp-go sends no data.uri")
 	notFound := client.IsResourceNotFound(err)
 	assert.True(t, notFound, "the client still recognises it by its message: %q", e.Message)
@@ -162,7 +162,7 @@ func TestTemplateCannotSayNotFound(t *testing.T) {
 	c := mcptest.Connect(t, mcpgotest.Server(bookshop.NewNaive(logcapture.New(t).Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
-	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
 }
 
@@ -182,7 +182,7 @@ func TestTemplateErrResourceNotFoundIsStillInternalError(t *testing.T) {
 	c := mcptest.Connect(t, mcpgotest.Server(srv))
 	for _, uri := range []string{"books://Bare", "books://Wrapped"} {
 		_, err := c.ReadResource(t.Context(), uri)
-		mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+		mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 		assert.False(t, client.IsResourceNotFound(err), uri)
 	}
 }
@@ -197,7 +197,7 @@ func TestReadUnreadableBook(t *testing.T) {
 	} {
 		c := mcptest.Connect(t, srv)
 		_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
-		e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+		e := mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 		assert.Contains(t, e.Message, "infinitely many pages", name)
 
 		res, err := c.ReadResource(t.Context(), "books://Dune")
@@ -212,7 +212,7 @@ func TestUnknownTool(t *testing.T) {
 	c := mcptest.Connect(t, mcpgotest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	_, err := c.CallTool(t.Context(), "get_publisher", nil)
-	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
 	assert.Contains(t, e.Message, "get_publisher")
 }
 
@@ -222,13 +222,13 @@ func TestBooksByAuthor(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "books_by_author", map[string]any{"author": "William Gibson"})
 	require.NoError(t, err)
-	mcptest.AssertToolSuccess(t, res)
-	mcptest.AssertStructured(t, res, bookshop.BooksByAuthorOutput{Books: []bookshop.Book{{Title: "Neuromancer", Author: "William Gibson"}}})
+	mcptest.Assert(t).ToolSuccess(res)
+	mcptest.Assert(t).Structured(res, bookshop.BooksByAuthorOutput{Books: []bookshop.Book{{Title: "Neuromancer", Author: "William Gibson"}}})
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.AssertValidSchemas(t, list.Tools...)
-	mcptest.AssertOutputSchema(t, mcptest.RequireTool(t, list.Tools, "books_by_author"), res)
+	mcptest.Assert(t).ValidSchemas(list.Tools...)
+	mcptest.Assert(t).OutputSchema(mcptest.Require(t).Tool(list.Tools, "books_by_author"), res)
 }
 
 // A prompt handler's error is -32603 in mcp-go (go-sdk lets it choose).
@@ -241,7 +241,7 @@ func TestRecommendPrompt(t *testing.T) {
 	assert.Equal(t, "I enjoyed Neuromancer by William Gibson. Suggest three books I might like next.", p.Text())
 
 	_, err = c.GetPrompt(t.Context(), "recommend", map[string]string{"title": "Nothing"})
-	mcptest.AssertProtocolError(t, err, client.CodeInternalError)
+	mcptest.Assert(t).ProtocolError(err, client.CodeInternalError)
 }
 
 func TestToolsSnapshot(t *testing.T) {
@@ -250,7 +250,7 @@ func TestToolsSnapshot(t *testing.T) {
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.Golden(t, "tools", list)
+	mcptest.Assert(t).Golden("tools", list)
 }
 
 func TestContractAtEveryVersion(t *testing.T) {
@@ -262,7 +262,7 @@ func TestContractAtEveryVersion(t *testing.T) {
 
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 		require.NoError(t, err)
-		mcptest.AssertToolError(t, res, "No book titled")
+		mcptest.Assert(t).ToolError(res, "No book titled")
 
 		_, err = c.ReadResource(t.Context(), "books://Nothing")
 		notFound := client.IsResourceNotFound(err)

@@ -27,7 +27,7 @@ func TestGetAuthorUnknownTitle(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)                                // the request succeeded...
-	mcptest.AssertToolError(t, res, "No book titled")      // ...and the tool failed: the model reads this
+	mcptest.Assert(t).ToolError(res, "No book titled")     // ...and the tool failed: the model reads this
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn)) // an expected failure is not a warning
 }
 
@@ -37,9 +37,9 @@ func TestGetAuthor(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
 	require.NoError(t, err)
-	mcptest.AssertToolSuccess(t, res)
-	mcptest.AssertText(t, res, "Frank Herbert")
-	mcptest.AssertNoStructured(t, res) // get_author declares no output schema
+	mcptest.Assert(t).ToolSuccess(res)
+	mcptest.Assert(t).Text(res, "Frank Herbert")
+	mcptest.Assert(t).NoStructured(res) // get_author declares no output schema
 }
 
 // The whole tool error, as the model reads it, and the one INFO line the
@@ -51,9 +51,8 @@ func TestToolErrorInDetail(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res)
-	mcptest.AssertText(t, res, `No book titled "Nothing" in the catalog.`)
-	mcptest.AssertNoStructured(t, res) // a failed call has no value to structure
+	mcptest.Assert(t).ToolError(res) // and no structuredContent: a failed call has no value to structure
+	mcptest.Assert(t).Text(res, `No book titled "Nothing" in the catalog.`)
 
 	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyTool, "get_author"))
 	assert.Equal(t, slog.LevelInfo, rec.Level)
@@ -69,7 +68,7 @@ func TestGetAuthorAsProtocolError(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	assert.Nil(t, res, "no content, no isError: nothing for the model to read")
-	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
 	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
 	assert.JSONEq(t, `{"title":"Nothing"}`, string(e.Data))
 	assert.Equal(t, "tools/call", e.Method)
@@ -78,7 +77,7 @@ func TestGetAuthorAsProtocolError(t *testing.T) {
 	// A good title still works: the protocol error ended one request only.
 	res, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Neuromancer"})
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "William Gibson")
+	mcptest.Assert(t).Text(res, "William Gibson")
 }
 
 // A crash: the handler panics on an unknown title. The crash guard turns it
@@ -91,8 +90,8 @@ func TestGetAuthorCrash(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res)
-	mcptest.AssertText(t, res, "Error executing tool get_author") // the panic's text never leaves the server
+	mcptest.Assert(t).ToolError(res)
+	mcptest.Assert(t).Text(res, "Error executing tool get_author") // the panic's text never leaves the server
 
 	rec := logs.RequireLogged(t,
 		logcapture.Level(slog.LevelError),
@@ -105,7 +104,7 @@ func TestGetAuthorCrash(t *testing.T) {
 	// The server survived: the next call works.
 	res, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "Frank Herbert")
+	mcptest.Assert(t).Text(res, "Frank Herbert")
 }
 
 // A resource that does not exist: the template matches any title, so the
@@ -116,8 +115,8 @@ func TestReadUnknownBook(t *testing.T) {
 	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://Nothing")
-	mcptest.AssertResourceNotFound(t, err, "books://Nothing")
-	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	mcptest.Assert(t).ResourceNotFound(err, "books://Nothing")
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
 	assert.Equal(t, `No book titled "Nothing" in the catalog.`, e.Message)
 	assert.JSONEq(t, `{"uri":"books://Nothing"}`, string(e.Data), "the 2026-07-28 form: data.uri says which read failed")
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
@@ -132,7 +131,7 @@ func TestReadUnreadableBook(t *testing.T) {
 	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logs.Logger())))
 
 	_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
-	e := mcptest.RequireProtocolError(t, err, client.CodeInternalError)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 	assert.Contains(t, e.Message, "infinitely many pages")
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyCode, client.CodeInternalError))
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
@@ -163,7 +162,7 @@ func TestArgumentsRejectedByTheSchema(t *testing.T) {
 		res, err := c.CallTool(t.Context(), "get_author", args)
 		require.NoError(t, err, name)
 		// NewUnchecked would crash on a bad title; the schema stops it first.
-		mcptest.AssertToolError(t, res, `validating "arguments"`)
+		mcptest.Assert(t).ToolError(res, `validating "arguments"`)
 	}
 }
 
@@ -172,7 +171,7 @@ func TestUnknownTool(t *testing.T) {
 	c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())))
 
 	_, err := c.CallTool(t.Context(), "get_publisher", map[string]any{"title": "Dune"})
-	e := mcptest.RequireProtocolError(t, err, client.CodeInvalidParams)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeInvalidParams)
 	assert.Contains(t, e.Message, `unknown tool "get_publisher"`)
 }
 
@@ -184,12 +183,12 @@ func TestBooksByAuthor(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "books_by_author", map[string]any{"author": "Frank Herbert"})
 	require.NoError(t, err)
-	mcptest.AssertToolSuccess(t, res)
-	mcptest.AssertStructured(t, res, bookshop.BooksByAuthorOutput{Books: []bookshop.Book{{Title: "Dune", Author: "Frank Herbert"}}})
+	mcptest.Assert(t).ToolSuccess(res)
+	mcptest.Assert(t).Structured(res, bookshop.BooksByAuthorOutput{Books: []bookshop.Book{{Title: "Dune", Author: "Frank Herbert"}}})
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.AssertOutputSchema(t, mcptest.RequireTool(t, list.Tools, "books_by_author"), res)
+	mcptest.Assert(t).OutputSchema(mcptest.Require(t).Tool(list.Tools, "books_by_author"), res)
 }
 
 func TestRecommendPrompt(t *testing.T) {
@@ -201,7 +200,7 @@ func TestRecommendPrompt(t *testing.T) {
 	assert.Equal(t, "I enjoyed Dune by Frank Herbert. Suggest three books I might like next.", p.Text())
 
 	_, err = c.GetPrompt(t.Context(), "recommend", map[string]string{"title": "Nothing"})
-	mcptest.AssertProtocolError(t, err, client.CodeInvalidParams)
+	mcptest.Assert(t).ProtocolError(err, client.CodeInvalidParams)
 }
 
 // The tools' contract, pinned: a schema change shows up in review as a diff
@@ -212,8 +211,8 @@ func TestToolsSnapshot(t *testing.T) {
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.AssertValidSchemas(t, list.Tools...)
-	mcptest.Golden(t, "tools", list)
+	mcptest.Assert(t).ValidSchemas(list.Tools...)
+	mcptest.Assert(t).Golden("tools", list)
 }
 
 // The contract holds at every protocol version the client speaks.
@@ -227,10 +226,10 @@ func TestContractAtEveryVersion(t *testing.T) {
 
 		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Nothing"})
 		require.NoError(t, err)
-		mcptest.AssertToolError(t, res, "No book titled")
+		mcptest.Assert(t).ToolError(res, "No book titled")
 
 		_, err = c.ReadResource(t.Context(), "books://Nothing")
-		mcptest.AssertResourceNotFound(t, err, "books://Nothing")
+		mcptest.Assert(t).ResourceNotFound(err, "books://Nothing")
 
 		logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 	})

@@ -46,7 +46,7 @@ func TestRestockTakesAnHour(t *testing.T) {
 		start := time.Now()
 		res, err := c.CallTool(t.Context(), "restock", nil)
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, "restocked")
+		mcptest.Assert(t).Text(res, "restocked")
 		assert.Equal(t, time.Hour, time.Since(start)) // exactly: the clock moves only when everything waits
 		logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 	})
@@ -77,7 +77,7 @@ func TestRestockOverHTTP(t *testing.T) {
 		start := time.Now()
 		res, err := c.CallTool(t.Context(), "restock", nil)
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, "restocked")
+		mcptest.Assert(t).Text(res, "restocked")
 		assert.Equal(t, time.Hour, time.Since(start))
 	})
 }

@@ -45,9 +45,9 @@ func TestDeployConfirmed(t *testing.T) {
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
-		mcptest.AssertToolSuccess(t, res)
-		mcptest.AssertText(t, res, "Deployed shop-api to production.")
-		mcptest.AssertStructured(t, res, interactive.DeployOutput{Deployed: true, Answer: client.ElicitAccept})
+		mcptest.Assert(t).ToolSuccess(res)
+		mcptest.Assert(t).Text(res, "Deployed shop-api to production.")
+		mcptest.Assert(t).Structured(res, interactive.DeployOutput{Deployed: true, Answer: client.ElicitAccept})
 		assert.Equal(t, int32(1), asked.Load(), "the user is asked once")
 		// The handler ran twice (once to ask, once with the answer) and
 		// deployed once.
@@ -81,9 +81,9 @@ func TestDeployNotConfirmed(t *testing.T) {
 
 				res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 				require.NoError(t, err)
-				mcptest.AssertToolSuccess(t, res)
-				mcptest.AssertText(t, res, tc.text)
-				mcptest.AssertStructured(t, res, interactive.DeployOutput{Deployed: false, Answer: tc.answer.Action})
+				mcptest.Assert(t).ToolSuccess(res)
+				mcptest.Assert(t).Text(res, tc.text)
+				mcptest.Assert(t).Structured(res, interactive.DeployOutput{Deployed: false, Answer: tc.answer.Action})
 				logs.AssertNone(t, logcapture.Message(interactive.MsgDeployed))
 				logs.AssertNoWarnings(t)
 			})
@@ -103,7 +103,7 @@ func TestDeployWithoutElicitation(t *testing.T) {
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
-		mcptest.AssertToolError(t, res, "without the user's confirmation", "does not support elicitation")
+		mcptest.Assert(t).ToolError(res, "without the user's confirmation", "does not support elicitation")
 		logs.AssertNone(t, logcapture.Message(interactive.MsgDeployed))
 	})
 }
@@ -125,7 +125,7 @@ func TestDeployBeforeElicitation(t *testing.T) {
 
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
-		mcptest.AssertToolError(t, res, "does not support elicitation")
+		mcptest.Assert(t).ToolError(res, "does not support elicitation")
 	}, mcptest.Before(client.Version20250618))
 }
 
@@ -145,11 +145,11 @@ func TestDeployTheOldWay(t *testing.T) {
 		res, err := c.CallTool(t.Context(), "deploy", shopAPI)
 		require.NoError(t, err)
 		if client.IsLegacy(version) {
-			mcptest.AssertText(t, res, "Deployed shop-api to production.")
+			mcptest.Assert(t).Text(res, "Deployed shop-api to production.")
 			logs.AssertCount(t, 1, logcapture.Message(interactive.MsgDeployed))
 			return
 		}
-		mcptest.AssertToolError(t, res, `"elicitation/create" cannot be sent while serving a request on protocol version 2026-07-28: return an InputRequests map instead`)
+		mcptest.Assert(t).ToolError(res, `"elicitation/create" cannot be sent while serving a request on protocol version 2026-07-28: return an InputRequests map instead`)
 		logs.AssertNone(t, logcapture.Message(interactive.MsgDeployed))
 	}, mcptest.Since(client.Version20250618))
 }
@@ -175,7 +175,7 @@ func TestDeployOnTheWire(t *testing.T) {
 
 			_, err := c.CallTool(t.Context(), "deploy", shopAPI)
 			require.NoError(t, err)
-			mcptest.Golden(t, "deploy-"+version, tr.Messages()[start:], mcptest.IgnoreFields("_meta"))
+			mcptest.Assert(t).Golden("deploy-"+version, tr.Messages()[start:], mcptest.IgnoreFields("_meta"))
 		})
 	}
 }
@@ -210,8 +210,8 @@ func TestReleaseNotes(t *testing.T) {
 			"changes": []string{"faster checkout", "fix the basket total"},
 		})
 		require.NoError(t, err)
-		mcptest.AssertToolSuccess(t, res)
-		mcptest.AssertText(t, res, "Release notes for shop-api:\nCheckout is faster, and the basket total is right again.")
+		mcptest.Assert(t).ToolSuccess(res)
+		mcptest.Assert(t).Text(res, "Release notes for shop-api:\nCheckout is faster, and the basket total is right again.")
 		assert.Equal(t, int32(1), sampled.Load(), "the model is asked once")
 		logs.AssertNoWarnings(t)
 	})
@@ -225,7 +225,7 @@ func TestReleaseNotesWithoutSampling(t *testing.T) {
 
 		res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{"faster checkout"}})
 		require.NoError(t, err)
-		mcptest.AssertToolError(t, res, "does not support sampling")
+		mcptest.Assert(t).ToolError(res, "does not support sampling")
 	})
 }
 
@@ -249,7 +249,7 @@ func TestReleaseNotesRefused(t *testing.T) {
 		res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{"faster checkout"}})
 		assert.Nil(t, res)
 		if client.IsLegacy(version) {
-			e := mcptest.RequireProtocolError(t, err, client.CodeUserRejected)
+			e := mcptest.Require(t).ProtocolError(err, client.CodeUserRejected)
 			assert.Equal(t, "tools/call", e.Method, "the server's answer to the call")
 			assert.Contains(t, e.Message, "The user rejected the sampling request.")
 			logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyCode, client.CodeUserRejected))
@@ -281,7 +281,7 @@ func TestMigrateProgress(t *testing.T) {
 		res, err := c.CallTool(t.Context(), "migrate", map[string]any{"tables": []string{"users", "orders", "invoices"}},
 			client.WithProgress(func(p client.Progress) { seen = append(seen, p) }))
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, "Migrated 3 tables.")
+		mcptest.Assert(t).Text(res, "Migrated 3 tables.")
 
 		type step struct {
 			Progress, Total float64
@@ -314,7 +314,7 @@ func TestMigrateWithoutProgress(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "migrate", map[string]any{"tables": []string{"users", "orders"}})
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "Migrated 2 tables.")
+	mcptest.Assert(t).Text(res, "Migrated 2 tables.")
 	assert.Zero(t, progress.Load())
 }
 
@@ -329,11 +329,11 @@ func TestEmptyArguments(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "release_notes", map[string]any{"service": "shop-api", "changes": []string{}})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res, "No changes given")
+	mcptest.Assert(t).ToolError(res, "No changes given")
 
 	res, err = c.CallTool(t.Context(), "migrate", map[string]any{"tables": []string{}})
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res, "No tables given")
+	mcptest.Assert(t).ToolError(res, "No tables given")
 }
 
 // The tools' contract, pinned. Refresh with MCPTEST_UPDATE=1.
@@ -343,6 +343,6 @@ func TestToolsSnapshot(t *testing.T) {
 
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.AssertValidSchemas(t, list.Tools...)
-	mcptest.Golden(t, "tools", list)
+	mcptest.Assert(t).ValidSchemas(list.Tools...)
+	mcptest.Assert(t).Golden("tools", list)
 }

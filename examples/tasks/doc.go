@@ -3,11 +3,11 @@
 // task tool with mcptest: start the call as a task, wait for it, assert on
 // its result and on the statuses it went through.
 //
-//	task := mcptest.RequireTask(t, c, "render_report", map[string]any{"title": "Q3"})
+//	task := mcptest.Require(t).Task(c, "render_report", map[string]any{"title": "Q3"})
 //	res, err := task.Wait(t.Context())
 //	require.NoError(t, err)
-//	mcptest.AssertText(t, res, `Report "Q3": 3 sections.`)
-//	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
+//	mcptest.Assert(t).Text(res, `Report "Q3": 3 sections.`)
+//	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted)
 //
 // Its tools:
 //

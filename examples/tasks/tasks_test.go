@@ -36,11 +36,11 @@ func TestRenderReport(t *testing.T) {
 	t.Parallel()
 	c, logs := connect(t)
 
-	task := mcptest.RequireTask(t, c, "render_report", map[string]any{"title": "Q3", "sections": 2})
+	task := mcptest.Require(t).Task(c, "render_report", map[string]any{"title": "Q3", "sections": 2})
 	res, err := task.Wait(t.Context())
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, `Report "Q3": 2 sections.`)
-	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted)
+	mcptest.Assert(t).Text(res, `Report "Q3": 2 sections.`)
+	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted)
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -51,7 +51,7 @@ func TestRenderReportInOneCall(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "render_report", map[string]any{"title": "Q3"}, client.WithTask(time.Minute))
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, `Report "Q3": 3 sections.`)
+	mcptest.Assert(t).Text(res, `Report "Q3": 3 sections.`)
 }
 
 // A tool that requires a task refuses a plain call with -32601.
@@ -60,7 +60,7 @@ func TestRenderReportNeedsATask(t *testing.T) {
 	c, _ := connect(t)
 
 	_, err := c.CallTool(t.Context(), "render_report", map[string]any{"title": "Q3"})
-	e := mcptest.RequireProtocolError(t, err, client.CodeMethodNotFound)
+	e := mcptest.Require(t).ProtocolError(err, client.CodeMethodNotFound)
 	assert.Equal(t, "tool 'render_report' requires task augmentation", e.Message)
 }
 
@@ -70,11 +70,11 @@ func TestRenderReportWithoutTitle(t *testing.T) {
 	t.Parallel()
 	c, logs := connect(t)
 
-	task := mcptest.RequireTask(t, c, "render_report", map[string]any{"title": " "})
+	task := mcptest.Require(t).Task(c, "render_report", map[string]any{"title": " "})
 	res, err := task.Wait(t.Context())
 	require.NoError(t, err)
-	mcptest.AssertToolError(t, res, "A report needs a title.")
-	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCompleted) // mcp-go completes it
+	mcptest.Assert(t).ToolError(res, "A report needs a title.")
+	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCompleted) // mcp-go completes it
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -85,12 +85,12 @@ func TestWordCountBothWays(t *testing.T) {
 
 	res, err := c.CallTool(t.Context(), "word_count", map[string]any{"text": "to be or not"})
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "4 words")
+	mcptest.Assert(t).Text(res, "4 words")
 
-	task := mcptest.RequireTask(t, c, "word_count", map[string]any{"text": "to be or not"})
+	task := mcptest.Require(t).Task(c, "word_count", map[string]any{"text": "to be or not"})
 	res, err = task.Wait(t.Context())
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "4 words")
+	mcptest.Assert(t).Text(res, "4 words")
 }
 
 // A cancelled task ends cancelled, and waiting for it says so.
@@ -98,17 +98,17 @@ func TestCancelReport(t *testing.T) {
 	t.Parallel()
 	c, _ := connect(t)
 
-	task := mcptest.RequireTask(t, c, "render_report", map[string]any{"title": "Q3", "sections": 5})
+	task := mcptest.Require(t).Task(c, "render_report", map[string]any{"title": "Q3", "sections": 5})
 	cancelled, err := c.CancelTask(t.Context(), task.ID)
 	require.NoError(t, err)
 	assert.Equal(t, client.TaskCancelled, cancelled.Status)
 	_, err = task.Wait(t.Context())
 	require.ErrorIs(t, err, client.ErrTaskCancelled)
-	mcptest.AssertTaskStatuses(t, task, client.TaskWorking, client.TaskCancelled)
+	mcptest.Assert(t).TaskStatuses(task, client.TaskWorking, client.TaskCancelled)
 
 	// An ended task cannot be cancelled again.
 	_, err = c.CancelTask(t.Context(), task.ID)
-	mcptest.AssertProtocolError(t, err, client.CodeInvalidParams)
+	mcptest.Assert(t).ProtocolError(err, client.CodeInvalidParams)
 }
 
 // The server keeps the tasks of the connection: tasks/list pages through
@@ -117,8 +117,8 @@ func TestListReports(t *testing.T) {
 	t.Parallel()
 	c, _ := connect(t)
 
-	first := mcptest.RequireTask(t, c, "word_count", map[string]any{"text": "one"})
-	second := mcptest.RequireTask(t, c, "word_count", map[string]any{"text": "two"})
+	first := mcptest.Require(t).Task(c, "word_count", map[string]any{"text": "one"})
+	second := mcptest.Require(t).Task(c, "word_count", map[string]any{"text": "two"})
 	for _, task := range []*mcptest.Task{first, second} {
 		_, err := task.Wait(t.Context())
 		require.NoError(t, err)
@@ -144,10 +144,10 @@ func TestRenderReportOnTheFakeClock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, _ := connect(t)
 		start := time.Now()
-		task := mcptest.RequireTask(t, c, "render_report", map[string]any{"title": "Q3", "sections": 3})
+		task := mcptest.Require(t).Task(c, "render_report", map[string]any{"title": "Q3", "sections": 3})
 		res, err := task.Wait(t.Context())
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, `Report "Q3": 3 sections.`)
+		mcptest.Assert(t).Text(res, `Report "Q3": 3 sections.`)
 		assert.Equal(t, 3*tasks.SectionTime, time.Since(start))
 	})
 }
@@ -163,8 +163,8 @@ func TestNoTasksAt20260728(t *testing.T) {
 	task, err := c.CallToolAsTask(t.Context(), "word_count", map[string]any{"text": "to be"})
 	require.NoError(t, err)
 	assert.Empty(t, task.ID, "no task was made")
-	mcptest.AssertText(t, task.Result, "2 words")
+	mcptest.Assert(t).Text(task.Result, "2 words")
 
 	_, err = c.CallTool(t.Context(), "render_report", map[string]any{"title": "Q3"}, client.WithTask(0))
-	mcptest.AssertProtocolError(t, err, client.CodeMethodNotFound)
+	mcptest.Assert(t).ProtocolError(err, client.CodeMethodNotFound)
 }

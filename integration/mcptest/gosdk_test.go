@@ -78,7 +78,7 @@ func TestGoSDKClientOptionsReachTheServer(t *testing.T) {
 	)
 	res, err := c.CallTool(t.Context(), "whoami", nil)
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, "probe-client v7 | file:///work | sampled | accept Ada")
+	mcptest.Assert(t).Text(res, "probe-client v7 | file:///work | sampled | accept Ada")
 }
 
 // The adapter's last-resort recovery reports a handler panic to the
@@ -98,7 +98,7 @@ func TestGoSDKPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 		"srv.AddReceivingMiddleware(gosdk.Guard(logger))",
 		"mcptest_test.explode", // the stack names the panicking function
 	)
-	mcptest.AssertProtocolError(t, callErr, client.CodeInternalError)
+	mcptest.Assert(t).ProtocolError(callErr, client.CodeInternalError)
 }
 
 // A go-sdk server that recovers its own panics is left alone.
@@ -121,7 +121,7 @@ func TestGoSDKOwnRecoveryIsLeftAlone(t *testing.T) {
 		c := mcptest.Connect(tb, gosdktest.Server(srv))
 		res, err := c.CallTool(tb.Context(), "boom", nil)
 		require.NoError(tb, err)
-		mcptest.AssertToolError(tb, res, "Error executing tool boom")
+		mcptest.Assert(tb).ToolError(res, "Error executing tool boom")
 	})
 	f.ExpectPass(t)
 }
@@ -201,7 +201,7 @@ func TestGoSDKElicitationSince(t *testing.T) {
 		}))
 		res, err := c.CallTool(t.Context(), "greet", nil)
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, "hello Ada")
+		mcptest.Assert(t).Text(res, "hello Ada")
 	}, mcptest.Since(client.Version20250618))
 }
 
@@ -222,7 +222,7 @@ func TestGoSDKMissingCallbackHint(t *testing.T) {
 		c := mcptest.Connect(tb, gosdktest.Server(srv), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 		res, err := c.CallTool(tb.Context(), "where", nil)
 		require.NoError(tb, err)
-		mcptest.AssertToolSuccess(tb, res)
+		mcptest.Assert(tb).ToolSuccess(res)
 	})
 	f.ExpectFailure(t,
 		"client does not support roots (no ListRoots callback)",
@@ -272,7 +272,7 @@ func TestGoSDKRecordNotifications(t *testing.T) {
 		c := mcptest.Connect(t, gosdktest.Server(chattyServer()), mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
 		res, err := c.CallTool(t.Context(), "import", nil, client.WithProgress(func(client.Progress) {}))
 		require.NoError(t, err)
-		mcptest.AssertText(t, res, "done")
+		mcptest.Assert(t).Text(res, "done")
 		var logs []string
 		for _, l := range n.Logs() {
 			logs = append(logs, fmt.Sprintf("%s %s %s", l.Level, l.Logger, l.Data))
@@ -336,12 +336,12 @@ func TestSchemasOfARealServer(t *testing.T) {
 	c := mcptest.Connect(t, gosdktest.Server(srv))
 	list, err := c.ListTools(t.Context(), "")
 	require.NoError(t, err)
-	mcptest.AssertValidSchemas(t, list.Tools...)
+	mcptest.Assert(t).ValidSchemas(list.Tools...)
 
 	res, err := c.CallTool(t.Context(), "sum", map[string]any{"a": 1, "b": 2})
 	require.NoError(t, err)
-	mcptest.AssertStructured(t, res, sumOut{Sum: 3})
-	mcptest.AssertOutputSchema(t, mcptest.RequireTool(t, list.Tools, "sum"), res)
+	mcptest.Assert(t).Structured(res, sumOut{Sum: 3})
+	mcptest.Assert(t).OutputSchema(mcptest.Require(t).Tool(list.Tools, "sum"), res)
 }
 
 type countIn struct {
@@ -466,7 +466,7 @@ func TestSessionGoldenGoSDK(t *testing.T) {
 				var tr mcptest.Transcript
 				c := connect(t, mcptest.WithProtocolVersion(version), mcptest.WithTranscript(&tr))
 				echoes(t, c, "golden")
-				mcptest.Golden(t, "external/session-"+version, tr.Messages())
+				mcptest.Assert(t).Golden("external/session-"+version, tr.Messages())
 			}
 		})
 	}

@@ -116,7 +116,7 @@ func TestHandlerMCPGoToolPanicFailsTheTest(t *testing.T) {
 		f := runFake(t, func(tb testing.TB) {
 			c := mcptest.Connect(tb, mcptest.Handler(mcpgoHTTP()), mcptest.WithProtocolVersion(version))
 			_, err := c.CallTool(tb.Context(), "boom", nil)
-			mcptest.AssertProtocolError(tb, err, transport.CodeHTTPError)
+			mcptest.Assert(tb).ProtocolError(err, transport.CodeHTTPError)
 		})
 		f.ExpectFailure(t, "the HTTP handler panicked serving a POST request: kaboom", "mcpgo.Guard(logger)(srv)", "mcptest_test.explode")
 	}

@@ -102,5 +102,5 @@ func echoes(t testing.TB, c *client.Client, text string) {
 	t.Helper()
 	res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": text})
 	require.NoError(t, err)
-	mcptest.AssertText(t, res, text)
+	mcptest.Assert(t).Text(res, text)
 }

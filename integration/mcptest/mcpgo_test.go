@@ -48,7 +48,7 @@ func TestConnectCallsARealMCPGoServer(t *testing.T) {
 		echoes(t, c, version)
 
 		_, err := c.CallTool(t.Context(), "nope", nil)
-		mcptest.AssertProtocolError(t, err, client.CodeInvalidParams)
+		mcptest.Assert(t).ProtocolError(err, client.CodeInvalidParams)
 	})
 }
 
@@ -57,7 +57,7 @@ func TestMCPGoPanicWithoutRecoveryFailsTheTest(t *testing.T) {
 	f := runFake(t, func(tb testing.TB) {
 		c := mcptest.Connect(tb, mcpgoServer())
 		_, err := c.CallTool(tb.Context(), "boom", nil)
-		mcptest.AssertProtocolError(tb, err, client.CodeInternalError)
+		mcptest.Assert(tb).ProtocolError(err, client.CodeInternalError)
 	})
 	f.ExpectFailure(t, `the server panicked in tools/call "boom": kaboom`, "mcpgo.Guard(logger)(srv)", "mcptest_test.explode")
 }
@@ -69,7 +69,7 @@ func TestMCPGoOwnRecoveryIsLeftAlone(t *testing.T) {
 	f := runFake(t, func(tb testing.TB) {
 		c := mcptest.Connect(tb, mcpgoServer(server.WithRecovery()))
 		_, err := c.CallTool(tb.Context(), "boom", nil)
-		if e := mcptest.RequireProtocolError(tb, err, client.CodeInternalError); e.Message != "panic recovered in boom tool handler: kaboom" {
+		if e := mcptest.Require(tb).ProtocolError(err, client.CodeInternalError); e.Message != "panic recovered in boom tool handler: kaboom" {
 			tb.Errorf("unexpected message %q", e.Message)
 		}
 	})
@@ -90,7 +90,7 @@ func TestBothSDKsInParallel(t *testing.T) {
 				want := fmt.Sprintf("%s %d", name, i)
 				res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": want})
 				require.NoError(t, err)
-				mcptest.AssertText(t, res, want)
+				mcptest.Assert(t).Text(res, want)
 			})
 		}
 	}

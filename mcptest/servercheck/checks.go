@@ -555,7 +555,7 @@ func notFoundWanted(version, uri string) string {
 // judgeNotFound judges the error a server answered a read of uri, which it
 // does not have, with, at the negotiated protocol version. Whether the
 // error is a "resource not found" at all is [client.IsResourceNotFound]'s
-// rule, the one mcptest.AssertResourceNotFound applies too; this adds only
+// rule, the one mcptest.Assert(t).ResourceNotFound applies too; this adds only
 // what the version asks of the code and data. failure is empty when the
 // answer breaks a MUST; warning, when it breaks a SHOULD (another code than
 // resource not found); note tells what a server could still improve.
