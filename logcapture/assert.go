@@ -7,16 +7,11 @@ import (
 )
 
 // TestingT is what the assertions need from a test: *testing.T,
-// *testing.B, testify's mocks and any fake with an Errorf method. If it also
-// has a Helper method (as testing.TB does), the assertions call it so that
+// *testing.B, testing.TB, or a fake with these two methods. If it also has
+// a Helper method (as testing.TB does), the assertions call it so that
 // failures point at the caller.
 type TestingT interface {
 	Errorf(format string, args ...any)
-}
-
-// RequireT is a [TestingT] that can stop the test, as *testing.T can.
-type RequireT interface {
-	TestingT
 	FailNow()
 }
 
@@ -24,6 +19,10 @@ type RequireT interface {
 // itself: Helper marks its caller, so a shared wrapper would mark only
 // the wrapper.
 type helper interface{ Helper() }
+
+// Every AssertX has a RequireX: AssertX reports a failure and returns
+// whether it passed, RequireX reports the same failure and stops the test
+// (FailNow). Both call one unexported check, told whether to stop.
 
 // AssertLogged checks that a record matching every matcher was captured;
 // otherwise it reports a failure listing every captured record. To check
@@ -34,7 +33,7 @@ func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) bool {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
-	_, ok := r.logged(t, ms)
+	_, ok := r.logged(t, false, ms)
 	return ok
 }
 
@@ -43,18 +42,15 @@ func (r *Recorder) AssertLogged(t TestingT, ms ...Matcher) bool {
 //
 //	rec := logs.RequireLogged(t, logcapture.Level(slog.LevelError))
 //	assert.Contains(t, rec.Stack(), "panic")
-func (r *Recorder) RequireLogged(t RequireT, ms ...Matcher) Record {
+func (r *Recorder) RequireLogged(t TestingT, ms ...Matcher) Record {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
-	rec, ok := r.logged(t, ms)
-	if !ok {
-		t.FailNow()
-	}
+	rec, _ := r.logged(t, true, ms)
 	return rec
 }
 
-func (r *Recorder) logged(t TestingT, ms []Matcher) (Record, bool) {
+func (r *Recorder) logged(t TestingT, stop bool, ms []Matcher) (Record, bool) {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
@@ -62,6 +58,9 @@ func (r *Recorder) logged(t TestingT, ms []Matcher) (Record, bool) {
 		return rec, true
 	}
 	t.Errorf("%s", failure(fmt.Sprintf("no record matches %s", describe(ms, " and ")), r.Records(), nil))
+	if stop {
+		t.FailNow()
+	}
 	return Record{}, false
 }
 
@@ -73,7 +72,16 @@ func (r *Recorder) AssertNone(t TestingT, ms ...Matcher) bool {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
-	return r.AssertCount(t, 0, ms...)
+	return r.count(t, false, 0, ms)
+}
+
+// RequireNone is [Recorder.AssertNone] that stops the test (FailNow) when a
+// record matches.
+func (r *Recorder) RequireNone(t TestingT, ms ...Matcher) {
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
+	r.count(t, true, 0, ms)
 }
 
 // AssertNoWarnings checks that nothing at WARN or above was captured.
@@ -81,11 +89,36 @@ func (r *Recorder) AssertNoWarnings(t TestingT) bool {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
-	return r.AssertNone(t, AtLeast(slog.LevelWarn))
+	return r.count(t, false, 0, []Matcher{AtLeast(slog.LevelWarn)})
+}
+
+// RequireNoWarnings is [Recorder.AssertNoWarnings] that stops the test
+// (FailNow) when something at WARN or above was captured.
+func (r *Recorder) RequireNoWarnings(t TestingT) {
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
+	r.count(t, true, 0, []Matcher{AtLeast(slog.LevelWarn)})
 }
 
 // AssertCount checks that exactly n captured records match every matcher.
 func (r *Recorder) AssertCount(t TestingT, n int, ms ...Matcher) bool {
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
+	return r.count(t, false, n, ms)
+}
+
+// RequireCount is [Recorder.AssertCount] that stops the test (FailNow)
+// unless exactly n captured records match every matcher.
+func (r *Recorder) RequireCount(t TestingT, n int, ms ...Matcher) {
+	if h, ok := t.(helper); ok {
+		h.Helper()
+	}
+	r.count(t, true, n, ms)
+}
+
+func (r *Recorder) count(t TestingT, stop bool, n int, ms []Matcher) bool {
 	if h, ok := t.(helper); ok {
 		h.Helper()
 	}
@@ -102,6 +135,9 @@ func (r *Recorder) AssertCount(t TestingT, n int, ms ...Matcher) bool {
 		head = fmt.Sprintf("want no record matching %s, got %d", what, got)
 	}
 	t.Errorf("%s", failure(head, all, func(rec Record) bool { return matchAll(ms, rec) }))
+	if stop {
+		t.FailNow()
+	}
 	return false
 }
 

@@ -3,6 +3,8 @@ package logcapture_test
 import (
 	"fmt"
 	"log/slog"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,16 +14,17 @@ import (
 
 // fakeT records what an assertion reports.
 type fakeT struct {
-	errors  []string
-	helpers int
-	failNow bool
+	errors   []string
+	helpers  int
+	failNow  bool
+	failNows int
 }
 
 func (f *fakeT) Errorf(format string, args ...any) {
 	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
 func (f *fakeT) Helper()  { f.helpers++ }
-func (f *fakeT) FailNow() { f.failNow = true }
+func (f *fakeT) FailNow() { f.failNow = true; f.failNows++ }
 
 // check fails t unless ft saw exactly the want error (or none if want is "").
 func (f *fakeT) check(t *testing.T, want string) {
@@ -191,4 +194,110 @@ func TestAssertWithRealT(t *testing.T) {
 	logs.AssertNone(t, logcapture.Message("nothing like this"))
 	logs.AssertCount(t, 1, logcapture.Level(slog.LevelError))
 	_ = logs.RequireLogged(t, logcapture.Level(slog.LevelInfo))
+}
+
+// Every AssertX method of Recorder has a RequireX twin taking the same
+// arguments, and every RequireX an AssertX.
+func TestEveryAssertHasItsRequire(t *testing.T) {
+	typ := reflect.TypeFor[*logcapture.Recorder]()
+	twins := 0
+	for i := range typ.NumMethod() {
+		m := typ.Method(i)
+		var twin string
+		switch {
+		case strings.HasPrefix(m.Name, "Assert"):
+			twin = "Require" + strings.TrimPrefix(m.Name, "Assert")
+		case strings.HasPrefix(m.Name, "Require"):
+			twin = "Assert" + strings.TrimPrefix(m.Name, "Require")
+		default:
+			continue
+		}
+		tm, ok := typ.MethodByName(twin)
+		if !ok {
+			t.Errorf("%s has no twin %s", m.Name, twin)
+			continue
+		}
+		twins++
+		in := func(f reflect.Type) (ins []reflect.Type) {
+			for j := range f.NumIn() {
+				ins = append(ins, f.In(j))
+			}
+			return ins
+		}
+		if !slices.Equal(in(m.Type), in(tm.Type)) || m.Type.IsVariadic() != tm.Type.IsVariadic() {
+			t.Errorf("%s%v and %s%v take different arguments", m.Name, in(m.Type)[1:], twin, in(tm.Type)[1:])
+		}
+	}
+	if twins < 8 {
+		t.Errorf("found %d Assert/Require methods, want at least 8 (Logged, None, NoWarnings, Count)", twins)
+	}
+}
+
+// Each twin reports the same failure; Assert lets the test go on, Require
+// stops it exactly once. Passing, neither stops.
+func TestRequireTwins(t *testing.T) {
+	logs := seeded(t)
+	for _, tc := range []struct {
+		name          string
+		assert        func(ft *fakeT, fail bool) bool
+		require       func(ft *fakeT, fail bool)
+		failureStarts string
+	}{
+		{"Logged",
+			func(ft *fakeT, fail bool) bool {
+				return logs.AssertLogged(ft, logcapture.MessageContains(pick(fail, "fast", "slow")))
+			},
+			func(ft *fakeT, fail bool) {
+				logs.RequireLogged(ft, logcapture.MessageContains(pick(fail, "fast", "slow")))
+			},
+			`logcapture: no record matches message contains "fast"`},
+		{"None",
+			func(ft *fakeT, fail bool) bool {
+				return logs.AssertNone(ft, logcapture.Level(pick(fail, slog.LevelWarn, slog.LevelDebug)))
+			},
+			func(ft *fakeT, fail bool) {
+				logs.RequireNone(ft, logcapture.Level(pick(fail, slog.LevelWarn, slog.LevelDebug)))
+			},
+			"logcapture: want no record matching level == WARN, got 1"},
+		{"NoWarnings",
+			func(ft *fakeT, fail bool) bool { return pick(fail, logs, logcapture.New(t)).AssertNoWarnings(ft) },
+			func(ft *fakeT, fail bool) { pick(fail, logs, logcapture.New(t)).RequireNoWarnings(ft) },
+			"logcapture: want no record matching level >= WARN, got 2"},
+		{"Count",
+			func(ft *fakeT, fail bool) bool {
+				return logs.AssertCount(ft, pick(fail, 2, 1), logcapture.HasAttr("stack"))
+			},
+			func(ft *fakeT, fail bool) { logs.RequireCount(ft, pick(fail, 2, 1), logcapture.HasAttr("stack")) },
+			"logcapture: want 2 records matching has stack, got 1"},
+	} {
+		for _, fail := range []bool{false, true} {
+			ft := &fakeT{}
+			ok := tc.assert(ft, fail)
+			if ok == fail || ft.failNow || len(ft.errors) != btoi(fail) || ft.helpers == 0 {
+				t.Errorf("Assert%s (failing %v) = %v, FailNow %v, errors %q, Helper calls %d", tc.name, fail, ok, ft.failNow, ft.errors, ft.helpers)
+			}
+			rt := &fakeT{}
+			tc.require(rt, fail)
+			if rt.failNows != btoi(fail) || !slices.Equal(rt.errors, ft.errors) || rt.helpers == 0 {
+				t.Errorf("Require%s (failing %v): FailNow %d times, errors %q (Assert%s reported %q), Helper calls %d", tc.name, fail, rt.failNows, rt.errors, tc.name, ft.errors, rt.helpers)
+			}
+			if fail && len(ft.errors) == 1 && !strings.HasPrefix(ft.errors[0], tc.failureStarts) {
+				t.Errorf("Assert%s: failure %q, want one starting %q", tc.name, ft.errors[0], tc.failureStarts)
+			}
+		}
+	}
+}
+
+func pick[T any](fail bool, failing, passing T) T {
+	if fail {
+		return failing
+	}
+	return passing
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

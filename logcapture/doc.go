@@ -29,12 +29,14 @@
 //
 // # Assertions
 //
-// [Recorder.AssertLogged], [Recorder.RequireLogged], [Recorder.AssertNone],
-// [Recorder.AssertNoWarnings] and [Recorder.AssertCount] follow testify's
-// shape: they take the test (any [TestingT], so they work in subtests and with
-// fakes), report a readable failure that names what was looked for and lists
-// every captured record, and return whether they passed. The Require forms
-// stop the test instead; [Recorder.RequireLogged] returns the record.
+// [Recorder.AssertLogged], [Recorder.AssertNone], [Recorder.AssertNoWarnings]
+// and [Recorder.AssertCount] follow testify's shape: they take the test (any
+// [TestingT], so they work in subtests and with fakes), report a readable
+// failure that names what was looked for and lists every captured record, and
+// return whether they passed. Each has its Require twin
+// ([Recorder.RequireLogged], [Recorder.RequireNone],
+// [Recorder.RequireNoWarnings], [Recorder.RequireCount]), which stops the
+// test instead; [Recorder.RequireLogged] returns the record.
 //
 // # Failure dump
 //
