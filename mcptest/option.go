@@ -123,10 +123,10 @@ type config struct {
 // to reach states a user's test cannot (a leak checked at once, a census of
 // their own, a short grace); nothing outside the package can.
 type knobs struct {
-	leakNow    bool          // check at once, never as part of a later census
-	census     *census       // nil: theCensus
-	serveGrace time.Duration // how long cleanup waits for Serve (0: the connection's timeout)
-	deadline   time.Time     // the test's deadline, if not t.Deadline()
+	leakNow    bool                       // check at once, never as part of a later census
+	census     *census                    // nil: theCensus
+	serveGrace time.Duration              // how long cleanup waits for Serve (0: the connection's timeout)
+	deadline   time.Time                  // the test's deadline, if not t.Deadline()
 	checks     func(*servercheck.Options) // edits the options of the checks
 }
 
