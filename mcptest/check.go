@@ -2,63 +2,55 @@ package mcptest
 
 import (
 	"cmp"
+	"context"
 	"errors"
+	"runtime/pprof"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/mcptestkit/mcptestkit/memtransport"
 )
-
-// CheckOption configures [CheckServer] and [Fuzz]: it
-// edits the [servercheck.Options] they run with, so any field of those can be set
-// with a func literal.
-type CheckOption func(*servercheck.Options)
 
 // SkipChecks leaves out the checks whose names match any of the patterns,
 // each in the syntax of go test's -skip (elements split at "/", each an
 // unanchored regular expression): SkipChecks("resources/read/Babel"). A
-// check left out is reported as skipped.
-func SkipChecks(patterns ...string) CheckOption {
-	return func(o *servercheck.Options) { o.Skip = append(o.Skip, patterns...) }
+// check left out is reported as skipped. It applies to CheckServer.
+func SkipChecks(patterns ...string) Option {
+	return option("SkipChecks", checkCall, func(c *config) { c.skip = append(c.skip, patterns...) })
 }
 
 // StrictChecks makes the checks' warnings fail the test: a server that
 // breaks a SHOULD of the specification (a tool name with spaces, an error
 // code it recommends another one for) fails instead of passing with a
-// logged warning.
-func StrictChecks() CheckOption {
-	return func(o *servercheck.Options) { o.Strict = true }
+// logged warning. It applies to CheckServer.
+func StrictChecks() Option {
+	return option("StrictChecks", checkCall, func(c *config) { c.strict = true })
 }
 
 // CheckLogs gives the checks the server's log records: then every crash
 // must have exactly one ERROR record with a stack (the crash guard writes
-// it). Give the server logs.Logger().
-func CheckLogs(logs *logcapture.Recorder) CheckOption {
-	return func(o *servercheck.Options) {
-		o.Logs = func() []servercheck.LogRecord {
-			recs := logs.Records()
-			out := make([]servercheck.LogRecord, len(recs))
-			for i, r := range recs {
-				out[i] = servercheck.LogRecord{Level: r.Level, Message: r.Message, Stack: r.Stack()}
-			}
-			return out
-		}
-	}
+// it). Give the server logs.Logger(). It applies to CheckServer and Fuzz.
+func CheckLogs(logs *logcapture.Recorder) Option {
+	return option("CheckLogs", checkCall|fuzzCall, func(c *config) { c.logs = logs })
 }
 
-// CheckWith applies Connect options to the connections the checks open:
-// the protocol version ([WithProtocolVersion]) and the client's options
-// ([WithClient]: the request timeout, the client's identity and the
-// callbacks a server's tools need). Options about the harness's own
-// connection (transcript, leak check) do not apply.
-func CheckWith(opts ...Option) CheckOption {
-	return func(o *servercheck.Options) {
-		cfg := newConfig(opts)
-		cl := cfg.client
-		o.Client = cl
-		o.Version = cl.ProtocolVersion
-		o.Timeout = cfg.timeout
+// logRecords returns what the checks read of logs.
+func logRecords(logs *logcapture.Recorder) func() []servercheck.LogRecord {
+	if logs == nil {
+		return nil
+	}
+	return func() []servercheck.LogRecord {
+		recs := logs.Records()
+		out := make([]servercheck.LogRecord, len(recs))
+		for i, r := range recs {
+			out[i] = servercheck.LogRecord{Level: r.Level, Message: r.Message, Stack: r.Stack()}
+		}
+		return out
 	}
 }
 
@@ -87,13 +79,117 @@ func CheckWith(opts ...Option) CheckOption {
 //
 // Given a t that is not a *testing.T, the checks run in t itself, each
 // failure prefixed with the check's name.
-func CheckServer(t testing.TB, srv Server, opts ...CheckOption) {
+func CheckServer(t testing.TB, srv Server, opts ...Option) {
 	t.Helper()
-	dial := dialerOf(t, "mcptest.CheckServer", srv)
-	if dial == nil {
+	h, dial, o := checkHarness(t, checkCall, srv, opts)
+	if h == nil {
 		return
 	}
-	runChecks(t, "mcptest.CheckServer", dial, startLegacy(srv, opts))
+	defer h.endChecks()
+	runChecks(t, h.name, dial, o)
+}
+
+// checkHarness returns the harness of the connections that fn (CheckServer
+// or Fuzz) opens to srv, the Dialer that opens them, and the options of
+// the checks; or fails the test and returns nil. The connections are made
+// as Connect makes its one: the same timeout and client options, a Server
+// served in memory served and stopped the same way, and every goroutine
+// they start carrying the harness's leak label, for the leak check
+// [harness.endChecks] makes once they have all closed.
+func checkHarness(t testing.TB, fn call, srv Server, opts []Option) (*harness, servercheck.Dialer, *servercheck.Options) {
+	t.Helper()
+	name := "mcptest." + fn.String()
+	if srv == nil {
+		t.Fatalf("%s: the server is nil", name)
+		return nil, nil, nil
+	}
+	cfg := newConfig(opts)
+	if msg := cfg.misused(fn); msg != "" {
+		// goleak's rule: an option that cannot apply is a mistake to
+		// report, not one to ignore.
+		t.Fatalf("%s: %s", name, msg)
+		return nil, nil, nil
+	}
+	if cfg.versionConflict != "" {
+		t.Fatalf("%s: %s", name, cfg.versionConflict)
+		return nil, nil, nil
+	}
+	x, isExternal := srv.(external)
+	if isExternal {
+		if err := x.check(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+			return nil, nil, nil
+		}
+	}
+	h := newHarness(t, cfg, name, kindOf(srv))
+	dial := h.dialMemory(srv)
+	if isExternal {
+		dial = x.dial(h)
+	}
+	h.start = cfg.leakCensus().connecting()
+	labelled := func(ctx context.Context) (tr client.Transport, err error) {
+		pprof.Do(ctx, pprof.Labels(leakLabel, h.label), func(ctx context.Context) { tr, err = dial(ctx) })
+		return tr, err
+	}
+	o := &servercheck.Options{
+		Version: cmp.Or(cfg.version, legacyStart(srv)),
+		Client:  cfg.client,
+		Timeout: cfg.timeout, // the checks need a bound: zero is servercheck's default
+		Skip:    cfg.skip,
+		Strict:  cfg.strict,
+		Logs:    logRecords(cfg.logs),
+	}
+	if cfg.knobs.checks != nil {
+		cfg.knobs.checks(o)
+	}
+	return h, labelled, o
+}
+
+// endChecks runs once every connection of the checks (or the fuzzer) has
+// closed: it checks for leaked goroutines, then stops h from touching t.
+func (h *harness) endChecks() {
+	h.t.Helper()
+	for _, fn := range h.afterClose {
+		fn()
+	}
+	h.checkLeaks()
+	h.mu.Lock()
+	h.over = true
+	h.mu.Unlock()
+}
+
+// dialMemory returns the Dialer of the checks' connections to srv, a Server
+// served in memory: each is served on a fresh [memtransport.Pair], as
+// Connect serves its one, and closing it stops Serve as Connect's cleanup
+// does.
+func (h *harness) dialMemory(srv Server) servercheck.Dialer {
+	return func(ctx context.Context) (client.Transport, error) {
+		cli, end := memtransport.Pair()
+		// ctx carries the checks' crash reporter, which the adapters find
+		// there: a panic in Serve's own goroutine goes to it too.
+		s := serve(context.WithoutCancel(ctx), srv, end, func(r crash.Report) { crash.Deliver(ctx, r) })
+		return &servedConn{Conn: cli, s: s, h: h}, nil
+	}
+}
+
+// servedConn is the client's end of a connection of the checks to a
+// Server served in memory.
+type servedConn struct {
+	*memtransport.Conn
+	s    *served
+	h    *harness
+	once sync.Once
+}
+
+// Close closes the connection and waits for Serve, failing the test if it
+// does not return in time.
+func (c *servedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.h.stopServed(c.s, "a connection of the checks")
+		c.s = nil // its context carries the leak label, which must become unreachable
+	})
+	return err
 }
 
 // runChecks runs the checks on a goroutine of their own, which hands each
@@ -101,9 +197,8 @@ func CheckServer(t testing.TB, srv Server, opts ...CheckOption) {
 // goroutine: so t.Run and the failures are called from here, every frame
 // between them and the test's CheckServer line is a helper, and go test
 // reports a failure at that line rather than in this package or servercheck.
-func runChecks(t testing.TB, name string, dial servercheck.Dialer, opts []CheckOption) {
+func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options) {
 	t.Helper()
-	o := checkOptions(opts)
 	type step struct {
 		name   string
 		run    func() servercheck.Result // a check to run as a subtest
@@ -144,26 +239,6 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, opts []CheckO
 	if errors.Is(err, servercheck.ErrConnect) {
 		t.Fatalf("%s: %v", name, err)
 	}
-}
-
-// startLegacy has the connections of the checks start with initialize,
-// without the server/discover probe, when srv says it speaks no version from
-// 2026-07-28 on (see [Server]) and no CheckWith pins a version: the option
-// it adds comes last for that.
-func startLegacy(srv Server, opts []CheckOption) []CheckOption {
-	v := legacyStart(srv)
-	if v == "" {
-		return opts
-	}
-	return append(opts[:len(opts):len(opts)], func(o *servercheck.Options) { o.Version = cmp.Or(o.Version, v) })
-}
-
-func checkOptions(opts []CheckOption) *servercheck.Options {
-	o := &servercheck.Options{Timeout: DefaultTimeout}
-	for _, fn := range opts {
-		fn(o)
-	}
-	return o
 }
 
 // reportCheck reports one check's result on t.

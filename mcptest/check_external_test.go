@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -22,7 +21,7 @@ import (
 func TestCheckServerCommand(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		CheckServer(tb, Command(cmdServer(tb, "")), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
+		CheckServer(tb, Command(cmdServer(tb, "")), WithClient(client.Options{Timeout: 2 * time.Second}))
 	})
 	f.expectFailure(t,
 		"tools/calls/crash: called tool \"crash\" with arguments {}\nthe connection broke",
@@ -54,7 +53,7 @@ func TestCheckServerTransport(t *testing.T) {
 	var dials atomic.Int32
 	dial := func(ctx context.Context) (client.Transport, error) {
 		dials.Add(1)
-		return servercheck.Serve(probeServer())(ctx)
+		return memDialer(probeServer())(ctx)
 	}
 	runFake(t, func(tb testing.TB) { CheckServer(tb, Transport(dial)) }).expectPass(t)
 	if n := dials.Load(); n < 2 {
@@ -90,9 +89,9 @@ func TestExternalServeServesNothing(t *testing.T) {
 		instead string
 	}{
 		{Command(exec.Command("true")), "servercheck.Command"},
-		{Handler(http.NotFoundHandler()), "servercheck.Handler"},
-		{URL("http://127.0.0.1:1/mcp"), "servercheck.URL"},
-		{Transport(servercheck.Serve(probeServer())), "servercheck.Run"},
+		{Handler(http.NotFoundHandler()), "transport.Handler"},
+		{URL("http://127.0.0.1:1/mcp"), "transport.HTTP"},
+		{Transport(memDialer(probeServer())), "servercheck.Run"},
 	} {
 		cli, srv := memtransport.Pair()
 		err := c.srv.Serve(t.Context(), srv)

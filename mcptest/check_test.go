@@ -141,7 +141,7 @@ func (h *handServer) answer(method string, params json.RawMessage) (any, *rpcErr
 }
 
 // runCheck runs CheckServer on a fake test and returns it.
-func runCheck(t *testing.T, srv Server, opts ...CheckOption) *fakeTB {
+func runCheck(t *testing.T, srv Server, opts ...Option) *fakeTB {
 	t.Helper()
 	return runFake(t, func(tb testing.TB) { CheckServer(tb, srv, opts...) })
 }
@@ -325,7 +325,7 @@ func TestCheckServerCrashOnEdgeValue(t *testing.T) {
 func TestCheckServerRunAndSkip(t *testing.T) {
 	t.Parallel()
 	var names []string
-	err := servercheck.Run(t.Context(), servercheck.Serve(goodServer()), &servercheck.Options{
+	err := servercheck.Run(t.Context(), memDialer(goodServer()), &servercheck.Options{
 		Run:      "tools/(list|calls)",
 		Skip:     []string{"tools/calls"},
 		OnResult: func(r servercheck.Result) { names = append(names, r.Status.String()+" "+r.Name) },
@@ -405,7 +405,7 @@ func TestCheckServerMalformedFrameEndsTheConnection(t *testing.T) {
 			}
 		}
 	})
-	runCheck(t, strict, func(o *servercheck.Options) { o.Run = "malformed-frame" }).expectFailure(t,
+	runCheck(t, strict, withChecks(func(o *servercheck.Options) { o.Run = "malformed-frame" })).expectFailure(t,
 		"malformed-frame: sent a frame that is not valid JSON",
 		"the connection ended",
 		`leave the check out with mcptest.SkipChecks("malformed-frame")`,

@@ -1,9 +1,10 @@
 package mcptest
 
 import (
-	"github.com/mcptestkit/mcptestkit/client"
 	"strings"
 	"testing"
+
+	"github.com/mcptestkit/mcptestkit/client"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

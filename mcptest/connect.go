@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -93,6 +92,12 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		return nil
 	}
 	cfg := newConfig(opts)
+	if msg := cfg.misused(connectCall); msg != "" {
+		// goleak's rule: an option that cannot apply is a mistake to
+		// report, not one to ignore.
+		t.Fatalf("mcptest.Connect: %s", msg)
+		return nil
+	}
 	if x, ok := srv.(external); ok {
 		if err := x.check(); err != nil {
 			t.Fatalf("mcptest.Connect: %v", err)
@@ -109,13 +114,11 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 	pairOpts := append([]memtransport.Option{memtransport.WithTranscriptLimit(keep)}, cfg.pairOptions...)
 	cliEnd, srvEnd := memtransport.Pair(pairOpts...)
 
-	h.srvEnd, h.served = srvEnd, make(chan error, 1)
 	h.transcript = srvEnd.Transcript
-	h.afterClose = append(h.afterClose, h.stopServer)
+	h.afterClose = append(h.afterClose, h.waitServe)
 	serveCtx := crash.WithReporter(context.Background(), h.reportCrash)
-	serveCtx, h.cancelServe = context.WithCancel(serveCtx)
 	return h.connect(serveCtx, false, func(ctx context.Context) (client.Transport, error) {
-		go h.serve(ctx, srv)
+		h.mem = serve(ctx, srv, srvEnd, h.reportCrash)
 		return cliEnd, nil
 	})
 }
@@ -171,11 +174,11 @@ type harness struct {
 	// missing says which requests for input the client has no callback for.
 	missing func(method string) bool
 
-	// Servers served in memory only.
-	srvEnd      *memtransport.Conn
-	cancelServe context.CancelFunc
-	served      chan error
-	stuck       bool // Serve did not return in time
+	// mem is the server of a Server served in memory (Connect only).
+	mem *served
+	// stuck: a Serve did not return in time (guarded by mu for CheckServer,
+	// whose connections close on other goroutines).
+	stuck bool
 
 	// deadline is the test's (go test -timeout), less the time the report
 	// takes to print; zero when there is none.
@@ -196,12 +199,12 @@ func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
 		// report, not one to ignore.
 		t.Fatalf("%s: %s", name, msg)
 	}
-	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), cancelServe: func() {}}
+	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel()}
 	d, ok, bubble := testDeadline(t, cfg)
 	if ok {
 		h.deadline = d.Add(-reportTime)
 	}
-	if bubble && cfg.census == nil {
+	if bubble && cfg.knobs.census == nil {
 		// The process-wide census compares times taken on different
 		// clocks (a bubble's is fake) and may start its self-check, whose
 		// cleanups run outside the bubble and would touch its channels. A
@@ -210,7 +213,7 @@ func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
 		// That wait is on the bubble's clock, which moves only once every
 		// goroutine in the bubble is durably blocked: a goroutine still
 		// there then is stuck, not slow, and waiting costs no real time.
-		cfg.census, cfg.leakNow = newBubbleCensus(), true
+		cfg.knobs.census, cfg.knobs.leakNow = newBubbleCensus(), true
 	}
 	return h
 }
@@ -225,8 +228,8 @@ const reportTime = time.Second
 // fake): it reports bubble instead, and no deadline.
 func testDeadline(t testing.TB, cfg *config) (deadline time.Time, ok, bubble bool) {
 	deadline, ok, bubble = deadlineOf(t)
-	if !cfg.deadline.IsZero() && !bubble {
-		return cfg.deadline, true, false
+	if !cfg.knobs.deadline.IsZero() && !bubble {
+		return cfg.knobs.deadline, true, false
 	}
 	return deadline, ok, bubble
 }
@@ -320,7 +323,6 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	t, cfg := h.t, h.cfg
 	t.Helper()
 	if cfg.versionConflict != "" {
-		h.cancelServe()
 		t.Fatalf("%s: %s", h.name, cfg.versionConflict)
 		return nil
 	}
@@ -369,7 +371,6 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		h.client, err = client.Connect(connectCtx, tr, &copts)
 	})
 	if h.tr == nil { // nothing was started
-		h.cancelServe()
 		cfg.leakCensus().closed()
 		t.Fatalf("%s: %v", h.name, err)
 		return nil
@@ -408,20 +409,6 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		t.Logf("%s", note)
 	}
 	return h.client
-}
-
-// serve runs the server. A panic in Serve's own goroutine is recovered and
-// reported like a handler panic, so it cannot kill the test binary.
-func (h *harness) serve(ctx context.Context, srv Server) {
-	var err error
-	defer func() {
-		if r := recover(); r != nil {
-			h.reportCrash(crash.Report{Method: "Serve", Value: r, Stack: debug.Stack()})
-			err = fmt.Errorf("Serve panicked: %v", r)
-		}
-		h.served <- err
-	}()
-	err = srv.Serve(ctx, h.srvEnd)
 }
 
 // reportCrash is the reporter the adapters' last-resort recovery calls. It
@@ -518,8 +505,11 @@ func (h *harness) checkLeaks() {
 		c.closed()
 		return
 	}
-	wait, now := min(h.cfg.leakWait, h.waitLimit()), h.cfg.leakNow
-	if h.stuck {
+	wait, now := min(h.cfg.leakWait, h.waitLimit()), h.cfg.knobs.leakNow
+	h.mu.Lock()
+	stuck := h.stuck
+	h.mu.Unlock()
+	if stuck {
 		// Serve's wait ran out: what is still running is stuck, not slow.
 		wait, now = 0, true
 	}
@@ -541,17 +531,11 @@ func (h *harness) checkLeaks() {
 	}
 }
 
-// stopServer ends an in-memory server: close its end, wait for Serve.
-func (h *harness) stopServer() {
-	_ = h.srvEnd.Close()
-	h.waitServe()
-	h.cancelServe()
-}
-
 // logf logs on the test unless the cleanup has finished, after which the
 // testing package would panic. It is for the goroutines of a connection
 // that may still run while the cleanup does (stderr readers, loggers).
 func (h *harness) logf(fail bool, format string, args ...any) {
+	h.t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.over {
@@ -564,38 +548,49 @@ func (h *harness) logf(fail bool, format string, args ...any) {
 	h.t.Logf(format, args...)
 }
 
-// waitServe waits for Serve to return: first after the connection closed,
-// then, briefly, after its context is cancelled. A Serve that outlives both
-// fails the test rather than hanging it.
+// waitServe stops the Server served in memory: it closes the server's end
+// and waits for Serve to return, then, briefly, for it to return once its
+// context is cancelled. A Serve that outlives both fails the test rather
+// than hanging it.
 func (h *harness) waitServe() {
-	t := h.t
-	t.Helper()
-	grace := h.cfg.serveGrace
+	h.t.Helper()
+	h.stopServed(h.mem, "")
+	h.mem = nil // its context carries the leak label, which must become unreachable
+}
+
+// stopServed stops s, a Server served in memory for h, and fails the test
+// unless Serve returned when its connection closed; which names the
+// connection in the messages ("" for Connect's).
+func (h *harness) stopServed(s *served, which string) {
+	h.t.Helper()
+	grace := h.cfg.knobs.serveGrace
 	if grace == 0 {
 		grace = h.waitLimit().Round(time.Millisecond)
 	}
-	timer := h.waitTimer(grace)
-	select {
-	case err := <-h.served:
-		h.serveReturned(err)
-		return
-	case <-timer.C:
+	var second time.Duration
+	end, err := s.stop(grace, func() time.Duration {
+		second = h.bound(min(grace, cancelWait)).Round(time.Millisecond)
+		return second
+	})
+	conn := "the connection"
+	if which != "" {
+		conn = which
 	}
-	h.cancelServe()
-	second := h.bound(min(grace, cancelWait)).Round(time.Millisecond)
-	timer.Reset(second)
-	select {
-	case err := <-h.served:
-		t.Errorf("mcptest: Serve did not return within %v after the connection closed; it returned only when its context was cancelled. Serve must return when its connection closes.", grace)
-		h.serveReturned(err)
-	case <-timer.C:
+	switch end {
+	case cancelled:
+		h.logf(true, "mcptest: Serve did not return within %v after %s closed; it returned only when its context was cancelled. Serve must return when its connection closes.", grace, conn)
+	case stuck:
+		h.mu.Lock()
 		h.stuck = true
+		h.mu.Unlock()
 		after := fmt.Sprintf("nor %v after its context was cancelled", second)
 		if second == 0 {
 			after = "and go test -timeout left no time to wait after cancelling its context"
 		}
-		t.Errorf("mcptest: Serve did not return within %v after the connection closed, %s: a handler is still running (the goroutine leak report lists where it is stuck). Its goroutine is left running.", grace, after)
+		h.logf(true, "mcptest: Serve did not return within %v after %s closed, %s: a handler is still running (the goroutine leak report lists where it is stuck). Its goroutine is left running.", grace, conn, after)
+		return
 	}
+	h.serveReturned(err)
 }
 
 // closeClient closes the client, waiting no longer than the cleanup's
@@ -632,5 +627,5 @@ func (h *harness) serveReturned(err error) {
 	if err == nil || errors.Is(err, memtransport.ErrClosed) || errors.Is(err, context.Canceled) {
 		return
 	}
-	h.t.Errorf("mcptest: the server's Serve returned an error: %v", err)
+	h.logf(true, "mcptest: the server's Serve returned an error: %v", err)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -119,7 +120,7 @@ func TestClientOptionsReachTheServer(t *testing.T) {
 }
 
 // A later WithClient replaces an earlier one; its zero Timeout is
-// DefaultTimeout, a negative one no bound; its ProtocolVersion pins.
+// 10 s, a negative one no bound; its ProtocolVersion pins.
 func TestWithClient(t *testing.T) {
 	t.Parallel()
 	cfg := newConfig([]Option{
@@ -127,7 +128,7 @@ func TestWithClient(t *testing.T) {
 		WithClient(client.Options{ClientInfo: client.Implementation{Name: "b"}}),
 	})
 	assert.Equal(t, "b", cfg.client.ClientInfo.Name)
-	assert.Equal(t, DefaultTimeout, cfg.timeout, "the later WithClient replaced the Timeout too")
+	assert.Equal(t, servercheck.DefaultTimeout, cfg.timeout, "the later WithClient replaced the Timeout too")
 	assert.Equal(t, time.Duration(0), newConfig([]Option{WithClient(client.Options{Timeout: -1})}).timeout)
 	assert.Equal(t, time.Second, newConfig([]Option{WithClient(client.Options{Timeout: time.Second})}).client.Timeout)
 
@@ -344,7 +345,7 @@ func TestServeThatDoesNotReturnFailsTheTest(t *testing.T) {
 	// full) and its return once ctx is cancelled, which must not run out
 	// (the report would then be a different one). 100ms left a descheduled
 	// goroutine on a loaded machine too little room.
-	shortGrace := func(c *config) { c.serveGrace = time.Second }
+	shortGrace := func(c *config) { c.knobs.serveGrace = time.Second }
 	f := runFake(t, func(tb testing.TB) { Connect(tb, stubborn, shortGrace) })
 	f.expectFailure(t, "Serve did not return within 1s after the connection closed", "Serve must return when its connection closes")
 }

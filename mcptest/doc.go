@@ -60,9 +60,16 @@
 // [WithClient] sets the client's options: its identity and capabilities,
 // the callbacks that answer the server's requests for sampling,
 // elicitation and roots, the log level it asks for, and the bound on every
-// request. An option that cannot apply to the kind of server given
-// ([WithTransportOptions] to a server not served in memory, [LogStderr] to
-// one that is not a Command) fails the test.
+// request.
+//
+// One [Option] type configures Connect, CheckServer, Fuzz, EachVersion and
+// Golden; each option's documentation says which it applies to. An option
+// given to a call it does not apply to ([SkipChecks] to Connect), or with a
+// kind of server it cannot apply to ([WithTransportOptions] to a server not
+// served in memory, [LogStderr] to one that is not a Command), fails the
+// test, saying so, rather than being dropped. The connection options apply
+// to CheckServer and Fuzz as they do to Connect: every connection of the
+// checks gets the same client options, timeout and leak check.
 //
 // A server outside the process has its transcript recorded between the
 // client and the transport. [WithTranscript] hands any connection's
@@ -82,7 +89,7 @@
 
 // # What the harness checks for you
 //
-//   - A request that gets no answer fails after [DefaultTimeout] with an
+//   - A request that gets no answer fails after 10 seconds with an
 //     error naming the method, instead of hanging the test binary. When the
 //     test ends, each wait of the cleanup (for the client to close, for
 //     Serve to return, for the connection's goroutines to end) is bounded by
@@ -139,7 +146,9 @@
 // goroutine does. When the test ends, the harness closes the connection,
 // waits for Serve to return, and fails the test if labelled goroutines are
 // still running after a few seconds, listing their stacks (the goroutine
-// profile prints labels).
+// profile prints labels). [CheckServer] and [Fuzz] label all their
+// connections with one label of their own and check it once they have all
+// closed.
 //
 // Reading the profile costs time in proportion to every goroutine in the
 // process, and a suite of thousands of parallel tests has thousands (each

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
@@ -37,8 +36,9 @@ type external interface {
 	check() error
 	// connect connects h's client to the server (Connect).
 	connect(h *harness) *client.Client
-	// dialer opens the connections of the checks and the fuzzer.
-	dialer() servercheck.Dialer
+	// dial returns the Dialer of the connections of the checks and the
+	// fuzzer, made with h, their harness.
+	dial(h *harness) servercheck.Dialer
 }
 
 // inMemory describes every other Server (an SDK adapter, a ServerFunc),
@@ -61,26 +61,6 @@ func notServed(conn *memtransport.Conn, kind, instead string) error {
 		_ = conn.Close()
 	}
 	return fmt.Errorf("%s returns a Server for mcptest.Connect, CheckServer and Fuzz, which reach it through its transport; its Serve method serves nothing (without package mcptest, use %s)", kind, instead)
-}
-
-// dialerOf returns the Dialer that opens connections to srv for the checks
-// and the fuzzer, or fails the test (fn names the caller) when srv is nil
-// or its constructor was given bad arguments.
-func dialerOf(t testing.TB, fn string, srv Server) servercheck.Dialer {
-	t.Helper()
-	if srv == nil {
-		t.Fatalf("%s: the server is nil", fn)
-		return nil
-	}
-	x, ok := srv.(external)
-	if !ok {
-		return servercheck.Serve(srv)
-	}
-	if err := x.check(); err != nil {
-		t.Fatalf("%s: %v", fn, err)
-		return nil
-	}
-	return x.dialer()
 }
 
 // Command returns a Server for the MCP server program cmd describes,
@@ -140,7 +120,12 @@ func (s *commandServer) check() error {
 	return nil
 }
 
-func (s *commandServer) dialer() servercheck.Dialer { return servercheck.Command(s.cmd, s.opts...) }
+// dial starts a copy of the command for each connection, as Connect does;
+// servercheck.Command's transport tells the shutdown check how the process
+// ended.
+func (s *commandServer) dial(*harness) servercheck.Dialer {
+	return servercheck.Command(s.cmd, s.opts...)
+}
 
 func (s *commandServer) connect(h *harness) *client.Client {
 	h.t.Helper()
@@ -215,7 +200,7 @@ type handlerServer struct {
 }
 
 func (s *handlerServer) Serve(_ context.Context, conn *memtransport.Conn) error {
-	return notServed(conn, s.kind(), "servercheck.Handler or transport.Handler")
+	return notServed(conn, s.kind(), "transport.Handler")
 }
 
 func (s *handlerServer) kind() string { return "mcptest.Handler" }
@@ -227,15 +212,21 @@ func (s *handlerServer) check() error {
 	return nil
 }
 
-func (s *handlerServer) dialer() servercheck.Dialer { return servercheck.Handler(s.h, s.opts...) }
+func (s *handlerServer) dial(h *harness) servercheck.Dialer {
+	hopts := s.options(h)
+	return func(context.Context) (client.Transport, error) { return transport.Handler(s.h, hopts...), nil }
+}
 
 func (s *handlerServer) connect(h *harness) *client.Client {
 	h.t.Helper()
 	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
-	hopts := append([]transport.HTTPOption{transport.WithLogger(slog.New(&testLog{h: h}))}, s.opts...)
-	return h.connect(context.Background(), true, func(context.Context) (client.Transport, error) {
-		return transport.Handler(s.h, hopts...), nil
-	})
+	return h.connect(context.Background(), true, s.dial(h))
+}
+
+// options are the transport's: what it reports by itself goes to t.Log,
+// unless the user's options say otherwise.
+func (s *handlerServer) options(h *harness) []transport.HTTPOption {
+	return append([]transport.HTTPOption{transport.WithLogger(slog.New(&testLog{h: h}))}, s.opts...)
 }
 
 // URL returns a Server for the MCP endpoint at rawURL, spoken to over the
@@ -271,7 +262,7 @@ type urlServer struct {
 }
 
 func (s *urlServer) Serve(_ context.Context, conn *memtransport.Conn) error {
-	return notServed(conn, s.kind(), "servercheck.URL or transport.HTTP")
+	return notServed(conn, s.kind(), "transport.HTTP")
 }
 
 func (s *urlServer) kind() string { return "mcptest.URL" }
@@ -288,12 +279,11 @@ func (s *urlServer) check() error {
 	return nil
 }
 
-func (s *urlServer) dialer() servercheck.Dialer { return servercheck.URL(s.raw, s.opts...) }
-
-func (s *urlServer) connect(h *harness) *client.Client {
-	h.t.Helper()
+// dial gives the connections an HTTP client of their own, whose idle
+// connections h closes once they have closed, and leaves the goroutines of
+// its pool out of the leak check.
+func (s *urlServer) dial(h *harness) servercheck.Dialer {
 	h.cfg.leakIgnores = append(h.cfg.leakIgnores, httpPoolFunctions()...)
-	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
 	pool := &http.Transport{}
 	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
 		pool = dt.Clone()
@@ -304,9 +294,13 @@ func (s *urlServer) connect(h *harness) *client.Client {
 		transport.WithHTTPClient(own),
 		transport.WithLogger(slog.New(&testLog{h: h})),
 	}, s.opts...)
-	return h.connect(context.Background(), true, func(context.Context) (client.Transport, error) {
-		return transport.HTTP(s.raw, hopts...), nil
-	})
+	return func(context.Context) (client.Transport, error) { return transport.HTTP(s.raw, hopts...), nil }
+}
+
+func (s *urlServer) connect(h *harness) *client.Client {
+	h.t.Helper()
+	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
+	return h.connect(context.Background(), true, s.dial(h))
 }
 
 // httpPoolFunctions are the goroutines net/http keeps for a pooled
@@ -336,19 +330,20 @@ func httpPoolFunctions() []string {
 // client and with it the transport, and fails the test if closing fails.
 // dial runs inside the connection's label, so the leak check covers the
 // goroutines the transport starts, as well as the client's. The ctx dial
-// gets carries the harness's crash reporter (package crash): a server that dial
-// starts in the process, handed ctx as [servercheck.Serve] does, has its
-// recovered panics reported as [Connect] reports them for a Server served
-// in memory.
+// gets carries the harness's crash reporter (package crash): a server that
+// dial starts in the process, handed ctx (or a context derived from it),
+// has its recovered panics reported as [Connect] reports them for a Server
+// served in memory. The same holds for the connections of [CheckServer]
+// and [Fuzz], which call dial once each.
 //
 // If dial is nil, returns an error, or returns no transport, Connect stops
 // the test with t.Fatalf.
 func Transport(dial func(ctx context.Context) (client.Transport, error)) Server {
-	return &transportServer{dial: dial}
+	return &transportServer{dialFunc: dial}
 }
 
 type transportServer struct {
-	dial func(ctx context.Context) (client.Transport, error)
+	dialFunc func(ctx context.Context) (client.Transport, error)
 }
 
 func (s *transportServer) Serve(_ context.Context, conn *memtransport.Conn) error {
@@ -358,17 +353,17 @@ func (s *transportServer) Serve(_ context.Context, conn *memtransport.Conn) erro
 func (s *transportServer) kind() string { return "mcptest.Transport" }
 
 func (s *transportServer) check() error {
-	if s.dial == nil {
+	if s.dialFunc == nil {
 		return errors.New("mcptest.Transport: the dial function is nil")
 	}
 	return nil
 }
 
-func (s *transportServer) dialer() servercheck.Dialer { return s.open }
+func (s *transportServer) dial(*harness) servercheck.Dialer { return s.open }
 
 // open calls dial, making sure of a transport or an error.
 func (s *transportServer) open(ctx context.Context) (client.Transport, error) {
-	tr, err := s.dial(ctx)
+	tr, err := s.dialFunc(ctx)
 	if err == nil && tr == nil {
 		err = errors.New("mcptest.Transport: the dial function returned neither a transport nor an error")
 	}
@@ -382,17 +377,18 @@ func (s *transportServer) connect(h *harness) *client.Client {
 
 // LogStderr makes a connection to a [Command] server send every line the
 // server writes on stderr to t.Log as it arrives, instead of printing the
-// last lines only when the test fails.
+// last lines only when the test fails. It applies to Connect.
 func LogStderr() Option {
-	return func(c *config) { c.logStderr = true; c.restrict("LogStderr", commandKind) }
+	return option("LogStderr", connectCall, func(c *config) { c.logStderr = true; c.restrict("LogStderr", commandKind) })
 }
 
 // WithoutExitCheck stops a connection to a [Command] server from failing
 // the test when the server process exits with a status other than 0,
 // crashes during the test, or has to be signalled because it did not exit
-// when its stdin closed.
+// when its stdin closed. It applies to Connect ([CheckServer] has a
+// shutdown check of its own, which warns).
 func WithoutExitCheck() Option {
-	return func(c *config) { c.exitCheck = false; c.restrict("WithoutExitCheck", commandKind) }
+	return option("WithoutExitCheck", connectCall, func(c *config) { c.exitCheck = false; c.restrict("WithoutExitCheck", commandKind) })
 }
 
 // commandKind describes a [Command] server, in messages.

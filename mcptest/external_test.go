@@ -19,7 +19,6 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/npx"
-	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -410,21 +409,21 @@ func TestTransportAnyTransport(t *testing.T) {
 
 // A Transport server's dial function runs inside the connection's label
 // and with the harness's crash reporter: a server it starts in the process,
-// as servercheck.Serve does, has its leaks and its recovered panics
+// as CheckServer does, has its leaks and its recovered panics
 // reported as Connect reports them for a Server served in memory.
 func TestTransportDialReachesLeaksAndCrashes(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, Transport(servercheck.Serve(spawnServer(release))), withLeakWait(leakedWait))
+		c := Connect(tb, Transport(memDialer(spawnServer(release))), withLeakWait(leakedWait))
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
 	})
 	f.expectFailure(t, "goroutine leak", "mcptest.blockForever")
 
 	f = runFake(t, func(tb testing.TB) {
-		c := Connect(tb, Transport(servercheck.Serve(probeServer(boomTool()))))
+		c := Connect(tb, Transport(memDialer(probeServer(boomTool()))))
 		_, err := c.CallTool(tb.Context(), "boom", nil)
 		assert.Error(tb, err)
 	})

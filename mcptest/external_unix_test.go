@@ -3,10 +3,11 @@
 package mcptest
 
 import (
-	"github.com/mcptestkit/mcptestkit/client"
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/mcptestkit/mcptestkit/client"
 
 	"github.com/mcptestkit/mcptestkit/client/transport"
 )

@@ -24,13 +24,16 @@ import (
 // [servercheck.Fuzzer] for how an input's bytes are read. srv is any
 // [Server], reached as [CheckServer] reaches it; each fuzzing process
 // keeps one connection, opening another only when one broke.
-func Fuzz(f *testing.F, srv Server, opts ...CheckOption) {
+func Fuzz(f *testing.F, srv Server, opts ...Option) {
 	f.Helper()
-	dial := dialerOf(f, "mcptest.Fuzz", srv)
-	if dial == nil {
+	h, dial, o := checkHarness(f, fuzzCall, srv, opts)
+	if h == nil {
 		return
 	}
-	fz, err := servercheck.NewFuzzer(f.Context(), dial, checkOptions(startLegacy(srv, opts)))
+	// Cleanups run last first: the fuzzer's connection closes, then the
+	// leak check looks for what it left.
+	f.Cleanup(h.endChecks)
+	fz, err := servercheck.NewFuzzer(f.Context(), dial, o)
 	if err != nil {
 		f.Fatalf("mcptest.Fuzz: %v", err)
 		return

@@ -57,7 +57,7 @@ func FuzzHandlerServer(f *testing.F) {
 // says what was sent.
 func TestFuzzerFindsPlantedCrash(t *testing.T) {
 	t.Parallel()
-	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(plantedServer()), nil)
+	fz, err := servercheck.NewFuzzer(t.Context(), memDialer(plantedServer()), nil)
 	require.NoError(t, err)
 	defer fz.Close()
 	r := rand.New(rand.NewPCG(1, 2))
@@ -80,7 +80,7 @@ func TestFuzzerFindsPlantedCrash(t *testing.T) {
 // inputs.
 func TestFuzzerHealthyServer(t *testing.T) {
 	t.Parallel()
-	fz, err := servercheck.NewFuzzer(t.Context(), servercheck.Serve(goodServer()), nil)
+	fz, err := servercheck.NewFuzzer(t.Context(), memDialer(goodServer()), nil)
 	require.NoError(t, err)
 	defer fz.Close()
 	r := rand.New(rand.NewPCG(3, 4))

@@ -34,9 +34,6 @@ func init() {
 	}
 }
 
-// GoldenOption adjusts how [Assertions.Golden] and [Normalize] treat a value.
-type GoldenOption func(*goldenConfig)
-
 type goldenConfig struct {
 	drop       map[string]bool
 	transforms []func(any) any
@@ -45,29 +42,33 @@ type goldenConfig struct {
 
 // IgnoreFields removes every object member with one of these names, at any
 // depth, before comparing: for values of your own that change between runs
-// (timestamps, generated ids).
-func IgnoreFields(names ...string) GoldenOption {
-	return func(c *goldenConfig) {
+// (timestamps, generated ids). It applies to Golden and Normalize, as
+// [Transform] and [Verbatim] do.
+func IgnoreFields(names ...string) Option {
+	return option("IgnoreFields", goldenCall, func(cfg *config) {
+		c := &cfg.golden
 		if c.drop == nil {
 			c.drop = map[string]bool{}
 		}
 		for _, n := range names {
 			c.drop[n] = true
 		}
-	}
+	})
 }
 
 // Transform adds a normalisation step. fn receives the whole value as generic
 // JSON (map[string]any, []any, string, json.Number, bool, nil) after the
 // built-in steps and returns the value to compare; it may modify its argument.
-func Transform(fn func(v any) any) GoldenOption {
-	return func(c *goldenConfig) { c.transforms = append(c.transforms, fn) }
+func Transform(fn func(v any) any) Option {
+	return option("Transform", goldenCall, func(c *config) { c.golden.transforms = append(c.golden.transforms, fn) })
 }
 
 // Verbatim turns off the built-in normalisation (the stamps, cache hints and
 // request ids [Normalize] removes). [IgnoreFields] and [Transform] still
 // apply.
-func Verbatim() GoldenOption { return func(c *goldenConfig) { c.raw = true } }
+func Verbatim() Option {
+	return option("Verbatim", goldenCall, func(c *config) { c.golden.raw = true })
+}
 
 // Normalize returns value as pretty JSON (two-space indent, object members
 // sorted by name, a trailing newline) after removing what changes between
@@ -94,11 +95,12 @@ func Verbatim() GoldenOption { return func(c *goldenConfig) { c.raw = true } }
 // value may be any Go value that encoding/json can marshal, or JSON text as
 // a json.RawMessage or []byte. Options add steps ([IgnoreFields],
 // [Transform]) or turn the built-in ones off ([Verbatim]).
-func Normalize(value any, opts ...GoldenOption) ([]byte, error) {
-	var cfg goldenConfig
-	for _, o := range opts {
-		o(&cfg)
+func Normalize(value any, opts ...Option) ([]byte, error) {
+	all := newConfig(opts)
+	if msg := all.misused(goldenCall); msg != "" {
+		return nil, errors.New(msg)
 	}
+	cfg := all.golden
 	v, err := toGeneric(value)
 	if err != nil {
 		return nil, err
@@ -285,7 +287,7 @@ func dropFields(v any, names map[string]bool) any {
 //	tools, err := c.ListTools(t.Context(), "")
 //	require.NoError(t, err)
 //	mcptest.Assert(t).Golden("tools", tools)
-func (a *Assertions) Golden(name string, value any, opts ...GoldenOption) bool {
+func (a *Assertions) Golden(name string, value any, opts ...Option) bool {
 	a.h.Helper()
 	file, err := goldenPath(name)
 	if err != nil {

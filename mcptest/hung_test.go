@@ -48,9 +48,9 @@ func TestDeadlineStopsTheConnectionAndReports(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
-	deadline := func(c *config) { c.deadline = start.Add(4 * time.Second) }
+	deadline := func(c *config) { c.knobs.deadline = start.Add(4 * time.Second) }
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, hungServer(release), deadline) // DefaultTimeout: 10s, past the deadline
+		c := Connect(tb, hungServer(release), deadline) // the default timeout: 10s, past the deadline
 		_, err := c.CallTool(tb.Context(), "hang", nil)
 		require.NoError(tb, err)
 	})

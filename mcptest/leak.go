@@ -256,8 +256,8 @@ func newBubbleCensus() *census {
 
 // leakCensus is the census the connection's leak check joins.
 func (c *config) leakCensus() *census {
-	if c.census != nil {
-		return c.census
+	if c.knobs.census != nil {
+		return c.knobs.census
 	}
 	return theCensus
 }

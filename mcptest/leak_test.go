@@ -68,7 +68,7 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 	defer close(release)
 	srv := spawnServer(release)
 	cs := deferredCensus()
-	withCensus := func(c *config) { c.census = cs }
+	withCensus := func(c *config) { c.knobs.census = cs }
 
 	leaky := leakyTest(t, srv, withCensus, func(c *config) { c.leakWait = time.Millisecond })
 	leaky.expectPass(t) // its check is still to come
@@ -96,7 +96,7 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 func TestCensusForgetsCleanConnections(t *testing.T) {
 	t.Parallel()
 	cs := deferredCensus()
-	withCensus := func(c *config) { c.census = cs }
+	withCensus := func(c *config) { c.knobs.census = cs }
 	for range 3 {
 		runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), withCensus) }).expectPass(t)
 	}
@@ -189,7 +189,7 @@ func TestClosedConnectionsAreCollected(t *testing.T) {
 				cs := deferredCensus()
 				var c *client.Client
 				f := runFake(t, func(tb testing.TB) {
-					c = connect(tb, func(c *config) { c.census = cs }, WithProtocolVersion(version))
+					c = connect(tb, func(c *config) { c.knobs.census = cs }, WithProtocolVersion(version))
 					echoes(tb, c, "collected")
 				})
 				f.expectPass(t)
@@ -211,7 +211,7 @@ func TestLeakedConnectionWaitsForItsGoroutine(t *testing.T) {
 	release := make(chan struct{})
 	srv := spawnServer(release)
 	cs := deferredCensus()
-	withCensus := func(c *config) { c.census = cs }
+	withCensus := func(c *config) { c.knobs.census = cs }
 	leakyTest(t, srv, withCensus).expectPass(t) // its check is still to come
 	leaky := onlyWaiting(t, cs).id
 	// A clean connection closed after it is collected...
@@ -257,7 +257,7 @@ func TestLoneLeakFailsItsOwnTest(t *testing.T) {
 	cs := testCensus()
 	scriptedCount(cs, 10, 11)
 	// A leak wait, not an order to check at once (withLeakWait).
-	f := leakyTest(t, srv, func(c *config) { c.census, c.leakWait = cs, leakedWait })
+	f := leakyTest(t, srv, func(c *config) { c.knobs.census, c.leakWait = cs, leakedWait })
 	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever", "mcptest.IgnoreLeaks")
 	assert.NotContains(t, f.output(), "a test that has ended")
 	cs.mu.Lock()
@@ -277,10 +277,10 @@ func TestConnectionAmongOthersIsReadAtOnce(t *testing.T) {
 	cs := testCensus()
 	scriptedCount(cs, 10, 10) // the other connection's end hides the leak
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, srv, func(c *config) { c.census, c.leakWait = cs, leakedWait })
+		c := Connect(tb, srv, func(c *config) { c.knobs.census, c.leakWait = cs, leakedWait })
 		_, err := c.CallTool(tb.Context(), "spawn", nil)
 		require.NoError(tb, err)
-		Connect(tb, probeServer(), WithoutLeakCheck(), func(c *config) { c.census = cs })
+		Connect(tb, probeServer(), WithoutLeakCheck(), func(c *config) { c.knobs.census = cs })
 	})
 	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever")
 	assert.NotContains(t, f.output(), "a test that has ended")
@@ -294,7 +294,7 @@ func TestLoneCleanConnectionIsNotRead(t *testing.T) {
 	scriptedCount(cs, 10, 10)
 	var c *client.Client
 	f := runFake(t, func(tb testing.TB) {
-		c = Connect(tb, probeServer(), func(c *config) { c.census = cs })
+		c = Connect(tb, probeServer(), func(c *config) { c.knobs.census = cs })
 		echoes(tb, c, "alone")
 	})
 	f.expectPass(t)
@@ -315,7 +315,7 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 	}))
 	cs := deferredCensus()
 	cs.maxDelay = time.Millisecond
-	withCensus := func(c *config) { c.census = cs }
+	withCensus := func(c *config) { c.knobs.census = cs }
 	runFake(t, func(tb testing.TB) {
 		c := Connect(tb, srv, withCensus)
 		_, err := c.CallTool(tb.Context(), "keep", nil)
@@ -412,7 +412,7 @@ func TestSelfCheckWaitsForABusyProcess(t *testing.T) {
 		cs.maxDelay = time.Hour
 		return sc, cs, func() {
 			runFake(t, func(tb testing.TB) {
-				Connect(tb, probeServer(), func(c *config) { c.census, c.leakWait = cs, time.Hour })
+				Connect(tb, probeServer(), func(c *config) { c.knobs.census, c.leakWait = cs, time.Hour })
 			}).expectPass(t)
 		}
 	}
@@ -448,7 +448,7 @@ func TestCensusWithoutTheCollectorReads(t *testing.T) {
 	cs := deferredCensus()
 	cs.maxDelay = time.Millisecond
 	cs.collector = func(bool) bool { return false }
-	withCensus := func(c *config) { c.census = cs }
+	withCensus := func(c *config) { c.knobs.census = cs }
 	runFake(t, func(tb testing.TB) { echoes(tb, Connect(tb, probeServer(), withCensus), "first") }).expectPass(t)
 	first := onlyWaiting(t, cs)
 	runtime.GC()
@@ -479,7 +479,7 @@ func TestLeakLeftWaitingIsReadOnceNoConnectionIsOpen(t *testing.T) {
 	srv := spawnServer(release)
 	cs := testCensus()
 	scriptedCount(cs, 10, 10)
-	withCensus := func(c *config) { c.census, c.leakWait = cs, 200*time.Millisecond }
+	withCensus := func(c *config) { c.knobs.census, c.leakWait = cs, 200*time.Millisecond }
 	open, leaked := make(chan struct{}), make(chan *fakeTB)
 	go func() {
 		<-open

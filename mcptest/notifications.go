@@ -35,9 +35,9 @@ import (
 // one the server sends on its own time (a resource update from a
 // goroutine) may come later: wait for it with [Notifications.Wait].
 // Handlers of your own (client.Options.OnLog, ... through [WithClient])
-// still run.
+// still run. It applies to Connect.
 func RecordNotifications(n *Notifications) Option {
-	return func(c *config) { c.notifications = append(c.notifications, n) }
+	return option("RecordNotifications", connectCall, func(c *config) { c.notifications = append(c.notifications, n) })
 }
 
 // Notification is one notification from the server.
@@ -182,7 +182,7 @@ func (n *Notifications) Wait(ctx context.Context, method string) (Notification, 
 // waiting for one if there is none yet. It gives up, with an error that
 // lists what was recorded, when ctx ends, when the connection has ended
 // (no more can come), or after the connection's timeout
-// ([DefaultTimeout], client.Options.Timeout) when ctx has no earlier deadline, so that a
+// (10 seconds unless client.Options.Timeout says otherwise) when ctx has no earlier deadline, so that a
 // notification that never comes fails the test instead of hanging it.
 func (n *Notifications) WaitFunc(ctx context.Context, match func(Notification) bool) (Notification, error) {
 	return n.wait(ctx, "a matching notification", match)
@@ -192,7 +192,7 @@ func (n *Notifications) wait(ctx context.Context, what string, match func(Notifi
 	n.mu.Lock()
 	timeout, done := n.timeout, n.done
 	if !n.attached {
-		timeout = DefaultTimeout
+		timeout = defaultTimeout
 	}
 	n.mu.Unlock()
 	if timeout > 0 {

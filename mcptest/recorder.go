@@ -64,9 +64,10 @@ func (tr *Transcript) Messages() []json.RawMessage {
 // prints it but without cutting anything.
 func (tr *Transcript) String() string { return tr.Snapshot().String() }
 
-// WithTranscript makes tr show the connection's messages (see [Transcript]).
+// WithTranscript makes tr show the connection's messages (see
+// [Transcript]). It applies to Connect.
 func WithTranscript(tr *Transcript) Option {
-	return func(c *config) { c.transcriptTo = append(c.transcriptTo, tr) }
+	return option("WithTranscript", connectCall, func(c *config) { c.transcriptTo = append(c.transcriptTo, tr) })
 }
 
 // recordingTransport is the client.Transport the external connections put

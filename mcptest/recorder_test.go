@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcptestkit/mcptestkit/client"
 	"runtime/pprof"
 	"sync"
 	"testing"
+
+	"github.com/mcptestkit/mcptestkit/client"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

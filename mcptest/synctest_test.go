@@ -88,7 +88,7 @@ func TestTimeoutInSynctestBubble(t *testing.T) {
 		_, err := c.CallTool(t.Context(), "hang", nil)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.ErrorContains(t, err, `tools/call "hang": no response within 10s`)
-		assert.Equal(t, DefaultTimeout, time.Since(start), "on the bubble's clock")
+		assert.Equal(t, defaultTimeout, time.Since(start), "on the bubble's clock")
 	})
 }
 
@@ -130,7 +130,7 @@ func TestCheckServerInSynctestBubble(t *testing.T) {
 	inSynctest(t, func(t *testing.T) {
 		start := time.Now()
 		CheckServer(t, newScriptedServer(),
-			CheckWith(WithClient(client.Options{Timeout: 2 * time.Hour})),
+			WithClient(client.Options{Timeout: 2 * time.Hour}),
 			SkipChecks("tools/calls/hang")) // it never answers
 		assert.GreaterOrEqual(t, time.Since(start), time.Hour, "the sleep tool was called on the bubble's clock")
 	})

@@ -81,7 +81,7 @@ func TestTaskInSynctestBubble(t *testing.T) {
 	})
 }
 
-// RequireTask stops the test when no task comes of the call, saying why.
+// Require(t).Task stops the test when no task comes of the call, saying why.
 func TestRequireTaskFailures(t *testing.T) {
 	t.Parallel()
 	srv := newTaskServer(5)

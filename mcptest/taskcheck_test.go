@@ -19,7 +19,7 @@ func TestTaskChecks(t *testing.T) {
 		t.Run("version="+v, func(t *testing.T) {
 			t.Parallel()
 			results := map[string]servercheck.Result{}
-			err := servercheck.Run(t.Context(), servercheck.Serve(newTaskServer(5)), &servercheck.Options{
+			err := servercheck.Run(t.Context(), memDialer(newTaskServer(5)), &servercheck.Options{
 				Version: v, Run: "tasks|tools", Skip: []string{"tools/invalid-arguments"}, Strict: true,
 				OnResult: func(r servercheck.Result) { results[r.Name] = r },
 			})

@@ -39,7 +39,7 @@ import (
 //
 // The subtests run one after another; call t.Parallel in fn to run them in
 // parallel. A bad option fails the test before any subtest runs.
-func EachVersion(t *testing.T, fn func(t *testing.T, version string), opts ...VersionOption) {
+func EachVersion(t *testing.T, fn func(t *testing.T, version string), opts ...Option) {
 	t.Helper()
 	versions, err := selectVersions(opts)
 	if err != nil {
@@ -64,9 +64,6 @@ func EachVersion(t *testing.T, fn func(t *testing.T, version string), opts ...Ve
 // it safely; each entry lives as long as its subtest.
 var eachVersionTests sync.Map
 
-// VersionOption narrows the versions [EachVersion] runs at.
-type VersionOption func(*versionRange)
-
 type versionRange struct {
 	since, before string
 	errs          []string
@@ -75,25 +72,28 @@ type versionRange struct {
 // Since makes [EachVersion] run only at version and the versions after it:
 // for a feature that came in version, such as elicitation
 // (Since(client.Version20250618)). version must be one the client supports
-// ([client.SupportedVersions]).
-func Since(version string) VersionOption {
-	return func(r *versionRange) {
+// ([client.SupportedVersions]). It applies to EachVersion.
+func Since(version string) Option {
+	return option("Since", eachCall, func(c *config) {
+		r := &c.versions
 		r.check("Since", version)
 		r.since = max(r.since, version)
-	}
+	})
 }
 
 // Before makes [EachVersion] run only at the versions older than version:
 // for behaviour that version removed or replaced, such as server-to-client
 // requests, which 2026-07-28 replaced (Before(client.Version20260728) runs
-// the legacy versions). version must be one the client supports.
-func Before(version string) VersionOption {
-	return func(r *versionRange) {
+// the legacy versions). version must be one the client supports. It
+// applies to EachVersion.
+func Before(version string) Option {
+	return option("Before", eachCall, func(c *config) {
+		r := &c.versions
 		r.check("Before", version)
 		if r.before == "" || version < r.before {
 			r.before = version
 		}
-	}
+	})
 }
 
 func (r *versionRange) check(option, version string) {
@@ -107,11 +107,12 @@ func (r *versionRange) check(option, version string) {
 
 // selectVersions returns the supported versions the options keep, newest
 // first. Keeping none is an error: the test would silently test nothing.
-func selectVersions(opts []VersionOption) ([]string, error) {
-	var r versionRange
-	for _, o := range opts {
-		o(&r)
+func selectVersions(opts []Option) ([]string, error) {
+	cfg := newConfig(opts)
+	if msg := cfg.misused(eachCall); msg != "" {
+		return nil, errors.New(msg)
 	}
+	r := cfg.versions
 	if len(r.errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(r.errs, "; "))
 	}

@@ -19,25 +19,25 @@ func TestSelectVersions(t *testing.T) {
 	all := client.SupportedVersions()
 	for _, tc := range []struct {
 		name string
-		opts []VersionOption
+		opts []Option
 		want []string
 	}{
 		{"none", nil, all},
-		{"since", []VersionOption{Since(client.Version20250618)}, []string{client.Version20260728, client.Version20251125, client.Version20250618}},
-		{"before", []VersionOption{Before(client.Version20260728)}, []string{client.Version20251125, client.Version20250618, client.Version20250326, client.Version20241105}},
-		{"both", []VersionOption{Since(client.Version20250326), Before(client.Version20251125)}, []string{client.Version20250618, client.Version20250326}},
-		{"the narrowest wins", []VersionOption{Since(client.Version20250326), Since(client.Version20250618), Before(client.Version20260728), Before(client.Version20251125)}, []string{client.Version20250618}},
+		{"since", []Option{Since(client.Version20250618)}, []string{client.Version20260728, client.Version20251125, client.Version20250618}},
+		{"before", []Option{Before(client.Version20260728)}, []string{client.Version20251125, client.Version20250618, client.Version20250326, client.Version20241105}},
+		{"both", []Option{Since(client.Version20250326), Before(client.Version20251125)}, []string{client.Version20250618, client.Version20250326}},
+		{"the narrowest wins", []Option{Since(client.Version20250326), Since(client.Version20250618), Before(client.Version20260728), Before(client.Version20251125)}, []string{client.Version20250618}},
 	} {
 		got, err := selectVersions(tc.opts)
 		require.NoError(t, err, tc.name)
 		assert.Equal(t, tc.want, got, tc.name)
 	}
 
-	_, err := selectVersions([]VersionOption{Since("2025-06-31")})
+	_, err := selectVersions([]Option{Since("2025-06-31")})
 	assert.ErrorContains(t, err, `Since("2025-06-31"): not a protocol version the client supports (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)`)
-	_, err = selectVersions([]VersionOption{Before("latest")})
+	_, err = selectVersions([]Option{Before("latest")})
 	assert.ErrorContains(t, err, `Before("latest")`)
-	_, err = selectVersions([]VersionOption{Since(client.Version20251125), Before(client.Version20250618)})
+	_, err = selectVersions([]Option{Since(client.Version20251125), Before(client.Version20250618)})
 	assert.ErrorContains(t, err, `no protocol version is both Since("2025-11-25") and Before("2025-06-18")`)
 }
 

@@ -18,7 +18,6 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
-	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
 // go-sdk servers, through their adapter gosdktest.Server, meet the harness.
@@ -362,7 +361,7 @@ func crashingServer(logger *slog.Logger, guarded bool) *mcp.Server {
 	return s
 }
 
-func runCheck(t *testing.T, srv mcptest.Server, opts ...mcptest.CheckOption) *faketb.TB {
+func runCheck(t *testing.T, srv mcptest.Server, opts ...mcptest.Option) *faketb.TB {
 	t.Helper()
 	return runFake(t, func(tb testing.TB) { mcptest.CheckServer(tb, srv, opts...) })
 }
@@ -393,7 +392,7 @@ func TestCheckServerGoSDKCrashes(t *testing.T) {
 func TestCheckServerGoSDKMalformedFrame(t *testing.T) {
 	t.Parallel()
 	srv := gosdktest.Server(crashingServer(slog.New(slog.DiscardHandler), true))
-	runCheck(t, srv, func(o *servercheck.Options) { o.Run = "malformed-frame" }).ExpectFailure(t,
+	runCheck(t, srv).ExpectFailure(t,
 		"malformed-frame: sent a frame that is not valid JSON",
 		"the connection ended",
 		`leave the check out with mcptest.SkipChecks("malformed-frame")`,
@@ -418,7 +417,7 @@ func TestCommandGoSDKEveryVersion(t *testing.T) {
 func TestCheckServerGoSDKStdio(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		mcptest.CheckServer(tb, mcptest.Command(cmdServer(tb, "")), func(o *servercheck.Options) { o.Timeout = 2 * time.Second })
+		mcptest.CheckServer(tb, mcptest.Command(cmdServer(tb, "")), mcptest.WithClient(client.Options{Timeout: 2 * time.Second}))
 	})
 	f.ExpectFailure(t,
 		"tools/calls/crash: called tool \"crash\" with arguments {}\nthe connection broke",

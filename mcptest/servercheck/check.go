@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
-	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // Dialer opens a fresh connection to the server under test. Run calls it
@@ -21,70 +20,10 @@ import (
 // connection broke), and closes each transport it got.
 //
 // ctx carries what the in-process adapters need to report a recovered
-// panic; a Dialer that starts a server in the process should hand ctx, or a
-// context derived from it, to the server (see [Serve]).
+// panic (package crash); a Dialer that starts a server in the process should
+// hand ctx, or a context derived from it, to the server. Package mcptest's
+// CheckServer and Fuzz make such Dialers for any mcptest.Server.
 type Dialer func(ctx context.Context) (client.Transport, error)
-
-// Server is what [Serve] serves: the in-process server of package mcptest
-// (mcptest.Server, gosdk.Server, mcpgo.Server, mcptest.ServerFunc).
-type Server interface {
-	Serve(ctx context.Context, conn *memtransport.Conn) error
-}
-
-// Serve returns a Dialer that serves srv on one end of a fresh in-memory
-// connection for each connection Run opens. Closing the transport closes the
-// connection and waits for Serve to return.
-func Serve(srv Server) Dialer {
-	return func(ctx context.Context) (client.Transport, error) {
-		cli, end := memtransport.Pair()
-		serveCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() {
-				if r := recover(); r != nil {
-					crash.Deliver(serveCtx, crash.Report{Method: "Serve", Value: r})
-				}
-			}()
-			_ = srv.Serve(serveCtx, end)
-		}()
-		return &served{Conn: cli, end: end, cancel: cancel, done: done}, nil
-	}
-}
-
-// served is the client end of a connection [Serve] opened.
-type served struct {
-	*memtransport.Conn
-	end    *memtransport.Conn
-	cancel context.CancelFunc
-	done   chan struct{}
-}
-
-// Close closes both ends and waits for Serve, cancelling its context if it
-// does not return by itself.
-func (s *served) Close() error {
-	err := s.Conn.Close()
-	_ = s.end.Close()
-	timer := time.NewTimer(serveGrace)
-	defer timer.Stop()
-	select {
-	case <-s.done:
-		s.cancel()
-		return err
-	case <-timer.C:
-	}
-	s.cancel()
-	timer.Reset(serveGrace)
-	select {
-	case <-s.done:
-		return errors.New("servercheck: Serve returned only when its context was cancelled, not when its connection closed")
-	case <-timer.C:
-		return fmt.Errorf("servercheck: Serve did not return within %v of its connection closing and its context being cancelled; its goroutine is left running", 2*serveGrace)
-	}
-}
-
-// serveGrace is how long closing an in-process connection waits for Serve.
-const serveGrace = 5 * time.Second
 
 // MarshalText makes a Status "pass", "fail", "skip" or "warn" in JSON.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }

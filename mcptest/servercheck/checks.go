@@ -342,7 +342,7 @@ func (c *state) unknownMethod() {
 func (c *state) malformedFrame() {
 	// Decided before a connection (a process, over stdio) is started.
 	if main := c.main(); refusesInvalidJSON(main.tap.inner) {
-		c.skipf("the %s transport will not send a frame that is not JSON: this check runs over in-memory connections (mcptest.CheckServer, servercheck.Serve)", transportName(main.tap.inner))
+		c.skipf("the %s transport will not send a frame that is not JSON: this check runs over in-memory connections (mcptest.CheckServer of a Server served in memory)", transportName(main.tap.inner))
 	}
 	cn, err := c.s.open(c.s.opts.Version)
 	if cn != nil {
@@ -359,7 +359,7 @@ func (c *state) malformedFrame() {
 	var sendErr *sendError
 	switch {
 	case errors.As(err, &sendErr) && cn.alive():
-		c.skipf("the transport refuses to send a frame that is not JSON (%v); this check runs over in-memory connections (mcptest.CheckServer, servercheck.Serve)", sendErr.err)
+		c.skipf("the transport refuses to send a frame that is not JSON (%v); this check runs over in-memory connections (mcptest.CheckServer of a Server served in memory)", sendErr.err)
 	case err != nil && cn.alive() && timedOut(err):
 		c.failf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
 	case err != nil:

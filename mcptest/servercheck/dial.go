@@ -3,7 +3,6 @@ package servercheck
 import (
 	"context"
 	"errors"
-	"net/http"
 	"os/exec"
 	"slices"
 	"sync/atomic"
@@ -76,19 +75,4 @@ func (t *commandTransport) ended() string {
 		return ""
 	}
 	return ps.String()
-}
-
-// URL returns a Dialer that connects to a streamable HTTP endpoint.
-func URL(rawURL string, opts ...transport.HTTPOption) Dialer {
-	return func(ctx context.Context) (client.Transport, error) {
-		return transport.HTTP(rawURL, opts...), nil
-	}
-}
-
-// Handler returns a Dialer that calls a streamable HTTP handler in the
-// process, with no socket.
-func Handler(h http.Handler, opts ...transport.HTTPOption) Dialer {
-	return func(ctx context.Context) (client.Transport, error) {
-		return transport.Handler(h, opts...), nil
-	}
 }

@@ -106,7 +106,7 @@
 //
 // A check whose capability the server does not declare is skipped. Options
 // select checks by name as go test's -run and -skip do. In-process servers
-// (package mcptest's Server, served by [Serve]) also report a handler panic
+// (a mcptest.Server, checked by mcptest.CheckServer) also report a handler panic
 // their adapter had to recover: a server without a crash guard fails with
 // how to install one.
 //

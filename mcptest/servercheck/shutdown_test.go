@@ -41,7 +41,7 @@ func TestMalformedFrameOverStdioStartsNoProcess(t *testing.T) {
 	results := runStdio(t, bin, "^(malformed-frame|shutdown)$")
 	mf := results["malformed-frame"]
 	assert.Equal(t, servercheck.Skip, mf.Status)
-	assert.Equal(t, "the stdio transport will not send a frame that is not JSON: this check runs over in-memory connections (mcptest.CheckServer, servercheck.Serve)", mf.Detail)
+	assert.Equal(t, "the stdio transport will not send a frame that is not JSON: this check runs over in-memory connections (mcptest.CheckServer of a Server served in memory)", mf.Detail)
 	sd := results["shutdown"]
 	assert.Equal(t, servercheck.Pass, sd.Status, sd.Detail)
 	assert.Equal(t, "the server process exited by itself on all 1 connections once its stdin closed", sd.Detail)

@@ -5,17 +5,24 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
-	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Run the checks outside a test, reporting each as it finishes.
 func Example() {
+	// Any Dialer: here the server's streamable HTTP handler, called in the
+	// process; servercheck.Command(exec.Command(...)) for a program.
 	srv := bookshop.New(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	dial := func(context.Context) (client.Transport, error) { return transport.Handler(h), nil }
 	failed := 0
-	err := servercheck.Run(context.Background(), servercheck.Serve(gosdktest.Server(srv)), &servercheck.Options{
+	err := servercheck.Run(context.Background(), dial, &servercheck.Options{
 		Run:  "tools",
 		Skip: []string{"tools/cancellation"},
 		OnResult: func(r servercheck.Result) {

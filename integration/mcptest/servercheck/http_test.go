@@ -46,7 +46,7 @@ func runAll(t *testing.T, dial servercheck.Dialer) (map[string]servercheck.Resul
 // speaks. An unknown method gets HTTP 400 with a text body: a real finding,
 // described as what came and what was expected.
 func TestGoSDKStatefulHTTP(t *testing.T) {
-	results, err := runAll(t, servercheck.URL(goSDKOverHTTP(t, nil)))
+	results, err := runAll(t, url(goSDKOverHTTP(t, nil)))
 	require.EqualError(t, err, "1 check(s) failed: unknown-method")
 
 	hs := results["handshake/2026-07-28"]
@@ -66,7 +66,7 @@ func TestGoSDKStatefulHTTP(t *testing.T) {
 
 // go-sdk's stateless handler passes every check that applies.
 func TestGoSDKStatelessHTTP(t *testing.T) {
-	results, err := runAll(t, servercheck.URL(goSDKOverHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})))
+	results, err := runAll(t, url(goSDKOverHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})))
 	require.NoError(t, err)
 	for name, r := range results {
 		assert.NotEqual(t, servercheck.Fail, r.Status, "%s: %s", name, r.Detail)
@@ -117,7 +117,7 @@ func TestLegacyHTTPServerRefusingDiscoverIsSkipped(t *testing.T) {
 			// go-sdk's stateless handler answers an unknown legacy method
 			// with HTTP 400 and a text body, a finding of its own
 			// (TestGoSDKStatefulHTTP): nothing else fails.
-			results, err := runAll(t, servercheck.URL(srv.URL))
+			results, err := runAll(t, url(srv.URL))
 			require.EqualError(t, err, "1 check(s) failed: unknown-method")
 			hs := results["handshake/2026-07-28"]
 			assert.Equal(t, servercheck.Skip, hs.Status, "%s", hs.Detail)

@@ -30,7 +30,7 @@ func TestRunReportsAWarning(t *testing.T) {
 	})
 	for _, strict := range []bool{false, true} {
 		var results []servercheck.Result
-		err := servercheck.Run(t.Context(), servercheck.Serve(gosdktest.Server(s)), &servercheck.Options{
+		err := servercheck.Run(t.Context(), inMemory(gosdktest.Server(s)), &servercheck.Options{
 			Run:      "tools/(list|descriptions|calls)",
 			OnResult: func(r servercheck.Result) { results = append(results, r) },
 			Strict:   strict,
@@ -59,7 +59,7 @@ func TestRunReportsAWarning(t *testing.T) {
 // A server that never completes the handshake: no check can run, and the
 // error says so.
 func TestRunCannotConnect(t *testing.T) {
-	silent := servercheck.Serve(serveFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+	silent := inMemory(serveFunc(func(ctx context.Context, conn *memtransport.Conn) error {
 		<-conn.Done()
 		return nil
 	}))

@@ -48,10 +48,10 @@ func mcpGoTaskServer(watchful bool) *mcpgoserver.MCPServer {
 	return s
 }
 
-func runTaskChecks(t *testing.T, srv servercheck.Server, version string) map[string]servercheck.Result {
+func runTaskChecks(t *testing.T, srv server, version string) map[string]servercheck.Result {
 	t.Helper()
 	results := map[string]servercheck.Result{}
-	_ = servercheck.Run(t.Context(), servercheck.Serve(srv), &servercheck.Options{
+	_ = servercheck.Run(t.Context(), inMemory(srv), &servercheck.Options{
 		Version: version, Run: "tasks|tools", Skip: []string{"tools/invalid-arguments"}, Calls: 4,
 		OnResult: func(r servercheck.Result) { results[r.Name] = r },
 	})
