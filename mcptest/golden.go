@@ -15,22 +15,22 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 )
 
-// UpdateEnv is the environment variable that makes [Assertions.Golden]
+// updateEnv is the environment variable that makes [Assertions.Golden]
 // rewrite its files instead of comparing: MCPTEST_UPDATE=1 go test ./...
-const UpdateEnv = "MCPTEST_UPDATE"
+const updateEnv = "MCPTEST_UPDATE"
 
-// UpdateFlag is the command-line flag that makes [Assertions.Golden]
+// updateFlag is the command-line flag that makes [Assertions.Golden]
 // rewrite its files: go test ./mypkg -mcptest.update. It has its own name
 // so that it never clashes with an -update flag of yours; if your test
 // binary defines a boolean -update flag, Golden honours that one too.
-const UpdateFlag = "mcptest.update"
+const updateFlag = "mcptest.update"
 
 // A command-line flag has to exist before the testing package parses the
 // command line, which happens before any test runs, so it is registered when
 // the package is initialised: the one piece of package state mcptest keeps.
 func init() {
-	if flag.Lookup(UpdateFlag) == nil {
-		flag.Bool(UpdateFlag, false, "rewrite mcptest golden files under testdata/ instead of comparing")
+	if flag.Lookup(updateFlag) == nil {
+		flag.Bool(updateFlag, false, "rewrite mcptest golden files under testdata/ instead of comparing")
 	}
 }
 
@@ -360,14 +360,14 @@ func goldenPath(name string) (string, error) {
 // updating reports whether golden files should be rewritten, from the
 // environment variable, mcptest's own flag, or the caller's -update flag.
 func updating() (bool, error) {
-	if v, ok := os.LookupEnv(UpdateEnv); ok && v != "" {
+	if v, ok := os.LookupEnv(updateEnv); ok && v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return false, fmt.Errorf("%s=%q is not a boolean (use 1 or 0)", UpdateEnv, v)
+			return false, fmt.Errorf("%s=%q is not a boolean (use 1 or 0)", updateEnv, v)
 		}
 		return b, nil
 	}
-	for _, name := range []string{UpdateFlag, "update"} {
+	for _, name := range []string{updateFlag, "update"} {
 		f := flag.Lookup(name)
 		if f == nil {
 			continue

@@ -124,7 +124,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 	t.Chdir(t.TempDir())
 	value := map[string]any{"tools": []string{"a", "b"}, "ttlMs": 0}
 
-	t.Setenv(UpdateEnv, "1")
+	t.Setenv(updateEnv, "1")
 	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("sub/tools", value) })
 	f.expectPass(t)
 	assert.Contains(t, f.output(), filepath.Join("testdata", "sub", "tools.json"))
@@ -132,7 +132,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "{\n  \"tools\": [\n    \"a\",\n    \"b\"\n  ]\n}\n", string(written))
 
-	t.Setenv(UpdateEnv, "0")
+	t.Setenv(updateEnv, "0")
 	runFake(t, func(tb testing.TB) {
 		assert.True(t, Assert(tb).Golden("sub/tools", value))
 	}).expectPass(t)
@@ -154,7 +154,7 @@ func TestGoldenWritesThenCompares(t *testing.T) {
 // lines whole.
 func TestGoldenMismatchIsAUnifiedDiff(t *testing.T) {
 	t.Chdir(t.TempDir())
-	t.Setenv(UpdateEnv, "")
+	t.Setenv(updateEnv, "")
 	long := strings.Repeat("a long description that goes on and on ", 5)
 	value := make([]string, 40)
 	for i := range value {
@@ -186,7 +186,7 @@ If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.upd
 
 func TestGoldenMissingFile(t *testing.T) {
 	t.Chdir(t.TempDir())
-	t.Setenv(UpdateEnv, "")
+	t.Setenv(updateEnv, "")
 	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("absent", []int{1}) })
 	f.expectFailure(t, "does not exist yet", "MCPTEST_UPDATE=1", "[\n  1\n]")
 
@@ -206,15 +206,15 @@ func TestGoldenBadNamesAndEnv(t *testing.T) {
 		f := runFake(t, func(tb testing.TB) { Assert(tb).Golden(name, 1) })
 		f.expectFailure(t, "mcptest.Golden")
 	}
-	t.Setenv(UpdateEnv, "yes please")
+	t.Setenv(updateEnv, "yes please")
 	runFake(t, func(tb testing.TB) { Assert(tb).Golden("x", 1) }).expectFailure(t, `MCPTEST_UPDATE="yes please" is not a boolean`)
 }
 
 func TestGoldenHonoursTheUpdateFlags(t *testing.T) {
 	t.Chdir(t.TempDir())
-	t.Setenv(UpdateEnv, "")
-	require.NotNil(t, flagLookup(UpdateFlag), "the -mcptest.update flag is registered")
-	setFlag(t, UpdateFlag, "true")
+	t.Setenv(updateEnv, "")
+	require.NotNil(t, flagLookup(updateFlag), "the -mcptest.update flag is registered")
+	setFlag(t, updateFlag, "true")
 	runFake(t, func(tb testing.TB) { Assert(tb).Golden("flagged", 1) }).expectPass(t)
 	_, err := os.Stat(filepath.Join("testdata", "flagged.json"))
 	assert.NoError(t, err)
