@@ -26,6 +26,7 @@ const (
 // state is the state of one running check.
 type state struct {
 	s      *suite
+	fam    *family // the check's row in the table; nil for the fuzzer
 	name   string
 	status Status
 	fails  []string
@@ -76,17 +77,36 @@ func (c *state) main() *conn {
 	return c.use(cn)
 }
 
+// breakf reports that the server breaks the rule of the check: a failure
+// or a warning, as the check's row in the table says.
+func (c *state) breakf(format string, args ...any) {
+	if c.fam.level == Warn {
+		c.warns = append(c.warns, fmt.Sprintf(format, args...))
+		return
+	}
+	c.failf(format, args...)
+}
+
+// warnf reports that the server breaks a SHOULD beside the MUST of the
+// check, one its row names (warns): the check warns unless it also fails.
+func (c *state) warnf(format string, args ...any) {
+	if c.fam.level != Fail || c.fam.warns == "" {
+		// A bug of this package, which its tests catch: the table must
+		// say what a check warns about.
+		panic(fmt.Sprintf("servercheck: check %s warns, but its row in the table names no warning", c.name))
+	}
+	c.warns = append(c.warns, fmt.Sprintf(format, args...))
+}
+
+// failf reports what fails any check, whatever its row says: a crash, crash
+// text shown to the client.
 func (c *state) failf(format string, args ...any) {
 	c.status = Fail
 	c.fails = append(c.fails, fmt.Sprintf(format, args...))
 }
 
-// warnf reports what the specification recommends against (SHOULD) or a
-// convention the server breaks: the check warns unless it also fails.
-func (c *state) warnf(format string, args ...any) {
-	c.warns = append(c.warns, fmt.Sprintf(format, args...))
-}
-
+// fatalf fails the check and stops it: it cannot go on (the connection
+// broke, a request it needs failed or got no answer).
 func (c *state) fatalf(format string, args ...any) {
 	c.failf(format, args...)
 	panic(errStop)

@@ -24,103 +24,6 @@ type inventory struct {
 	prompts     []*client.Prompt
 }
 
-// all runs every check, in order.
-func (s *suite) all() {
-	for _, v := range s.opts.Versions {
-		s.check("handshake/"+v, func(c *state) { c.handshake(v) })
-	}
-	s.check("capabilities", (*state).capabilities)
-	s.check("ping", (*state).ping)
-	s.check("unknown-method", (*state).unknownMethod)
-	s.check("malformed-frame", (*state).malformedFrame)
-
-	caps := &s.caps
-	s.check("tools/list", func(c *state) {
-		c.needs(caps.Tools != nil, "tools")
-		cn := c.main()
-		from := cn.tap.mark()
-		defer func() { s.inv.toolsListed = span{cn, from, cn.tap.mark()} }()
-		s.inv.tools = listAll(c, "tools/list", cn.cl.ListTools, func(r *client.ListToolsResult) ([]*client.Tool, string, bool) {
-			return r.Tools, r.NextCursor, r.HasNextPage()
-		}, func(t *client.Tool) string { return t.Name })
-	})
-	if caps.Tools != nil && s.inv.tools == nil {
-		s.inv.tools = quietList(s, (*client.Client).Tools)
-	}
-	s.check("tools/names", func(c *state) {
-		c.needs(caps.Tools != nil, "tools")
-		c.useSpan(s.inv.toolsListed)
-		c.toolNames(s.inv.tools)
-	})
-	s.check("tools/descriptions", func(c *state) {
-		c.needs(caps.Tools != nil, "tools")
-		c.useSpan(s.inv.toolsListed)
-		c.toolDescriptions(s.inv.tools)
-	})
-	for _, t := range s.inv.tools {
-		s.check("tools/schemas/"+elem(t.Name), func(c *state) { c.useSpan(s.inv.toolsListed); c.toolSchemas(t) })
-	}
-	for _, t := range s.inv.tools {
-		s.check("tools/calls/"+elem(t.Name), func(c *state) { c.toolCalls(t) })
-	}
-	for _, t := range s.inv.tools {
-		s.check("tools/invalid-arguments/"+elem(t.Name), func(c *state) { c.toolInvalidArguments(t) })
-	}
-	s.check("tools/unknown-tool", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.unknownTool() })
-	s.check("tools/progress", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.progress() })
-	s.check("tools/cancellation", func(c *state) { c.needs(caps.Tools != nil, "tools"); c.cancellation(s.inv.tools) })
-	s.taskChecks()
-
-	s.check("resources/list", func(c *state) {
-		c.needs(caps.Resources != nil, "resources")
-		s.inv.resources = listAll(c, "resources/list", c.main().cl.ListResources, func(r *client.ListResourcesResult) ([]*client.Resource, string, bool) {
-			return r.Resources, r.NextCursor, r.HasNextPage()
-		}, func(r *client.Resource) string { return r.URI })
-	})
-	s.check("resources/templates/list", func(c *state) {
-		c.needs(caps.Resources != nil, "resources")
-		s.inv.templates = listAll(c, "resources/templates/list", c.main().cl.ListResourceTemplates, func(r *client.ListResourceTemplatesResult) ([]*client.ResourceTemplate, string, bool) {
-			return r.ResourceTemplates, r.NextCursor, r.HasNextPage()
-		}, func(r *client.ResourceTemplate) string { return r.URITemplate })
-	})
-	if caps.Resources != nil {
-		if s.inv.resources == nil {
-			s.inv.resources = quietList(s, (*client.Client).Resources)
-		}
-		if s.inv.templates == nil {
-			s.inv.templates = quietList(s, (*client.Client).ResourceTemplates)
-		}
-	}
-	for i, r := range s.inv.resources {
-		if i >= maxItems {
-			break
-		}
-		s.check("resources/read/"+elem(r.Name), func(c *state) { c.readResource(r) })
-	}
-	for _, t := range s.inv.templates {
-		s.check("resources/templates/read/"+elem(t.Name), func(c *state) { c.readTemplate(t) })
-	}
-	s.check("resources/unknown-uri", func(c *state) { c.needs(caps.Resources != nil, "resources"); c.unknownResource() })
-
-	s.check("prompts/list", func(c *state) {
-		c.needs(caps.Prompts != nil, "prompts")
-		s.inv.prompts = listAll(c, "prompts/list", c.main().cl.ListPrompts, func(r *client.ListPromptsResult) ([]*client.Prompt, string, bool) {
-			return r.Prompts, r.NextCursor, r.HasNextPage()
-		}, func(p *client.Prompt) string { return p.Name })
-	})
-	if caps.Prompts != nil && s.inv.prompts == nil {
-		s.inv.prompts = quietList(s, (*client.Client).Prompts)
-	}
-	for _, p := range s.inv.prompts {
-		s.check("prompts/get/"+elem(p.Name), func(c *state) { c.getPrompt(p) })
-	}
-	for _, p := range s.inv.prompts {
-		s.check("prompts/missing-argument/"+elem(p.Name), func(c *state) { c.promptMissingArgument(p) })
-	}
-	s.check("prompts/unknown-prompt", func(c *state) { c.needs(caps.Prompts != nil, "prompts"); c.unknownPrompt() })
-	s.check("shutdown", (*state).shutdown)
-}
-
 // shutdown closes the main connection and judges how the server processes
 // of a stdio server ended: each should exit once its stdin closes, not wait
 // to be signalled after the grace period (time every close pays).
@@ -135,7 +38,12 @@ func (c *state) shutdown() {
 		c.notef("%d connection(s) left out: a request on them had timed out or been cancelled, so the server may have been busy with it when they closed", busy)
 	}
 	if dirty > 0 {
-		c.warnf("the server process did not exit cleanly by itself after its stdin closed, on %d of the %d connections the checks made (the first: %s); a process still running after the transport's grace period (transport.WithGracePeriod) is stopped with a signal, and such a close waits the grace period out (after the first, the checks gave the server %v)\nexpected: a stdio server exits with status 0 when its stdin closes (the client shuts a stdio server down by closing its stdin: specification, basic/lifecycle, \"Shutdown\")", dirty, closed, first, ignoredEOFGrace)
+		c.breakf("the server process did not exit cleanly by itself after its stdin closed, on %d of the %d "+
+			"connections the checks made (the first: %s); a process still running after the transport's "+
+			"grace period (transport.WithGracePeriod) is stopped with a signal, and such a close waits the "+
+			"grace period out (after the first, the checks gave the server %v)\n"+
+			"expected: a stdio server exits with status 0 when its stdin closes (the client shuts a stdio "+
+			"server down by closing its stdin: specification, basic/lifecycle, \"Shutdown\")", dirty, closed, first, ignoredEOFGrace)
 		return
 	}
 	if closed == 0 {
@@ -228,7 +136,8 @@ func (c *state) handshake(version string) {
 		c.notef("asked for %s, the server chose %s", version, got)
 	}
 	if early := cn.tap.earlyMessages(); len(early) > 0 {
-		c.failf("the server sent %s before the client's notifications/initialized; the specification allows only ping and log messages before it (lifecycle: operation starts once the client has sent notifications/initialized)", strings.Join(early, ", "))
+		c.breakf("the server sent %s before the client's notifications/initialized; the specification allows only "+
+			"ping and log messages before it (lifecycle: operation starts once the client has sent notifications/initialized)", strings.Join(early, ", "))
 	}
 }
 
@@ -281,14 +190,18 @@ func (c *state) capabilities() {
 		cancel()
 		switch {
 		case k.declared && err != nil:
-			c.failf("the server declares the %s capability, but %s failed: %s\nexpected: a result listing the %s", k.name, k.method, describe(nil, err), k.name)
+			c.breakf("the server declares the %s capability, but %s failed: %s\nexpected: a result listing the %s", k.name, k.method, describe(nil, err), k.name)
 		case !k.declared && err == nil && emptyList(raw, k.name):
 			c.notef("the server does not declare the %s capability but answers %s with an empty list (the specification expects -32601; harmless, since clients do not ask)", k.name, k.method)
 		case !k.declared && err == nil:
-			c.failf("the server does not declare the %s capability, but %s lists some: %s\nexpected: the capability declared in the handshake (clients never ask for what is not declared, so these %s are invisible to them), or -32601 Method not found", k.name, k.method, cut(string(raw), 400), k.name)
+			c.breakf("the server does not declare the %s capability, but %s lists some: %s\n"+
+				"expected: the capability declared in the handshake (clients never ask for what is not declared, "+
+				"so these %s are invisible to them), or -32601 Method not found", k.name, k.method, cut(string(raw), 400), k.name)
 		case !k.declared:
 			if e, ok := errorCode(err); !ok || e.Code != client.CodeMethodNotFound {
-				c.warnf("the server does not declare the %s capability; %s got %s\nexpected: JSON-RPC error -32601 (Method not found), as for any method the server does not offer (JSON-RPC 2.0: -32601 means the method is not available)", k.name, k.method, describe(nil, err))
+				c.warnf("the server does not declare the %s capability; %s got %s\n"+
+					"expected: JSON-RPC error -32601 (Method not found), as for any method the server does not offer "+
+					"(JSON-RPC 2.0: -32601 means the method is not available)", k.name, k.method, describe(nil, err))
 			}
 		}
 		if !cn.alive() {
@@ -316,7 +229,7 @@ func (c *state) ping() {
 	ctx, cancel := c.ctx()
 	defer cancel()
 	if err := cn.cl.Ping(ctx); err != nil {
-		c.failf("sent ping; got %s\nexpected: an empty result", describe(nil, err))
+		c.breakf("sent ping; got %s\nexpected: an empty result", describe(nil, err))
 	}
 }
 
@@ -329,13 +242,15 @@ func (c *state) unknownMethod() {
 	e, ok := errorCode(err)
 	switch {
 	case err == nil:
-		c.failf("sent %s, a method no server has; it succeeded\nexpected: JSON-RPC error -32601 (Method not found)", method)
+		c.breakf("sent %s, a method no server has; it succeeded\nexpected: JSON-RPC error -32601 (Method not found)", method)
 	case !ok:
-		c.failf("sent %s; got %v\nexpected: JSON-RPC error -32601 (Method not found)", method, err)
+		c.breakf("sent %s; got %v\nexpected: JSON-RPC error -32601 (Method not found)", method, err)
 	case e.Code == transport.CodeHTTPError:
-		c.failf("sent %s, a method no server has, in an HTTP POST; got %s\nexpected: a JSON-RPC response with error -32601 (Method not found): the request is well-formed JSON-RPC, and the specification answers a method the server does not offer with -32601 whatever the transport", method, describe(nil, err))
+		c.breakf("sent %s, a method no server has, in an HTTP POST; got %s\n"+
+			"expected: a JSON-RPC response with error -32601 (Method not found): the request is well-formed "+
+			"JSON-RPC, and the specification answers a method the server does not offer with -32601 whatever the transport", method, describe(nil, err))
 	case e.Code != client.CodeMethodNotFound:
-		c.failf("sent %s; got %s\nexpected: JSON-RPC error -32601 (Method not found)", method, describe(nil, err))
+		c.breakf("sent %s; got %s\nexpected: JSON-RPC error -32601 (Method not found)", method, describe(nil, err))
 	}
 }
 
@@ -361,9 +276,13 @@ func (c *state) malformedFrame() {
 	case errors.As(err, &sendErr) && cn.alive():
 		c.skipf("the transport refuses to send a frame that is not JSON (%v); this check runs over in-memory connections (mcptest.CheckServer of a Server served in memory)", sendErr.err)
 	case err != nil && cn.alive() && timedOut(err):
-		c.failf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
+		c.breakf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
 	case err != nil:
-		c.fatalf("sent a frame that is not valid JSON: %s\nthe connection ended: %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open\n(go-sdk v1.8.0 ends a session on a frame it cannot decode, as its stdio transport does: for a go-sdk server this is the SDK's behaviour; leave the check out with mcptest.SkipChecks(\"malformed-frame\"))", bad, err)
+		c.fatalf("sent a frame that is not valid JSON: %s\n"+
+			"the connection ended: %v\n"+
+			"expected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open\n"+
+			"(go-sdk v1.8.0 ends a session on a frame it cannot decode, as its stdio transport does: for a "+
+			"go-sdk server this is the SDK's behaviour; leave the check out with mcptest.SkipChecks(\"malformed-frame\"))", bad, err)
 	default:
 		var r struct {
 			Error *struct {
@@ -371,7 +290,7 @@ func (c *state) malformedFrame() {
 			} `json:"error"`
 		}
 		if json.Unmarshal(resp, &r) != nil || r.Error == nil || r.Error.Code != client.CodeParseError {
-			c.failf("sent a frame that is not valid JSON: %s\ngot: %s\nexpected: a JSON-RPC error response -32700 (Parse error) with id null", bad, resp)
+			c.breakf("sent a frame that is not valid JSON: %s\ngot: %s\nexpected: a JSON-RPC error response -32700 (Parse error) with id null", bad, resp)
 		}
 	}
 	if leaked := leak(string(resp)); leaked != "" {
@@ -381,7 +300,7 @@ func (c *state) malformedFrame() {
 	defer cancel2()
 	if _, err := cn.cl.Call(ctx2, "tools/list", map[string]any{}); err != nil {
 		if _, ok := errorCode(err); !ok {
-			c.failf("after the malformed frame the server no longer serves: tools/list got %v\nexpected: the connection to stay usable", err)
+			c.breakf("after the malformed frame the server no longer serves: tools/list got %v\nexpected: the connection to stay usable", err)
 		}
 	}
 }
@@ -408,7 +327,7 @@ func listAll[R, T any](c *state, method string, fetch func(context.Context, stri
 		for _, it := range got {
 			k := key(it)
 			if p, dup := seen[k]; dup {
-				c.failf("%s lists %q twice (pages %d and %d)\nexpected: every item once", method, k, p, n)
+				c.breakf("%s lists %q twice (pages %d and %d)\nexpected: every item once", method, k, p, n)
 				continue
 			}
 			seen[k] = n
@@ -451,7 +370,9 @@ func (c *state) toolNames(tools []*client.Tool) {
 	}
 	for _, t := range tools {
 		if !validToolName(t.Name) {
-			c.warnf("tool name %q does not follow the naming rule: tool names SHOULD be 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (no spaces or other characters) (specification 2025-11-25, server/tools, \"Tool names\"); some clients refuse or rename such tools", t.Name)
+			c.breakf("tool name %q does not follow the naming rule: tool names SHOULD be 1 to 128 characters of A-Z, "+
+				"a-z, 0-9, _, - and . (no spaces or other characters) (specification 2025-11-25, server/tools, "+
+				"\"Tool names\"); some clients refuse or rename such tools", t.Name)
 		}
 	}
 }
@@ -467,19 +388,25 @@ func (c *state) toolDescriptions(tools []*client.Tool) {
 		}
 	}
 	if len(missing) > 0 {
-		c.warnf("tools without a description: %q\nexpected: every tool describes what it does; the description is how a model decides to call it (optional in the schema: a convention, not a rule)", missing)
+		c.breakf("tools without a description: %q\n"+
+			"expected: every tool describes what it does; the description is how a model decides to call it "+
+			"(optional in the schema: a convention, not a rule)", missing)
 	}
 }
 
 func (c *state) toolSchemas(t *client.Tool) {
 	if err := objectSchema(t.InputSchema, t.Name+"/inputSchema"); err != nil {
-		c.failf("tool %q: inputSchema %v\ninputSchema: %s\nexpected: a valid JSON Schema (2020-12 unless it names another draft with $schema) with \"type\": \"object\" at the root", t.Name, err, cut(string(t.InputSchema), 800))
+		c.breakf("tool %q: inputSchema %v\n"+
+			"inputSchema: %s\n"+
+			"expected: a valid JSON Schema (2020-12 unless it names another draft with $schema) with \"type\": \"object\" at the root", t.Name, err, cut(string(t.InputSchema), 800))
 	}
 	if len(strings.TrimSpace(string(t.OutputSchema))) == 0 {
 		return
 	}
 	if err := objectSchema(t.OutputSchema, t.Name+"/outputSchema"); err != nil {
-		c.failf("tool %q: outputSchema %v\noutputSchema: %s\nexpected: a valid JSON Schema (2020-12 unless it names another draft with $schema) with \"type\": \"object\" at the root", t.Name, err, cut(string(t.OutputSchema), 800))
+		c.breakf("tool %q: outputSchema %v\n"+
+			"outputSchema: %s\n"+
+			"expected: a valid JSON Schema (2020-12 unless it names another draft with $schema) with \"type\": \"object\" at the root", t.Name, err, cut(string(t.OutputSchema), 800))
 	}
 }
 
@@ -512,12 +439,14 @@ func (c *state) unknownTool() {
 	case err == nil && res.IsError:
 		c.notef("answers an unknown tool with an isError result (as the MCP Python SDK does); the specification's example is -32602")
 	case err == nil:
-		c.failf("called tool %q, which the server does not list; it succeeded: %s\nexpected: JSON-RPC error -32602 (Unknown tool), or an isError result", unknownName, describe(res, nil))
+		c.breakf("called tool %q, which the server does not list; it succeeded: %s\nexpected: JSON-RPC error -32602 (Unknown tool), or an isError result", unknownName, describe(res, nil))
 	case ok && e.Code == client.CodeInvalidParams:
 	case ok:
-		c.warnf("called tool %q, which the server does not list; got %s\nexpected: JSON-RPC error -32602 (Unknown tool: %s), or an isError result (specification, server/tools, \"Error Handling\")", unknownName, describe(nil, err), unknownName)
+		c.warnf("called tool %q, which the server does not list; got %s\n"+
+			"expected: JSON-RPC error -32602 (Unknown tool: %s), or an isError result (specification, "+
+			"server/tools, \"Error Handling\")", unknownName, describe(nil, err), unknownName)
 	default:
-		c.failf("called tool %q, which the server does not list; got %v\nexpected: JSON-RPC error -32602", unknownName, err)
+		c.breakf("called tool %q, which the server does not list; got %v\nexpected: JSON-RPC error -32602", unknownName, err)
 	}
 }
 
@@ -528,15 +457,16 @@ func (c *state) unknownResource() {
 	const uri = "mcptestkit-check://no/such/resource"
 	res, err := cn.cl.ReadResource(ctx, uri)
 	if err == nil {
-		c.failf("read %s, a URI the server does not have; it succeeded: %s\nexpected: %s", uri, describe(res, nil), notFoundWanted(cn.cl.ProtocolVersion(), uri))
+		c.breakf("read %s, a URI the server does not have; it succeeded: %s\nexpected: %s", uri, describe(res, nil), notFoundWanted(cn.cl.ProtocolVersion(), uri))
 		return
 	}
 	failure, warning, note := judgeNotFound(cn.cl.ProtocolVersion(), uri, err)
 	switch {
 	case failure != "":
-		c.failf("read %s, a URI the server does not have; got %s: %s\nexpected: %s", uri, describe(nil, err), failure, notFoundWanted(cn.cl.ProtocolVersion(), uri))
+		c.breakf("read %s, a URI the server does not have; got %s: %s\nexpected: %s", uri, describe(nil, err), failure, notFoundWanted(cn.cl.ProtocolVersion(), uri))
 	case warning != "":
-		c.warnf("read %s, a URI the server does not have; got %s: %s\nexpected: %s (servers SHOULD use it: specification, server/resources, \"Error Handling\")", uri, describe(nil, err), warning, notFoundWanted(cn.cl.ProtocolVersion(), uri))
+		c.warnf("read %s, a URI the server does not have; got %s: %s\n"+
+			"expected: %s (servers SHOULD use it: specification, server/resources, \"Error Handling\")", uri, describe(nil, err), warning, notFoundWanted(cn.cl.ProtocolVersion(), uri))
 	case note != "":
 		c.notef("%s", note)
 	}
@@ -600,9 +530,9 @@ func (c *state) readResource(r *client.Resource) {
 	case brokeConnection(cn, err):
 		c.fatalf("read %s, a listed resource; the connection broke: %v", r.URI, err)
 	case err != nil:
-		c.failf("read %s, which resources/list lists; got %s\nexpected: its contents (every listed resource reads)", r.URI, describe(nil, err))
+		c.breakf("read %s, which resources/list lists; got %s\nexpected: its contents (every listed resource reads)", r.URI, describe(nil, err))
 	case len(res.Contents) == 0:
-		c.failf("read %s, which resources/list lists; the result has no contents\nexpected: at least one contents entry", r.URI)
+		c.breakf("read %s, which resources/list lists; the result has no contents\nexpected: at least one contents entry", r.URI)
 	}
 }
 
@@ -628,11 +558,16 @@ func (c *state) readTemplate(t *client.ResourceTemplate) {
 			c.fatalf("read %s (template %s); no answer within %v", uri, t.URITemplate, c.s.timeout)
 		}
 		if err == nil && len(res.Contents) == 0 {
-			c.failf("read %s, an expansion of template %s; the result has no contents\nexpected: the contents, or resource not found (-32602 with data.uri); the specification forbids empty contents in place of not found", uri, t.URITemplate)
+			c.breakf("read %s, an expansion of template %s; the result has no contents\n"+
+				"expected: the contents, or resource not found (-32602 with data.uri); the specification forbids "+
+				"empty contents in place of not found", uri, t.URITemplate)
 			return
 		}
 		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams && !client.IsResourceNotFound(err) {
-			c.warnf("read %s, an expansion of template %s; got %s\nexpected: the contents, or resource not found (-32602 with data.uri; -32002 before 2026-07-28); a value the server has no resource for is not an internal error (servers SHOULD use the standard codes: specification, server/resources, \"Error Handling\")", uri, t.URITemplate, describe(nil, err))
+			c.warnf("read %s, an expansion of template %s; got %s\n"+
+				"expected: the contents, or resource not found (-32602 with data.uri; -32002 before 2026-07-28); "+
+				"a value the server has no resource for is not an internal error (servers SHOULD use the "+
+				"standard codes: specification, server/resources, \"Error Handling\")", uri, t.URITemplate, describe(nil, err))
 			return
 		}
 	}
@@ -728,7 +663,9 @@ func (c *state) getPrompt(p *client.Prompt) {
 				rejected++
 				continue
 			}
-			c.warnf("prompts/get %q with arguments %s; got %s\nexpected: the rendered prompt, or -32602 if the server rejects an argument's value (servers SHOULD answer invalid arguments with -32602: specification, server/prompts, \"Error Handling\")", p.Name, compactJSON(args), describe(nil, err))
+			c.warnf("prompts/get %q with arguments %s; got %s\n"+
+				"expected: the rendered prompt, or -32602 if the server rejects an argument's value (servers "+
+				"SHOULD answer invalid arguments with -32602: specification, server/prompts, \"Error Handling\")", p.Name, compactJSON(args), describe(nil, err))
 			return
 		}
 		if len(res.Messages) == 0 {
@@ -763,7 +700,9 @@ func (c *state) promptMissingArgument(p *client.Prompt) {
 	res, err := cn.cl.GetPrompt(ctx, p.Name, args)
 	c.noLeak(fmt.Sprintf("prompts/get %q", p.Name), res, err)
 	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
-		c.warnf("prompts/get %q without its required argument %q (arguments %s); got %s\nexpected: JSON-RPC error -32602 (Invalid params) (servers SHOULD answer missing required arguments with -32602: specification, server/prompts, \"Error Handling\")", p.Name, req.Name, compactJSON(args), describe(res, err))
+		c.breakf("prompts/get %q without its required argument %q (arguments %s); got %s\n"+
+			"expected: JSON-RPC error -32602 (Invalid params) (servers SHOULD answer missing required "+
+			"arguments with -32602: specification, server/prompts, \"Error Handling\")", p.Name, req.Name, compactJSON(args), describe(res, err))
 	}
 }
 
@@ -773,7 +712,9 @@ func (c *state) unknownPrompt() {
 	defer cancel()
 	res, err := cn.cl.GetPrompt(ctx, unknownName, nil)
 	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
-		c.warnf("prompts/get %q, a prompt the server does not list; got %s\nexpected: JSON-RPC error -32602 (Invalid params) (servers SHOULD answer an invalid prompt name with -32602: specification, server/prompts, \"Error Handling\")", unknownName, describe(res, err))
+		c.breakf("prompts/get %q, a prompt the server does not list; got %s\n"+
+			"expected: JSON-RPC error -32602 (Invalid params) (servers SHOULD answer an invalid prompt name "+
+			"with -32602: specification, server/prompts, \"Error Handling\")", unknownName, describe(res, err))
 	}
 }
 
@@ -790,7 +731,9 @@ func (c *state) noLeak(what string, res any, err error) {
 		s = string(b)
 	}
 	if l := leak(s); l != "" {
-		c.failf("%s: the answer shows the client what looks like crash text: %q\nexpected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file paths stay in the server's log; the client gets a bare error (\"Error executing tool <name>\", or -32603)", what, l)
+		c.failf("%s: the answer shows the client what looks like crash text: %q\n"+
+			"expected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file "+
+			"paths stay in the server's log; the client gets a bare error (\"Error executing tool <name>\", or -32603)", what, l)
 	}
 }
 
@@ -809,7 +752,8 @@ func (c *state) progress() {
 		}
 	}
 	if len(bad) > 0 {
-		c.failf("the server sent notifications/progress with tokens no request carried: %s\nexpected: progressToken echoes the _meta.progressToken of the request it reports on", strings.Join(slices.Compact(bad), ", "))
+		c.breakf("the server sent notifications/progress with tokens no request carried: %s\n"+
+			"expected: progressToken echoes the _meta.progressToken of the request it reports on", strings.Join(slices.Compact(bad), ", "))
 	}
 	c.notef("%d progress notification(s), each with its request's token", len(notes))
 }
@@ -843,13 +787,18 @@ func (c *state) cancellation(tools []*client.Tool) {
 		_, err := cn.cl.ListTools(ctx2, "")
 		cancel2()
 		if err != nil {
-			c.fatalf("called tool %q and cancelled the call (notifications/cancelled); tools/list afterwards got %s\nexpected: the server stops or finishes the cancelled request and keeps serving", t.Name, describe(nil, err))
+			c.fatalf("called tool %q and cancelled the call (notifications/cancelled); tools/list afterwards got %s\n"+
+				"expected: the server stops or finishes the cancelled request and keeps serving", t.Name, describe(nil, err))
 		}
 	}
 	for _, n := range cn.tap.cancellations() {
 		if n.after > 1 {
 			cn.abandoned = true // still at work on it: its shutdown says nothing
-			c.warnf("the client cancelled its tools/call %q (request id %s, progressToken %s) with notifications/cancelled; after the server had answered a later request it sent %d more progress notification(s) for the cancelled call\nexpected: a cancelled request stops (its progress with it): the receiver of a cancellation SHOULD stop processing the request (specification, basic/utilities/cancellation)", n.tool, n.id, n.token, n.after)
+			c.warnf("the client cancelled its tools/call %q (request id %s, progressToken %s) with "+
+				"notifications/cancelled; after the server had answered a later request it sent %d more progress "+
+				"notification(s) for the cancelled call\n"+
+				"expected: a cancelled request stops (its progress with it): the receiver of a cancellation "+
+				"SHOULD stop processing the request (specification, basic/utilities/cancellation)", n.tool, n.id, n.token, n.after)
 		}
 	}
 }

@@ -16,80 +16,99 @@
 // once with its stack). It warns ([Warn]) when the server breaks a SHOULD of
 // the specification or a convention clients rely on; a warning fails nothing
 // unless Options.Strict (mcptest.StrictChecks, mcptestkit check --strict).
-// Every finding's Detail cites the rule. What each check requires (F: fails,
-// W: warns; the specification's pages are named as on modelcontextprotocol.io):
+// Every finding's Detail cites the rule.
 //
-//	handshake/<version>           F  the handshake at every protocol version the client speaks
-//	                                 (basic/lifecycle); a version the server's server/discover answer
-//	                                 does not offer, or 2026-07-28 on a legacy-only server (one whose
-//	                                 answer the client's fallback reads as legacy), is skipped, naming
-//	                                 what it speaks; nothing but ping and log messages before
-//	                                 notifications/initialized (basic/lifecycle, MUST NOT)
-//	capabilities                  F  a declared capability's list answers, an undeclared one lists nothing (basic/lifecycle:
-//	                                 capabilities); W an undeclared one answers other than -32601
-//	ping                          F  an empty result (basic/utilities/ping, MUST respond promptly)
-//	unknown-method                F  -32601 in a JSON-RPC response (JSON-RPC 2.0; an HTTP error instead
-//	                                 is reported with its status and body)
-//	malformed-frame               F  a frame that is not JSON gets -32700 with id null (JSON-RPC 2.0),
-//	                                 and the connection keeps serving; skipped, before it starts anything,
-//	                                 over stdio and HTTP, whose transports will not send such a frame
-//	tools/list                    F  every page read; no cursor repeats, no tool twice (server/utilities/pagination)
-//	tools/names                   W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
-//	tools/descriptions            W  every tool has one (a convention: optional in the schema)
-//	tools/schemas/<tool>          F  inputSchema and outputSchema are valid JSON Schema (2020-12 unless
-//	                                 $schema says otherwise) with "type": "object" (server/tools, MUST)
-//	tools/calls/<tool>            F  Options.Calls calls with arguments that validate against the
-//	                                 inputSchema: each answers in time, the connection stays up, the
-//	                                 handler does not crash, no crash text ("panic", "goroutine", source
-//	                                 paths, stack traces) reaches the client, a success carries
-//	                                 structuredContent valid against the outputSchema (server/tools,
-//	                                 MUST); with Options.Logs, a crash has exactly one ERROR record with a
-//	                                 stack; W a tool failure as a JSON-RPC error instead of an isError
-//	                                 result (SHOULD), no answer in time to a value at an extreme the
-//	                                 inputSchema allows (it should bound it)
-//	tools/invalid-arguments/<tool> W a required property left out, a property of the wrong type, a
-//	                                 property additionalProperties: false forbids: each rejected before
-//	                                 the handler, as an isError result or -32602, noted (server/tools,
-//	                                 SHOULD validate inputs)
-//	tools/unknown-tool            F  not a success; W other than -32602 or an isError result
-//	tools/progress                F  progress notifications carry their request's token (basic/utilities/progress)
-//	tools/cancellation            F  a cancelled call leaves the server serving; W progress after
-//	                                 the cancellation (basic/utilities/cancellation, SHOULD stop)
-//	tasks/required/<tool>         F  2025-11-25: a tool whose execution.taskSupport is "required" refuses a
-//	                                 plain tools/call with -32601 (server/tools, MUST; -32600 noted); its
-//	                                 generated calls (tools/calls) run as tasks
-//	tasks/optional/<tool>         F  2025-11-25: a tool whose taskSupport is "optional" answers a plain call
-//	                                 and makes a task of a task-augmented one, which ends in time and is
-//	                                 not cancelled unasked (basic/utilities/tasks)
-//	tasks/unknown-task            F  tasks/get of an id the server never gave out is -32602 (basic/utilities/tasks,
-//	                                 "Error Handling"; the 2026-07-28 extension keeps it)
-//	tasks/cancel                  F  a task cancelled with tasks/cancel reaches a terminal status and keeps it;
-//	                                 2025-11-25: tasks/cancel answers the task cancelled, or -32602 for one that
-//	                                 has ended; 2026-07-28: it acknowledges; W there, no terminal status in time
-//	                                 (cancellation is cooperative)
-//	tasks/failed-result           F  a task made to fail (arguments that break the inputSchema) ends with what
-//	                                 the call would have returned: an isError result or a JSON-RPC error,
-//	                                 consistent with its status (2025-11-25 tasks/result; 2026-07-28: failed
-//	                                 only for a JSON-RPC error), no crash text; W a JSON-RPC error rather than
-//	                                 an isError result, no related-task metadata on tasks/result
-//	tasks/status-notifications    F  notifications/tasks/status (notifications/tasks) carry tasks, a terminal
-//	                                 status is never followed by another, the last agrees with tasks/get; W
-//	                                 notifications about tasks other connections created
-//	resources/list, resources/templates/list   F  paging, as for tools
-//	resources/read/<name>         F  every listed resource reads, with contents
-//	resources/templates/read/<name> F  expansions read with contents, or fail; W other than resource not found
-//	resources/unknown-uri         F  not a success, data.uri naming no other URI, no -32002 at
-//	                                 2026-07-28 (retired there); W other than resource not found
-//	                                 (server/resources, SHOULD): -32002 up to 2025-11-25, -32602 at
-//	                                 2026-07-28, the other one or no data.uri noted
-//	prompts/list                  F  paging, as for tools
-//	prompts/get/<prompt>          F  renders with generated arguments; W an error other than -32602
-//	prompts/missing-argument/<prompt> W  a required argument left out gets -32602 (server/prompts, SHOULD)
-//	prompts/unknown-prompt        W  -32602 (server/prompts, SHOULD)
-//	shutdown                      W  over stdio ([Command]), the server process exits with status 0 when
-//	                                 its stdin closes, on every connection the checks made but those
-//	                                 left with a request still at work (timed out, or cancelled and
-//	                                 still reporting progress) (basic/lifecycle, "Shutdown"); reported once
+// Each check has the level of its rule, F (fails) or W (warns); an F check
+// may also warn about a SHOULD beside its MUST. Whatever its level, a check
+// fails when the server crashes or shows crash text to the client, or when
+// the check cannot go on (the connection broke, a request it needs failed
+// or got no answer).
+//
+// # Checks
+//
+// The checks, in the order they run, with their level and their rule (a
+// page of the specification, named as on modelcontextprotocol.io, or
+// another); a name with a placeholder (tools/calls/<tool>) stands for a
+// check per tool, resource, prompt or protocol version:
+//
+//	handshake/<version>                F  the handshake at every protocol version the client speaks; nothing but ping
+//	                                      and log messages before notifications/initialized (MUST NOT). A version the
+//	                                      server's server/discover answer does not offer, or 2026-07-28 on a
+//	                                      legacy-only server (one whose answer the client's fallback reads as legacy),
+//	                                      is skipped, naming what it speaks (basic/lifecycle)
+//	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing
+//	                                      (basic/lifecycle: capabilities); W an undeclared one answers other than
+//	                                      -32601 (JSON-RPC 2.0)
+//	ping                               F  an empty result; at 2026-07-28, which has no ping, on a connection at the
+//	                                      newest legacy version the server offers (basic/utilities/ping, MUST respond
+//	                                      promptly)
+//	unknown-method                     F  -32601 in a JSON-RPC response; an HTTP error instead is reported with its
+//	                                      status and body (JSON-RPC 2.0)
+//	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
+//	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
+//	                                      transports will not send such a frame (JSON-RPC 2.0)
+//	tools/list                         F  every page read; no cursor repeats, no tool twice
+//	                                      (server/utilities/pagination)
+//	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
+//	tools/descriptions                 W  every tool has one (a convention: optional in the schema)
+//	tools/schemas/<tool>               F  inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema
+//	                                      says otherwise) with "type": "object" (server/tools, MUST)
+//	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema:
+//	                                      each answers in time, the connection stays up, the handler does not crash,
+//	                                      no crash text ("panic", "goroutine", source paths, stack traces) reaches the
+//	                                      client, a success carries structuredContent valid against the outputSchema;
+//	                                      with Options.Logs, a crash has exactly one ERROR record with a stack
+//	                                      (server/tools, MUST); W a tool failure as a JSON-RPC error instead of an
+//	                                      isError result (SHOULD), no answer in time to a value at an extreme the
+//	                                      inputSchema allows (it should bound it)
+//	tools/invalid-arguments/<tool>     W  a required property left out, a property of the wrong type, a property
+//	                                      additionalProperties: false forbids: each rejected before the handler, as an
+//	                                      isError result or -32602, noted (server/tools, SHOULD validate inputs)
+//	tools/unknown-tool                 F  not a success (server/tools, "Error Handling"); W other than -32602 or an
+//	                                      isError result
+//	tools/progress                     F  progress notifications carry their request's token
+//	                                      (basic/utilities/progress)
+//	tools/cancellation                 F  a cancelled call leaves the server serving (basic/utilities/cancellation); W
+//	                                      progress after the cancellation (SHOULD stop)
+//	tasks/required/<tool>              F  2025-11-25: a tool whose execution.taskSupport is "required" refuses a plain
+//	                                      tools/call with -32601 (-32600 noted); its generated calls (tools/calls) run
+//	                                      as tasks (server/tools, MUST)
+//	tasks/optional/<tool>              F  2025-11-25: a tool whose taskSupport is "optional" answers a plain call and
+//	                                      makes a task of a task-augmented one, which ends in time and is not
+//	                                      cancelled unasked (basic/utilities/tasks)
+//	tasks/unknown-task                 F  tasks/get of an id the server never gave out is -32602
+//	                                      (basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it)
+//	tasks/cancel                       F  a task cancelled with tasks/cancel reaches a terminal status and keeps it;
+//	                                      2025-11-25: tasks/cancel answers the task cancelled, or -32602 for one that
+//	                                      has ended; 2026-07-28: it acknowledges (basic/utilities/tasks); W at
+//	                                      2026-07-28, no terminal status in time (cancellation is cooperative)
+//	tasks/failed-result                F  a task made to fail (arguments that break the inputSchema) ends with what
+//	                                      the call would have returned (2025-11-25: tasks/result): an isError result
+//	                                      or a JSON-RPC error, consistent with its status (2026-07-28: failed only for
+//	                                      a JSON-RPC error), no crash text (basic/utilities/tasks); W a JSON-RPC error
+//	                                      rather than an isError result, no related-task metadata on tasks/result
+//	tasks/status-notifications         F  notifications/tasks/status (notifications/tasks) carry tasks, a terminal
+//	                                      status is never followed by another, the last agrees with tasks/get
+//	                                      (basic/utilities/tasks); W notifications about tasks other connections
+//	                                      created
+//	resources/list                     F  paging, as for tools (server/utilities/pagination)
+//	resources/templates/list           F  paging, as for tools (server/utilities/pagination)
+//	resources/read/<name>              F  every listed resource (the first 50) reads, with contents (server/resources)
+//	resources/templates/read/<name>    F  expansions read with contents, or fail (server/resources); W other than
+//	                                      resource not found
+//	resources/unknown-uri              F  not a success, data.uri naming no other URI, no -32002 at 2026-07-28, which
+//	                                      retired it (server/resources); W other than resource not found (SHOULD):
+//	                                      -32002 up to 2025-11-25, -32602 at 2026-07-28, the other one or no data.uri
+//	                                      noted
+//	prompts/list                       F  paging, as for tools (server/utilities/pagination)
+//	prompts/get/<prompt>               F  renders with generated arguments (server/prompts); W an error other than
+//	                                      -32602
+//	prompts/missing-argument/<prompt>  W  a required argument left out gets -32602 (server/prompts, SHOULD)
+//	prompts/unknown-prompt             W  -32602 (server/prompts, SHOULD)
+//	shutdown                           W  over stdio ([Command]), the server process exits with status 0 when its
+//	                                      stdin closes, on every connection the checks made but those left with a
+//	                                      request still at work (timed out, or cancelled and still reporting
+//	                                      progress); reported once (basic/lifecycle, "Shutdown")
 //
 // The tasks checks run where the server has tasks: on the main connection
 // (2025-11-25 with the tasks capability for tools/call, 2026-07-28 with the

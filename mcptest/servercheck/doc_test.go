@@ -1,58 +1,105 @@
-package servercheck_test
+package servercheck
 
 import (
+	"fmt"
 	"os"
-	"os/exec"
-	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/mcptestkit/mcptestkit/client/transport"
-	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
-// The package documentation lists every check with its level: a check the
-// list lacks, or a listed one that no longer runs, fails here. The checks
-// that run once per tool, resource or prompt are matched by their
-// placeholder (tools/calls/<tool>); the small stdio server has none, so the
-// rest of the list is checked against what it reports.
-func TestDocumentationListsEveryCheck(t *testing.T) {
+// The list of checks in the package documentation is the table's: the code
+// block after the "# Checks" heading of doc.go is generated from it, and
+// this test fails when it is stale. MCPTEST_UPDATE=1 (go generate) rewrites
+// it, as it rewrites mcptest's golden files.
+func TestCheckList(t *testing.T) {
 	doc, err := os.ReadFile("doc.go")
 	require.NoError(t, err)
-	entry := regexp.MustCompile(`(?m)^//\t([a-z][^ ]*(?:, [a-z][^ ]*)*)\s+[FW] `)
-	var patterns []string
-	for _, m := range entry.FindAllStringSubmatch(string(doc), -1) {
-		patterns = append(patterns, strings.Split(m[1], ", ")...)
+	lines := strings.Split(string(doc), "\n")
+	heading := slices.Index(lines, "// # Checks")
+	require.GreaterOrEqual(t, heading, 0, `doc.go has no "# Checks" heading`)
+	from := heading + 1
+	for from < len(lines) && !strings.HasPrefix(lines[from], "//\t") {
+		from++
 	}
-	require.NotEmpty(t, patterns, "no check list in doc.go")
-	matches := func(pattern, name string) bool {
-		p := regexp.QuoteMeta(pattern)
-		p = regexp.MustCompile(`<[a-z]+>`).ReplaceAllString(strings.NewReplacer(`\<`, "<", `\>`, ">").Replace(p), `[^/]+`)
-		return regexp.MustCompile("^" + p + "$").MatchString(name)
+	to := from
+	for to < len(lines) && strings.HasPrefix(lines[to], "//\t") {
+		to++
 	}
+	require.Less(t, from, len(lines), `doc.go has no code block after the "# Checks" heading`)
 
-	var names []string
-	err = servercheck.Run(t.Context(), servercheck.Command(exec.Command(buildStdioServer(t)), transport.WithGracePeriod(time.Second)), &servercheck.Options{
-		OnResult: func(r servercheck.Result) { names = append(names, r.Name) },
-	})
-	require.NoError(t, err)
-	seen := map[string]bool{}
-	for _, name := range names {
-		found := false
-		for _, p := range patterns {
-			if matches(p, name) {
-				found, seen[p] = true, true
-			}
-		}
-		assert.True(t, found, "check %q is not in the package documentation's list", name)
+	want := checkList(checkTable())
+	if update, _ := strconv.ParseBool(os.Getenv("MCPTEST_UPDATE")); update {
+		out := slices.Concat(lines[:from], want, lines[to:])
+		require.NoError(t, os.WriteFile("doc.go", []byte(strings.Join(out, "\n")), 0o644))
+		return
 	}
-	for _, p := range patterns {
-		if !strings.Contains(p, "<") || strings.HasPrefix(p, "handshake/") {
-			assert.True(t, seen[p], "the package documentation lists %q, which no longer runs", p)
+	assert.Equal(t, strings.Join(want, "\n"), strings.Join(lines[from:to], "\n"),
+		"doc.go's list of checks is not the table's (table.go): regenerate it with\n\tgo generate ./mcptest/servercheck\n"+
+			"(or MCPTEST_UPDATE=1 go test -run TestCheckList ./mcptest/servercheck) and review the change")
+}
+
+// checkList renders the table as the code block of the package
+// documentation: a row a line, its text wrapped under itself.
+func checkList(table []family) []string {
+	const width = 76 // of the text column
+	col := 0
+	for _, f := range table {
+		col = max(col, len(f.name))
+	}
+	var out []string
+	for _, f := range table {
+		level := "F"
+		if f.level == Warn {
+			level = "W"
+		}
+		text := strings.Join(strings.Fields(f.doc), " ") + " (" + f.spec + ")"
+		if f.warns != "" {
+			text += "; W " + strings.Join(strings.Fields(f.warns), " ")
+		}
+		prefix := fmt.Sprintf("//\t%-*s  %s  ", col, f.name, level)
+		line := ""
+		for _, w := range strings.Fields(text) {
+			if line != "" && len(line)+1+len(w) > width {
+				out = append(out, strings.TrimRight(prefix+line, " "))
+				prefix, line = "//\t"+strings.Repeat(" ", col+5), ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		out = append(out, prefix+line)
+	}
+	return out
+}
+
+// Every row is well-formed: what the runner and the list rely on.
+func TestCheckTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range checkTable() {
+		assert.False(t, seen[f.name], "%s: two rows", f.name)
+		seen[f.name] = true
+		assert.Equal(t, cleanName(f.name), f.name, "%s: a name has no spaces or control characters", f.name)
+		last := f.name[strings.LastIndexByte(f.name, '/')+1:]
+		placeholder := strings.HasPrefix(last, "<") && strings.HasSuffix(last, ">")
+		assert.NotContains(t, f.name[:len(f.name)-len(last)], "<", "%s: only the last element is a placeholder", f.name)
+		if placeholder {
+			assert.True(t, f.items != nil && f.run == nil, "%s: a family has items and no run", f.name)
+		} else {
+			assert.True(t, f.run != nil && f.items == nil, "%s: a check has a run and no items", f.name)
+		}
+		assert.Contains(t, []Status{Fail, Warn}, f.level, "%s: the level is Fail or Warn", f.name)
+		assert.True(t, f.warns == "" || f.level == Fail, "%s: only a Fail row warns besides", f.name)
+		assert.NotEmpty(t, f.doc, f.name)
+		assert.NotEmpty(t, f.spec, f.name)
+		assert.Contains(t, []string{"", "tools", "resources", "prompts"}, f.needs, f.name)
+		if f.needs != "" {
+			assert.False(t, placeholder, "%s: a family's items come from what the server lists", f.name)
 		}
 	}
 }

@@ -43,13 +43,19 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	crashes := c.s.takeCrashes()
 	if len(crashes) > 0 {
 		o.crashed = true
-		o.problem = fmt.Sprintf("%s\nthe handler panicked (%s), and the server has no crash guard of its own: the harness's adapter recovered it; in production this panic crashes the server process.\n%s", sent, crashes[0], guardHint)
+		o.problem = fmt.Sprintf("%s\n"+
+			"the handler panicked (%s), and the server has no crash guard of its own: the harness's adapter "+
+			"recovered it; in production this panic crashes the server process.\n"+
+			"%s", sent, crashes[0], guardHint)
 		return res, err, o
 	}
 	switch {
 	case brokeConnection(cn, err):
 		o.fatal = true
-		o.problem = fmt.Sprintf("%s\nthe connection broke: %v\nexpected: a result (isError for a failure); a server that dies on a call has crashed, probably without a crash guard.\n%s", sent, err, guardHint)
+		o.problem = fmt.Sprintf("%s\n"+
+			"the connection broke: %v\n"+
+			"expected: a result (isError for a failure); a server that dies on a call has crashed, probably without a crash guard.\n"+
+			"%s", sent, err, guardHint)
 		return res, err, o
 	case timedOut(err):
 		o.fatal = true
@@ -57,7 +63,12 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		if x := extreme(args); x != "" {
 			// Not a hang: the schema lets a model ask for this much work.
 			o.warn = true
-			o.problem = fmt.Sprintf("%s\nno answer within %v: the arguments hold %s, an extreme value the inputSchema allows (the generator keeps to the schema), so a model may send it too\nexpected: a bound in the inputSchema (\"maximum\", \"maxLength\", \"maxItems\") or a quick refusal (an isError result) for what the tool cannot do in reasonable time (a tool that does not answer with ordinary values fails this check instead)", sent, c.s.timeout, x)
+			o.problem = fmt.Sprintf("%s\n"+
+				"no answer within %v: the arguments hold %s, an extreme value the inputSchema allows (the "+
+				"generator keeps to the schema), so a model may send it too\n"+
+				"expected: a bound in the inputSchema (\"maximum\", \"maxLength\", \"maxItems\") or a quick "+
+				"refusal (an isError result) for what the tool cannot do in reasonable time (a tool that does "+
+				"not answer with ordinary values fails this check instead)", sent, c.s.timeout, x)
 			return res, err, o
 		}
 		o.problem = fmt.Sprintf("%s\nno answer within %v\nexpected: an answer (the call was cancelled after the timeout)", sent, c.s.timeout)
@@ -67,7 +78,10 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		var status int
 		if e.DataField("status", &status) && status >= 500 {
 			o.crashed = true
-			o.problem = fmt.Sprintf("%s\nthe server failed with HTTP %d (%s): the request died in the server, most likely a handler panic without a crash guard\nexpected: a result (isError for a failure).\n%s", sent, status, describe(nil, err), guardHint)
+			o.problem = fmt.Sprintf("%s\n"+
+				"the server failed with HTTP %d (%s): the request died in the server, most likely a handler panic without a crash guard\n"+
+				"expected: a result (isError for a failure).\n"+
+				"%s", sent, status, describe(nil, err), guardHint)
 			return res, err, o
 		}
 	}
@@ -89,11 +103,17 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		o.crashed = true
 	}
 	if l := leakIn(res, err, compactJSON(args)); l != "" {
-		o.problem = fmt.Sprintf("%s\nthe answer shows the client what looks like crash text: %q\nexpected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file paths stay in the server's log; the client gets the bare text %q", sent, l, crashText(t.Name))
+		o.problem = fmt.Sprintf("%s\n"+
+			"the answer shows the client what looks like crash text: %q\n"+
+			"expected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file "+
+			"paths stay in the server's log; the client gets the bare text %q", sent, l, crashText(t.Name))
 		return res, err, o
 	}
 	if o.crashed {
-		o.problem = fmt.Sprintf("%s\nthe handler crashed (the crash guard caught it: the client got %s)\nexpected: no crash on arguments that conform to the inputSchema; a failure the model can act on is an isError result with a message", sent, describe(res, err))
+		o.problem = fmt.Sprintf("%s\n"+
+			"the handler crashed (the crash guard caught it: the client got %s)\n"+
+			"expected: no crash on arguments that conform to the inputSchema; a failure the model can act on "+
+			"is an isError result with a message", sent, describe(res, err))
 	}
 	return res, err, o
 }
@@ -133,7 +153,7 @@ func (c *state) toolCalls(t *client.Tool) {
 	var out *schema
 	if len(strings.TrimSpace(string(t.OutputSchema))) > 0 {
 		if out, err = compile(t.OutputSchema, t.Name+"/outputSchema"); err != nil {
-			c.failf("tool %q: the outputSchema is not valid, so no output can be checked: %v", t.Name, err)
+			c.breakf("tool %q: the outputSchema is not valid, so no output can be checked: %v", t.Name, err)
 			out = nil
 		}
 	}
@@ -189,16 +209,30 @@ func (c *state) toolCalls(t *client.Tool) {
 func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) (problem string, warn bool) {
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
 	if err != nil {
-		return fmt.Sprintf("%s\ngot %s\nexpected: a result; a tool that fails says so in an isError result the model can read, not in a JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
+		return fmt.Sprintf("%s\n"+
+			"got %s\n"+
+			"expected: a result; a tool that fails says so in an isError result the model can read, not in a "+
+			"JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool "+
+			"SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
 	}
 	if res.IsError || out == nil {
 		return "", false
 	}
 	if len(res.StructuredContent) == 0 || string(res.StructuredContent) == "null" {
-		return fmt.Sprintf("%s\ngot a successful result without structuredContent: %s\nexpected: a tool with an outputSchema returns structuredContent that validates against it with every successful result (servers MUST provide structured results that conform to the outputSchema: specification, server/tools, \"Output Schema\")", sent, cut(res.String(), 800)), false
+		return fmt.Sprintf("%s\n"+
+			"got a successful result without structuredContent: %s\n"+
+			"expected: a tool with an outputSchema returns structuredContent that validates against it with "+
+			"every successful result (servers MUST provide structured results that conform to the "+
+			"outputSchema: specification, server/tools, \"Output Schema\")", sent, cut(res.String(), 800)), false
 	}
 	if verr := out.validateJSON(res.StructuredContent); verr != nil {
-		return fmt.Sprintf("%s\nstructuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema: %s\n(servers MUST provide structured results that conform to the outputSchema: specification, server/tools, \"Output Schema\")", sent, verr, cut(string(res.StructuredContent), 800), cut(string(t.OutputSchema), 800)), false
+		return fmt.Sprintf("%s\n"+
+			"structuredContent does not match the outputSchema:\n"+
+			"%v\n"+
+			"structuredContent: %s\n"+
+			"outputSchema: %s\n"+
+			"(servers MUST provide structured results that conform to the outputSchema: specification, "+
+			"server/tools, \"Output Schema\")", sent, verr, cut(string(res.StructuredContent), 800), cut(string(t.OutputSchema), 800)), false
 	}
 	return "", false
 }
@@ -293,9 +327,16 @@ func (c *state) toolInvalidArguments(t *client.Tool) {
 		case isRPC && e.Code == client.CodeInvalidParams:
 			via = append(via, "-32602")
 		case err == nil:
-			c.warnf("%s\nthe call succeeded: %s\nexpected: rejected before the handler runs, as an isError result that says what is wrong (or JSON-RPC error -32602): servers SHOULD validate tool inputs (specification 2025-11-25, server/tools, \"Security Considerations\"). mcp-go validates only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
+			c.breakf("%s\n"+
+				"the call succeeded: %s\n"+
+				"expected: rejected before the handler runs, as an isError result that says what is wrong (or "+
+				"JSON-RPC error -32602): servers SHOULD validate tool inputs (specification 2025-11-25, "+
+				"server/tools, \"Security Considerations\"). mcp-go validates only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
 		default:
-			c.warnf("%s\ngot %s\nexpected: an isError result that says what is wrong (or JSON-RPC error -32602): input validation errors SHOULD be tool execution errors the model can read (specification 2025-11-25, server/tools)", sent, describe(nil, err))
+			c.breakf("%s\n"+
+				"got %s\n"+
+				"expected: an isError result that says what is wrong (or JSON-RPC error -32602): input "+
+				"validation errors SHOULD be tool execution errors the model can read (specification 2025-11-25, server/tools)", sent, describe(nil, err))
 		}
 	}
 	if len(via) > 0 {

@@ -1,0 +1,324 @@
+package servercheck
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/client"
+)
+
+// The checks are one table, as testing/slogtest's cases are: a row names a
+// check (or a family of checks, one per tool, resource, prompt or protocol
+// version), says what it requires, at which level and by which rule, and
+// runs it. Run runs the rows in order, and nothing else; the list in the
+// package documentation is generated from them.
+//
+//go:generate env MCPTEST_UPDATE=1 go test -run TestCheckList .
+
+// family is one row of the table.
+type family struct {
+	// name is the check's name; in a family of checks, its last element is
+	// a placeholder ("<tool>") that each check replaces with its item.
+	name string
+	// level is what breaking the check's rule (breakf) makes the check: Fail
+	// for a MUST, Warn for a SHOULD or a convention.
+	level Status
+	// spec is where the rule is written: a specification page as named on
+	// modelcontextprotocol.io, "JSON-RPC 2.0", or "a convention".
+	spec string
+	// doc says what the check requires, for the package documentation.
+	doc string
+	// warns, for a Fail row, says what the check only warns about (warnf):
+	// a SHOULD beside its MUST.
+	warns string
+	// needs is the capability ("tools", "resources", "prompts") the server
+	// must declare for the check to run; undeclared, the check is skipped.
+	needs string
+
+	run   func(c *state)        // the check of a row without a placeholder
+	items func(s *suite) []item // the checks of a family, in order
+	then  func(s *suite)        // after the row's checks, whether any ran or not
+}
+
+// item is one check of a family: what replaces the placeholder, and the
+// check.
+type item struct {
+	elem string
+	run  func(c *state)
+}
+
+// checkTable returns the table, in the order the checks run. It is made
+// afresh for each Run: the rows of the tasks checks share a connection.
+func checkTable() []family {
+	tk := &tasks{}
+	return []family{
+		{name: "handshake/<version>", level: Fail, spec: "basic/lifecycle",
+			doc: `the handshake at every protocol version the client speaks; nothing but ping and log messages before
+				notifications/initialized (MUST NOT). A version the server's server/discover answer does not offer, or
+				2026-07-28 on a legacy-only server (one whose answer the client's fallback reads as legacy), is skipped,
+				naming what it speaks`,
+			items: func(s *suite) []item {
+				var out []item
+				for _, v := range s.opts.Versions {
+					out = append(out, item{v, func(c *state) { c.handshake(v) }})
+				}
+				return out
+			}},
+		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
+			doc:   "a declared capability's list answers, an undeclared one lists nothing",
+			warns: "an undeclared one answers other than -32601 (JSON-RPC 2.0)",
+			run:   (*state).capabilities},
+		{name: "ping", level: Fail, spec: "basic/utilities/ping, MUST respond promptly",
+			doc: "an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server offers",
+			run: (*state).ping},
+		{name: "unknown-method", level: Fail, spec: "JSON-RPC 2.0",
+			doc: "-32601 in a JSON-RPC response; an HTTP error instead is reported with its status and body",
+			run: (*state).unknownMethod},
+		{name: "malformed-frame", level: Fail, spec: "JSON-RPC 2.0",
+			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
+				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
+			run: (*state).malformedFrame},
+
+		{name: "tools/list", level: Fail, spec: "server/utilities/pagination", needs: "tools",
+			doc: "every page read; no cursor repeats, no tool twice",
+			run: func(c *state) {
+				s := c.s
+				cn := c.main()
+				from := cn.tap.mark()
+				defer func() { s.inv.toolsListed = span{cn, from, cn.tap.mark()} }()
+				s.inv.tools = listAll(c, "tools/list", cn.cl.ListTools, func(r *client.ListToolsResult) ([]*client.Tool, string, bool) {
+					return r.Tools, r.NextCursor, r.HasNextPage()
+				}, func(t *client.Tool) string { return t.Name })
+			},
+			then: func(s *suite) {
+				if s.caps.Tools != nil && s.inv.tools == nil {
+					s.inv.tools = quietList(s, (*client.Client).Tools)
+				}
+			}},
+		{name: "tools/names", level: Warn, spec: "server/tools, SHOULD", needs: "tools",
+			doc: "1-128 characters of A-Z a-z 0-9 _ - .",
+			run: func(c *state) { c.useSpan(c.s.inv.toolsListed); c.toolNames(c.s.inv.tools) }},
+		{name: "tools/descriptions", level: Warn, spec: "a convention: optional in the schema", needs: "tools",
+			doc: "every tool has one",
+			run: func(c *state) { c.useSpan(c.s.inv.toolsListed); c.toolDescriptions(c.s.inv.tools) }},
+		{name: "tools/schemas/<tool>", level: Fail, spec: "server/tools, MUST",
+			doc: `inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema says otherwise) with
+				"type": "object"`,
+			items: perTool(func(c *state, t *client.Tool) { c.useSpan(c.s.inv.toolsListed); c.toolSchemas(t) })},
+		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
+			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time, the
+				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
+				traces) reaches the client, a success carries structuredContent valid against the outputSchema; with
+				Options.Logs, a crash has exactly one ERROR record with a stack`,
+			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at
+				an extreme the inputSchema allows (it should bound it)`,
+			items: perTool((*state).toolCalls)},
+		{name: "tools/invalid-arguments/<tool>", level: Warn, spec: "server/tools, SHOULD validate inputs",
+			doc: `a required property left out, a property of the wrong type, a property additionalProperties: false
+				forbids: each rejected before the handler, as an isError result or -32602, noted`,
+			items: perTool((*state).toolInvalidArguments)},
+		{name: "tools/unknown-tool", level: Fail, spec: `server/tools, "Error Handling"`, needs: "tools",
+			doc:   "not a success",
+			warns: "other than -32602 or an isError result",
+			run:   (*state).unknownTool},
+		{name: "tools/progress", level: Fail, spec: "basic/utilities/progress", needs: "tools",
+			doc: "progress notifications carry their request's token",
+			run: (*state).progress},
+		{name: "tools/cancellation", level: Fail, spec: "basic/utilities/cancellation", needs: "tools",
+			doc:   "a cancelled call leaves the server serving",
+			warns: "progress after the cancellation (SHOULD stop)",
+			run:   func(c *state) { c.cancellation(c.s.inv.tools) }},
+
+		{name: "tasks/required/<tool>", level: Fail, spec: "server/tools, MUST",
+			doc: `2025-11-25: a tool whose execution.taskSupport is "required" refuses a plain tools/call with -32601
+				(-32600 noted); its generated calls (tools/calls) run as tasks`,
+			items: perTaskTool(client.TaskSupportRequired, func(c *state, t *client.Tool) { c.taskRequired(tk, t) })},
+		{name: "tasks/optional/<tool>", level: Fail, spec: "basic/utilities/tasks",
+			doc: `2025-11-25: a tool whose taskSupport is "optional" answers a plain call and makes a task of a
+				task-augmented one, which ends in time and is not cancelled unasked`,
+			items: perTaskTool(client.TaskSupportOptional, func(c *state, t *client.Tool) { c.taskOptional(tk, t) })},
+		{name: "tasks/unknown-task", level: Fail,
+			spec: `basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it`,
+			doc:  "tasks/get of an id the server never gave out is -32602",
+			run:  func(c *state) { c.unknownTask(tk) }},
+		{name: "tasks/cancel", level: Fail, spec: "basic/utilities/tasks",
+			doc: `a task cancelled with tasks/cancel reaches a terminal status and keeps it; 2025-11-25: tasks/cancel
+				answers the task cancelled, or -32602 for one that has ended; 2026-07-28: it acknowledges`,
+			warns: "at 2026-07-28, no terminal status in time (cancellation is cooperative)",
+			run:   func(c *state) { c.cancelTask(tk) }},
+		{name: "tasks/failed-result", level: Fail, spec: "basic/utilities/tasks",
+			doc: `a task made to fail (arguments that break the inputSchema) ends with what the call would have returned
+				(2025-11-25: tasks/result): an isError result or a JSON-RPC error, consistent with its status
+				(2026-07-28: failed only for a JSON-RPC error), no crash text`,
+			warns: "a JSON-RPC error rather than an isError result, no related-task metadata on tasks/result",
+			run:   func(c *state) { c.failedTaskResult(tk) }},
+		{name: "tasks/status-notifications", level: Fail, spec: "basic/utilities/tasks",
+			doc: `notifications/tasks/status (notifications/tasks) carry tasks, a terminal status is never followed by
+				another, the last agrees with tasks/get`,
+			warns: "notifications about tasks other connections created",
+			run:   func(c *state) { c.taskNotifications(tk) },
+			then:  func(*suite) { tk.close() }},
+
+		{name: "resources/list", level: Fail, spec: "server/utilities/pagination", needs: "resources",
+			doc: "paging, as for tools",
+			run: func(c *state) {
+				c.s.inv.resources = listAll(c, "resources/list", c.main().cl.ListResources, func(r *client.ListResourcesResult) ([]*client.Resource, string, bool) {
+					return r.Resources, r.NextCursor, r.HasNextPage()
+				}, func(r *client.Resource) string { return r.URI })
+			}},
+		{name: "resources/templates/list", level: Fail, spec: "server/utilities/pagination", needs: "resources",
+			doc: "paging, as for tools",
+			run: func(c *state) {
+				c.s.inv.templates = listAll(c, "resources/templates/list", c.main().cl.ListResourceTemplates, func(r *client.ListResourceTemplatesResult) ([]*client.ResourceTemplate, string, bool) {
+					return r.ResourceTemplates, r.NextCursor, r.HasNextPage()
+				}, func(r *client.ResourceTemplate) string { return r.URITemplate })
+			},
+			then: func(s *suite) {
+				if s.caps.Resources == nil {
+					return
+				}
+				if s.inv.resources == nil {
+					s.inv.resources = quietList(s, (*client.Client).Resources)
+				}
+				if s.inv.templates == nil {
+					s.inv.templates = quietList(s, (*client.Client).ResourceTemplates)
+				}
+			}},
+		{name: "resources/read/<name>", level: Fail, spec: "server/resources",
+			doc: "every listed resource (the first " + strconv.Itoa(maxItems) + ") reads, with contents",
+			items: func(s *suite) []item {
+				var out []item
+				for _, r := range s.inv.resources[:min(len(s.inv.resources), maxItems)] {
+					out = append(out, item{elem(r.Name), func(c *state) { c.readResource(r) }})
+				}
+				return out
+			}},
+		{name: "resources/templates/read/<name>", level: Fail, spec: "server/resources",
+			doc:   "expansions read with contents, or fail",
+			warns: "other than resource not found",
+			items: func(s *suite) []item {
+				var out []item
+				for _, t := range s.inv.templates {
+					out = append(out, item{elem(t.Name), func(c *state) { c.readTemplate(t) }})
+				}
+				return out
+			}},
+		{name: "resources/unknown-uri", level: Fail, spec: "server/resources", needs: "resources",
+			doc: "not a success, data.uri naming no other URI, no -32002 at 2026-07-28, which retired it",
+			warns: `other than resource not found (SHOULD): -32002 up to 2025-11-25, -32602 at 2026-07-28, the other one
+				or no data.uri noted`,
+			run: (*state).unknownResource},
+
+		{name: "prompts/list", level: Fail, spec: "server/utilities/pagination", needs: "prompts",
+			doc: "paging, as for tools",
+			run: func(c *state) {
+				c.s.inv.prompts = listAll(c, "prompts/list", c.main().cl.ListPrompts, func(r *client.ListPromptsResult) ([]*client.Prompt, string, bool) {
+					return r.Prompts, r.NextCursor, r.HasNextPage()
+				}, func(p *client.Prompt) string { return p.Name })
+			},
+			then: func(s *suite) {
+				if s.caps.Prompts != nil && s.inv.prompts == nil {
+					s.inv.prompts = quietList(s, (*client.Client).Prompts)
+				}
+			}},
+		{name: "prompts/get/<prompt>", level: Fail, spec: "server/prompts",
+			doc:   "renders with generated arguments",
+			warns: "an error other than -32602",
+			items: perPrompt((*state).getPrompt)},
+		{name: "prompts/missing-argument/<prompt>", level: Warn, spec: "server/prompts, SHOULD",
+			doc:   "a required argument left out gets -32602",
+			items: perPrompt((*state).promptMissingArgument)},
+		{name: "prompts/unknown-prompt", level: Warn, spec: "server/prompts, SHOULD", needs: "prompts",
+			doc: "-32602",
+			run: (*state).unknownPrompt},
+
+		{name: "shutdown", level: Warn, spec: `basic/lifecycle, "Shutdown"`,
+			doc: `over stdio ([Command]), the server process exits with status 0 when its stdin closes, on every connection
+				the checks made but those left with a request still at work (timed out, or cancelled and still reporting
+				progress); reported once`,
+			run: (*state).shutdown},
+	}
+}
+
+// all runs every check, row by row.
+func (s *suite) all() {
+	for _, f := range checkTable() {
+		if f.items == nil {
+			s.check(f.name, f.bind(f.run))
+		}
+		if f.items != nil {
+			for _, it := range f.items(s) {
+				s.check(f.instance(it.elem), f.bind(it.run))
+			}
+		}
+		if f.then != nil {
+			f.then(s)
+		}
+	}
+}
+
+// bind makes run a check of row f: its findings take f's level, and it is
+// skipped unless the server declares what f needs.
+func (f *family) bind(run func(c *state)) func(c *state) {
+	return func(c *state) {
+		c.fam = f
+		if f.needs != "" {
+			c.needs(c.s.declares(f.needs), f.needs)
+		}
+		run(c)
+	}
+}
+
+// instance names the check of a family for one item.
+func (f *family) instance(elem string) string {
+	return f.name[:strings.LastIndexByte(f.name, '/')+1] + elem
+}
+
+// declares reports whether the server declared the capability.
+func (s *suite) declares(capability string) bool {
+	switch capability {
+	case "tools":
+		return s.caps.Tools != nil
+	case "resources":
+		return s.caps.Resources != nil
+	case "prompts":
+		return s.caps.Prompts != nil
+	}
+	return false
+}
+
+// perTool makes the checks of a family of one check per listed tool.
+func perTool(run func(c *state, t *client.Tool)) func(s *suite) []item {
+	return func(s *suite) []item {
+		var out []item
+		for _, t := range s.inv.tools {
+			out = append(out, item{elem(t.Name), func(c *state) { run(c, t) }})
+		}
+		return out
+	}
+}
+
+// perTaskTool makes the checks of a family of one check per listed tool whose
+// execution.taskSupport is support.
+func perTaskTool(support string, run func(c *state, t *client.Tool)) func(s *suite) []item {
+	return func(s *suite) []item {
+		var out []item
+		for _, t := range s.inv.tools {
+			if t.TaskSupport() == support {
+				out = append(out, item{elem(t.Name), func(c *state) { run(c, t) }})
+			}
+		}
+		return out
+	}
+}
+
+// perPrompt makes the checks of a family of one check per listed prompt.
+func perPrompt(run func(c *state, p *client.Prompt)) func(s *suite) []item {
+	return func(s *suite) []item {
+		var out []item
+		for _, p := range s.inv.prompts {
+			out = append(out, item{elem(p.Name), func(c *state) { run(c, p) }})
+		}
+		return out
+	}
+}
