@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,9 +39,11 @@ func TestCheckList(t *testing.T) {
 		require.NoError(t, os.WriteFile("doc.go", []byte(strings.Join(out, "\n")), 0o644))
 		return
 	}
-	assert.Equal(t, strings.Join(want, "\n"), strings.Join(lines[from:to], "\n"),
-		"doc.go's list of checks is not the table's (table.go): regenerate it with\n\tgo generate ./mcptest/servercheck\n"+
-			"(or MCPTEST_UPDATE=1 go test -run TestCheckList ./mcptest/servercheck) and review the change")
+	if diff := cmp.Diff(want, lines[from:to]); diff != "" {
+		t.Errorf("doc.go's list of checks is not the table's (table.go), which is (-) where doc.go says (+):\n%s\n"+
+			"Regenerate it with go generate ./mcptest/servercheck (or MCPTEST_UPDATE=1 go test -run TestCheckList "+
+			"./mcptest/servercheck) and review the change.", diff)
+	}
 }
 
 // checkList renders the table as the code block of the package

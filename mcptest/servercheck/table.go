@@ -245,8 +245,7 @@ func (s *suite) all() {
 	for _, f := range checkTable() {
 		if f.items == nil {
 			s.check(f.name, f.bind(f.run))
-		}
-		if f.items != nil {
+		} else {
 			for _, it := range f.items(s) {
 				s.check(f.instance(it.elem), f.bind(it.run))
 			}
