@@ -91,15 +91,16 @@ func (c *state) breakf(format string, args ...any) {
 // check, one its row names (warns): the check warns unless it also fails.
 func (c *state) warnf(format string, args ...any) {
 	if c.fam.level != Fail || c.fam.warns == "" {
-		// A bug of this package, which its tests catch: the table must
-		// say what a check warns about.
+		// A bug of this package: a row says what its check warns about,
+		// so that the package documentation lists it.
 		panic(fmt.Sprintf("servercheck: check %s warns, but its row in the table names no warning", c.name))
 	}
 	c.warns = append(c.warns, fmt.Sprintf(format, args...))
 }
 
-// failf reports what fails any check, whatever its row says: a crash, crash
-// text shown to the client.
+// failf reports a broken MUST that fails any check, whatever its row's
+// level: a crash, crash text shown to the client, a tool call that broke
+// the contract (callTool).
 func (c *state) failf(format string, args ...any) {
 	c.status = Fail
 	c.fails = append(c.fails, fmt.Sprintf(format, args...))
