@@ -125,7 +125,8 @@ func (f *Fuzzer) Input(data []byte) error {
 		// Nearly conforming arguments may be rejected either way, but not
 		// with an internal error: that is a handler that ran and failed.
 		if e, ok := errorCode(err); ok && e.Code != client.CodeInvalidParams {
-			o.problem = fmt.Sprintf("called tool %q with arguments that break its inputSchema: %s\ngot %s\nexpected: an isError result that says what is wrong (or -32602)", ft.tool.Name, compactJSON(args), describe(nil, err))
+			o.problem = fmt.Sprintf("called tool %q with arguments that break its inputSchema: %s\ngot %s\n"+
+				"expected: an isError result that says what is wrong (or -32602)", ft.tool.Name, compactJSON(args), describe(nil, err))
 		}
 	}
 	if o.problem != "" && !o.warn {
