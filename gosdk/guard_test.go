@@ -120,38 +120,38 @@ func TestGuardPanics(t *testing.T) {
 		Name: "typed tool", Send: sdktest.CallTool("explode", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
 		Method: "tools/call",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"), logcapture.Attr(guard.KeyPanic, "kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode"), logcapture.Attr(guard.PanicKey, "kaboom")},
 		Func:   "gosdk_test.explode(",
 	}, {
 		Name: "raw tool", Send: sdktest.CallTool("explode_raw", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode_raw"},
 		Method: "tools/call",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode_raw"), logcapture.Attr(guard.KeyPanic, "kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode_raw"), logcapture.Attr(guard.PanicKey, "kaboom")},
 		Func:   "gosdk_test.explodeRaw(",
 	}, {
 		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
 		Want:   sdktest.Answer{Err: crashed("file:///crash")},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "file:///crash"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "gosdk_test.readCrash(",
 	}, {
 		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
 		Want:   sdktest.Answer{Err: crashed("books://Dune")},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "books://Dune"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "gosdk_test.readBook(",
 	}, {
 		Name: "prompt", Send: sdktest.GetPrompt("greet"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
 		Method: "prompts/get",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.PromptKey, "greet"), logcapture.Attr(guard.PanicKey, "prompt kaboom")},
 		Func:   "gosdk_test.renderGreet(",
 	}, {
 		Name: "other method", Send: sdktest.Complete(client.PromptReference("greet"), "name"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
 		Method: "completion/complete",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
-			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.PanicKey, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.ToolKey), logcapture.HasAttr(guard.URIKey), logcapture.HasAttr(guard.PromptKey)))},
 		Func: "gosdk_test.completeArg(",
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
@@ -171,8 +171,8 @@ func TestGuardResourcePanicValueIsKept(t *testing.T) {
 	_, err := c.ReadResource(t.Context(), "file:///crash")
 	require.Error(t, err)
 	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgResourcePanic))
-	perr, ok := rec.Value(guard.KeyPanic).(error)
-	require.True(t, ok, "panic value %T, want the error given to panic", rec.Value(guard.KeyPanic))
+	perr, ok := rec.Value(guard.PanicKey).(error)
+	require.True(t, ok, "panic value %T, want the error given to panic", rec.Value(guard.PanicKey))
 	assert.EqualError(t, perr, "resource kaboom")
 }
 
@@ -189,31 +189,31 @@ func TestGuardFailures(t *testing.T) {
 	cases := []sdktest.Failure{{
 		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
 		Want: sdktest.Answer{IsError: true, Text: noBook},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
-			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, noBook)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.MethodKey, "tools/call"),
+			logcapture.Attr(guard.ToolKey, "get_author"), logcapture.Attr(guard.ErrorKey, noBook)},
 	}, {
 		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
 		Name: "handler's JSON-RPC error", Send: sdktest.CallTool("protocol", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
-			logcapture.Attr(guard.KeyTool, "protocol"), logcapture.Attr(guard.KeyCode, -32001), logcapture.Attr(guard.KeyError, "custom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "tools/call"),
+			logcapture.Attr(guard.ToolKey, "protocol"), logcapture.Attr(guard.CodeKey, -32001), logcapture.Attr(guard.ErrorKey, "custom")},
 	}, {
 		Name: "SDK's unknown tool", Send: sdktest.CallTool("nope", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: `unknown tool "nope"`}},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyTool, "nope"),
-			logcapture.Attr(guard.KeyCode, -32602)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.ToolKey, "nope"),
+			logcapture.Attr(guard.CodeKey, -32602)},
 	}, {
 		Name: "SDK's resource not found", Send: sdktest.ReadResource("file:///missing"),
 		Want: sdktest.Answer{Err: notFound},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
-			logcapture.Attr(guard.KeyURI, "file:///missing"), logcapture.Attr(guard.KeyCode, notFound.Code)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "resources/read"),
+			logcapture.Attr(guard.URIKey, "file:///missing"), logcapture.Attr(guard.CodeKey, notFound.Code)},
 	}, {
 		Name: "raw handler's plain error", Send: sdktest.CallTool("raw_fail", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: 0, Message: "raw boom"}},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyTool, "raw_fail"),
-			logcapture.Attr(guard.KeyCode, 0), logcapture.Attr(guard.KeyError, "raw boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.ToolKey, "raw_fail"),
+			logcapture.Attr(guard.CodeKey, 0), logcapture.Attr(guard.ErrorKey, "raw boom")},
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
 		for _, f := range cases {
@@ -234,7 +234,7 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Equal(t, "raw boom", sdktest.Text(t, res))
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
-		logcapture.Attr(guard.KeyTool, "raw_fail"), logcapture.Attr(guard.KeyError, "raw boom"))
+		logcapture.Attr(guard.ToolKey, "raw_fail"), logcapture.Attr(guard.ErrorKey, "raw boom"))
 
 	// A JSON-RPC error is still a protocol error.
 	_, err := c.CallTool(t.Context(), "protocol", map[string]any{})
@@ -269,6 +269,6 @@ func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	wg.Wait()
 	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
 	for i := range n {
-		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyPanic, fmt.Sprintf("kaboom %d", i)))
+		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.PanicKey, fmt.Sprintf("kaboom %d", i)))
 	}
 }

@@ -28,7 +28,7 @@ func (c *crashCounter) Handle(_ context.Context, r slog.Record) error {
 		return nil
 	}
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == guard.KeyTool {
+		if a.Key == guard.ToolKey {
 			c.mu.Lock()
 			c.counts[a.Value.String()]++
 			c.mu.Unlock()

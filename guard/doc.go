@@ -26,21 +26,21 @@
 //	                                                        method has one), code, error
 //
 //	key         text      value
-//	KeyMethod   "method"  the JSON-RPC method ("tools/call"), on every record
-//	KeyTool     "tool"    the tool name
-//	KeyURI      "uri"     the resource URI
-//	KeyPrompt   "prompt"  the prompt name
-//	KeyPanic    "panic"   the value given to panic, unchanged (an error stays an error)
-//	KeyStack    "stack"   the panicking goroutine's stack, a string; taken inside
+//	MethodKey   "method"  the JSON-RPC method ("tools/call"), on every record
+//	ToolKey     "tool"    the tool name
+//	URIKey      "uri"     the resource URI
+//	PromptKey   "prompt"  the prompt name
+//	PanicKey    "panic"   the value given to panic, unchanged (an error stays an error)
+//	StackKey    "stack"   the panicking goroutine's stack, a string; taken inside
 //	                      the recovery, so it names the function that panicked
-//	KeyError    "error"   the error text
-//	KeyCode     "code"    the JSON-RPC error code the client got, an int64
+//	ErrorKey    "error"   the error text
+//	CodeKey     "code"    the JSON-RPC error code the client got, an int64
 //
 // A crash never shows the client the panic value, which may describe the
 // server's internals; the log has it. Each failure is one record, and only a
 // crash has a stack. With mcptestkit/logcapture:
 //
-//	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "get_author"))
+//	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "get_author"))
 //	assert.Contains(t, rec.Stack(), "bookshop.authorOf")
 //
 // # Limits

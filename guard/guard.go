@@ -14,14 +14,14 @@ const (
 
 // The attribute keys of the guard's log records.
 const (
-	KeyMethod = "method" // the JSON-RPC method, on every record
-	KeyTool   = "tool"   // tools/call: the tool name
-	KeyURI    = "uri"    // resources/read: the resource URI
-	KeyPrompt = "prompt" // prompts/get: the prompt name
-	KeyPanic  = "panic"  // the value passed to panic, as it was
-	KeyStack  = "stack"  // the panicking goroutine's stack, a string
-	KeyError  = "error"  // the error text
-	KeyCode   = "code"   // the JSON-RPC error code the client gets, an int64
+	MethodKey = "method" // the JSON-RPC method, on every record
+	ToolKey   = "tool"   // tools/call: the tool name
+	URIKey    = "uri"    // resources/read: the resource URI
+	PromptKey = "prompt" // prompts/get: the prompt name
+	PanicKey  = "panic"  // the value passed to panic, as it was
+	StackKey  = "stack"  // the panicking goroutine's stack, a string
+	ErrorKey  = "error"  // the error text
+	CodeKey   = "code"   // the JSON-RPC error code the client gets, an int64
 )
 
 // An Option changes what a guard does; pass it to gosdk.Guard or

@@ -17,14 +17,14 @@ func TestMessagesAndKeysAreStable(t *testing.T) {
 		guard.MsgPanic:         "handler panicked",
 		guard.MsgToolError:     "tool returned an error",
 		guard.MsgRequestFailed: "request failed",
-		guard.KeyMethod:        "method",
-		guard.KeyTool:          "tool",
-		guard.KeyURI:           "uri",
-		guard.KeyPrompt:        "prompt",
-		guard.KeyPanic:         "panic",
-		guard.KeyStack:         "stack",
-		guard.KeyError:         "error",
-		guard.KeyCode:          "code",
+		guard.MethodKey:        "method",
+		guard.ToolKey:          "tool",
+		guard.URIKey:           "uri",
+		guard.PromptKey:        "prompt",
+		guard.PanicKey:         "panic",
+		guard.StackKey:         "stack",
+		guard.ErrorKey:         "error",
+		guard.CodeKey:          "code",
 	} {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)

@@ -22,7 +22,7 @@ func stdoutLogger() *slog.Logger {
 			switch a.Key {
 			case slog.TimeKey:
 				return slog.Attr{}
-			case guard.KeyStack:
+			case guard.StackKey:
 				return slog.String(a.Key, "goroutine …")
 			}
 			return a

@@ -148,33 +148,33 @@ func TestGuardPanics(t *testing.T) {
 		Name: "tool", Send: sdktest.CallTool("explode", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
 		Method: "tools/call",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"), logcapture.Attr(guard.KeyPanic, "kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode"), logcapture.Attr(guard.PanicKey, "kaboom")},
 		Func:   "mcpgo_test.explode(",
 	}, {
 		// mcp-go gives a handler's error no data: no {"uri": ...} here.
 		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error reading resource file:///crash")},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "file:///crash"), logcapture.HasAttr(guard.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "file:///crash"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "mcpgo_test.readCrash(",
 	}, {
 		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error reading resource books://Dune")},
 		Method: "resources/read",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.KeyURI, "books://Dune"), logcapture.HasAttr(guard.KeyPanic)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "books://Dune"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "mcpgo_test.readBook(",
 	}, {
 		Name: "prompt", Send: sdktest.GetPrompt("greet"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error rendering prompt greet")},
 		Method: "prompts/get",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.KeyPrompt, "greet"), logcapture.Attr(guard.KeyPanic, "prompt kaboom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.PromptKey, "greet"), logcapture.Attr(guard.PanicKey, "prompt kaboom")},
 		Func:   "mcpgo_test.renderGreet(",
 	}, {
 		Name: "guarded completion provider", Send: sdktest.Complete(client.PromptReference("greet"), "name"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Internal server error")},
 		Method: "completion/complete",
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.KeyPanic, "completion kaboom"),
-			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.PanicKey, "completion kaboom"),
+			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.ToolKey), logcapture.HasAttr(guard.URIKey), logcapture.HasAttr(guard.PromptKey)))},
 		Func: "mcpgo_test.crashingCompletions.CompletePromptArgument(",
 	}}
 	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
@@ -198,31 +198,31 @@ func TestGuardFailures(t *testing.T) {
 	cases := []sdktest.Failure{{
 		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
 		Want: sdktest.Answer{IsError: true, Text: notFound},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyMethod, "tools/call"),
-			logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, notFound)},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.MethodKey, "tools/call"),
+			logcapture.Attr(guard.ToolKey, "get_author"), logcapture.Attr(guard.ErrorKey, notFound)},
 	}, {
 		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
 		Name: "tool's Go error", Send: sdktest.CallTool("fail", nil),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "boom")},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "tools/call"),
-			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "tools/call"),
+			logcapture.Attr(guard.ToolKey, "fail"), logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "boom")},
 	}, {
 		Name: "resource's Go error", Send: sdktest.ReadResource("file:///fail"),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "resource boom")},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "resources/read"),
-			logcapture.Attr(guard.KeyURI, "file:///fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "resource boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "resources/read"),
+			logcapture.Attr(guard.URIKey, "file:///fail"), logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "resource boom")},
 	}, {
 		Name: "prompt's Go error", Send: sdktest.GetPrompt("fail"),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "prompt boom")},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "prompts/get"),
-			logcapture.Attr(guard.KeyPrompt, "fail"), logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "prompt boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "prompts/get"),
+			logcapture.Attr(guard.PromptKey, "fail"), logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "prompt boom")},
 	}, {
 		Name: "guarded completion provider's error", Send: sdktest.Complete(client.ResourceReference("books://{title}"), "title"),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "completion boom")},
-		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyMethod, "completion/complete"),
-			logcapture.Attr(guard.KeyCode, -32603), logcapture.Attr(guard.KeyError, "completion boom")},
+		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "completion/complete"),
+			logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "completion boom")},
 	}, {
 		// mcp-go rejects it before any handler runs: the guard logs nothing.
 		Name: "mcp-go's unknown tool", Send: sdktest.CallTool("nope", nil),
@@ -250,9 +250,9 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 		send   sdktest.Request
 		record logcapture.Matcher
 	}{
-		{"tool", sdktest.CallTool("elicit", nil), logcapture.Attr(guard.KeyTool, "elicit")},
-		{"resource", sdktest.ReadResource("file:///elicit"), logcapture.Attr(guard.KeyURI, "file:///elicit")},
-		{"prompt", sdktest.GetPrompt("elicit"), logcapture.Attr(guard.KeyPrompt, "elicit")},
+		{"tool", sdktest.CallTool("elicit", nil), logcapture.Attr(guard.ToolKey, "elicit")},
+		{"resource", sdktest.ReadResource("file:///elicit"), logcapture.Attr(guard.URIKey, "file:///elicit")},
+		{"prompt", sdktest.GetPrompt("elicit"), logcapture.Attr(guard.PromptKey, "elicit")},
 	}
 	for _, era := range []struct{ name, version string }{{"legacy", "2025-11-25"}, {"2026-07-28", ""}} {
 		for _, r := range requests {
@@ -269,7 +269,7 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 
 				_, err := r.send(t.Context(), c)
 				assert.Equal(t, want, sdktest.WireError(t, err).Code, "on %s", sdktest.Release())
-				logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), r.record, logcapture.Attr(guard.KeyCode, want))
+				logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), r.record, logcapture.Attr(guard.CodeKey, want))
 			})
 		}
 	}
@@ -285,7 +285,7 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 		assert.True(t, res.IsError)
 		assert.Equal(t, "boom", sdktest.Text(t, res))
 		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
-			logcapture.Attr(guard.KeyTool, "fail"), logcapture.Attr(guard.KeyError, "boom"))
+			logcapture.Attr(guard.ToolKey, "fail"), logcapture.Attr(guard.ErrorKey, "boom"))
 		logs.AssertNone(t, logcapture.Message(guard.MsgRequestFailed))
 		logs.AssertNoWarnings(t)
 	})
@@ -301,7 +301,7 @@ func TestGuardRetrofitted(t *testing.T) {
 	c, _ := guardedSession(t, s, "")
 	res := sdktest.Call(t, c, "explode", nil)
 	assert.Equal(t, "Error executing tool explode", sdktest.Text(t, res))
-	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyTool, "explode"))
+	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode"))
 }
 
 func TestGuardKeepsServingAfterPanic(t *testing.T) {
@@ -332,6 +332,6 @@ func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	wg.Wait()
 	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
 	for i := range n {
-		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.KeyPanic, fmt.Sprintf("kaboom %d", i)))
+		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.PanicKey, fmt.Sprintf("kaboom %d", i)))
 	}
 }

@@ -537,7 +537,7 @@ func (r *fakeRequest) run(ctx context.Context, t *fakeTool, call *fakeCall) (res
 		defer func() {
 			if v := recover(); v != nil {
 				if l := r.srv.logger; l != nil {
-					l.Error(guard.MsgToolPanic, guard.KeyMethod, "tools/call", guard.KeyTool, t.name, guard.KeyPanic, v, guard.KeyStack, string(debug.Stack()))
+					l.Error(guard.MsgToolPanic, guard.MethodKey, "tools/call", guard.ToolKey, t.name, guard.PanicKey, v, guard.StackKey, string(debug.Stack()))
 				}
 				res, err = &fakeResult{isError: true, text: "Error executing tool " + t.name}, nil
 			}

@@ -98,7 +98,7 @@ func TestGetAuthorCrash(t *testing.T) {
 	rec := logs.RequireLogged(t,
 		logcapture.Level(slog.LevelError),
 		logcapture.Message(guard.MsgToolPanic),
-		logcapture.Attr(guard.KeyTool, "get_author"))
+		logcapture.Attr(guard.ToolKey, "get_author"))
 	assert.Contains(t, rec.Stack(), "bookshop-mcpgo.authorOf", "the stack names the panicking function")
 	assert.Equal(t, 1, logs.Count(logcapture.AtLeast(slog.LevelWarn)))
 

@@ -54,7 +54,7 @@ func TestToolErrorInDetail(t *testing.T) {
 	mcptest.Assert(t).ToolError(res) // and no structuredContent: a failed call has no value to structure
 	mcptest.Assert(t).Text(res, `No book titled "Nothing" in the catalog.`)
 
-	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.KeyTool, "get_author"))
+	rec := logs.RequireLogged(t, logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.ToolKey, "get_author"))
 	assert.Equal(t, slog.LevelInfo, rec.Level)
 	assert.Empty(t, rec.Stack())
 }
@@ -96,9 +96,9 @@ func TestGetAuthorCrash(t *testing.T) {
 	rec := logs.RequireLogged(t,
 		logcapture.Level(slog.LevelError),
 		logcapture.Message(guard.MsgToolPanic),
-		logcapture.Attr(guard.KeyTool, "get_author"))
+		logcapture.Attr(guard.ToolKey, "get_author"))
 	assert.Contains(t, rec.Stack(), "bookshop.authorOf", "the stack names the panicking function")
-	assert.Contains(t, rec.Value(guard.KeyPanic), "nil pointer dereference")
+	assert.Contains(t, rec.Value(guard.PanicKey), "nil pointer dereference")
 	assert.Equal(t, 1, logs.Count(logcapture.AtLeast(slog.LevelWarn)), "exactly one record at WARN or above")
 
 	// The server survived: the next call works.
@@ -133,7 +133,7 @@ func TestReadUnreadableBook(t *testing.T) {
 	_, err := c.ReadResource(t.Context(), "books://The%20Library%20of%20Babel")
 	e := mcptest.Require(t).ProtocolError(err, client.CodeInternalError)
 	assert.Contains(t, e.Message, "infinitely many pages")
-	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyCode, client.CodeInternalError))
+	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.CodeKey, client.CodeInternalError))
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 

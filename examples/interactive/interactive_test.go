@@ -252,7 +252,7 @@ func TestReleaseNotesRefused(t *testing.T) {
 			e := mcptest.Require(t).ProtocolError(err, client.CodeUserRejected)
 			assert.Equal(t, "tools/call", e.Method, "the server's answer to the call")
 			assert.Contains(t, e.Message, "The user rejected the sampling request.")
-			logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.KeyCode, client.CodeUserRejected))
+			logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.CodeKey, client.CodeUserRejected))
 			return
 		}
 		var ire *client.InputRequiredError

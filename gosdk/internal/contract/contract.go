@@ -37,11 +37,11 @@ func PromptCrashMessage(prompt string) string { return "Error rendering prompt "
 func subject(method string) (msg, key string) {
 	switch method {
 	case MethodCallTool:
-		return guard.MsgToolPanic, guard.KeyTool
+		return guard.MsgToolPanic, guard.ToolKey
 	case MethodReadResource:
-		return guard.MsgResourcePanic, guard.KeyURI
+		return guard.MsgResourcePanic, guard.URIKey
 	case MethodGetPrompt:
-		return guard.MsgPromptPanic, guard.KeyPrompt
+		return guard.MsgPromptPanic, guard.PromptKey
 	}
 	return guard.MsgPanic, ""
 }
@@ -79,18 +79,18 @@ func (r Recorder) log() *slog.Logger {
 func (r Recorder) Panic(ctx context.Context, method, name string, v any) {
 	msg, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
-	attrs = append(attrs, slog.String(guard.KeyMethod, method))
+	attrs = append(attrs, slog.String(guard.MethodKey, method))
 	if key != "" {
 		attrs = append(attrs, slog.String(key, name))
 	}
-	attrs = append(attrs, slog.Any(guard.KeyPanic, v), slog.String(guard.KeyStack, string(debug.Stack())))
+	attrs = append(attrs, slog.Any(guard.PanicKey, v), slog.String(guard.StackKey, string(debug.Stack())))
 	r.log().LogAttrs(ctx, slog.LevelError, msg, attrs...)
 }
 
 // ToolError writes the INFO record for a tool that reported a failure.
 func (r Recorder) ToolError(ctx context.Context, tool, text string) {
 	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
-		slog.String(guard.KeyMethod, MethodCallTool), slog.String(guard.KeyTool, tool), slog.String(guard.KeyError, text))
+		slog.String(guard.MethodKey, MethodCallTool), slog.String(guard.ToolKey, tool), slog.String(guard.ErrorKey, text))
 }
 
 // RequestFailed writes the INFO record for a request that ended in a
@@ -98,10 +98,10 @@ func (r Recorder) ToolError(ctx context.Context, tool, text string) {
 func (r Recorder) RequestFailed(ctx context.Context, method, name string, code int64, err error) {
 	_, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
-	attrs = append(attrs, slog.String(guard.KeyMethod, method))
+	attrs = append(attrs, slog.String(guard.MethodKey, method))
 	if key != "" {
 		attrs = append(attrs, slog.String(key, name))
 	}
-	attrs = append(attrs, slog.Int64(guard.KeyCode, code), slog.String(guard.KeyError, err.Error()))
+	attrs = append(attrs, slog.Int64(guard.CodeKey, code), slog.String(guard.ErrorKey, err.Error()))
 	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgRequestFailed, attrs...)
 }

@@ -15,16 +15,16 @@ func TestPanic(t *testing.T) {
 	for _, tc := range []struct {
 		method, name, msg, key string
 	}{
-		{"tools/call", "explode", guard.MsgToolPanic, guard.KeyTool},
-		{"resources/read", "db://stats", guard.MsgResourcePanic, guard.KeyURI},
-		{"prompts/get", "greet", guard.MsgPromptPanic, guard.KeyPrompt},
+		{"tools/call", "explode", guard.MsgToolPanic, guard.ToolKey},
+		{"resources/read", "db://stats", guard.MsgResourcePanic, guard.URIKey},
+		{"prompts/get", "greet", guard.MsgPromptPanic, guard.PromptKey},
 		{"completion/complete", "", guard.MsgPanic, ""},
 	} {
 		logs := logcapture.New(t)
 		contract.New(logs.Logger(), nil).Panic(t.Context(), tc.method, tc.name, "kaboom")
 		ms := []logcapture.Matcher{
 			logcapture.Level(slog.LevelError), logcapture.Message(tc.msg),
-			logcapture.Attr(guard.KeyMethod, tc.method), logcapture.Attr(guard.KeyPanic, "kaboom"),
+			logcapture.Attr(guard.MethodKey, tc.method), logcapture.Attr(guard.PanicKey, "kaboom"),
 		}
 		if tc.key != "" {
 			ms = append(ms, logcapture.Attr(tc.key, tc.name))
@@ -35,7 +35,7 @@ func TestPanic(t *testing.T) {
 		}
 		logs.AssertCount(t, 1)
 		if tc.key == "" {
-			logs.AssertNone(t, logcapture.Any(logcapture.HasAttr(guard.KeyTool), logcapture.HasAttr(guard.KeyURI), logcapture.HasAttr(guard.KeyPrompt)))
+			logs.AssertNone(t, logcapture.Any(logcapture.HasAttr(guard.ToolKey), logcapture.HasAttr(guard.URIKey), logcapture.HasAttr(guard.PromptKey)))
 		}
 	}
 }
@@ -44,16 +44,16 @@ func TestToolError(t *testing.T) {
 	logs := logcapture.New(t)
 	contract.New(logs.Logger(), nil).ToolError(t.Context(), "get_author", "No book titled 'Nothing'")
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
-		logcapture.Attr(guard.KeyTool, "get_author"), logcapture.Attr(guard.KeyError, "No book titled 'Nothing'"))
-	logs.AssertNone(t, logcapture.HasAttr(guard.KeyStack))
+		logcapture.Attr(guard.ToolKey, "get_author"), logcapture.Attr(guard.ErrorKey, "No book titled 'Nothing'"))
+	logs.AssertNone(t, logcapture.HasAttr(guard.StackKey))
 }
 
 func TestRequestFailed(t *testing.T) {
 	logs := logcapture.New(t)
 	contract.New(logs.Logger(), nil).RequestFailed(t.Context(), "resources/read", "db://x", -32602, errors.New("Resource not found"))
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgRequestFailed),
-		logcapture.Attr(guard.KeyMethod, "resources/read"), logcapture.Attr(guard.KeyURI, "db://x"),
-		logcapture.Attr(guard.KeyCode, -32602), logcapture.Attr(guard.KeyError, "Resource not found"))
+		logcapture.Attr(guard.MethodKey, "resources/read"), logcapture.Attr(guard.URIKey, "db://x"),
+		logcapture.Attr(guard.CodeKey, -32602), logcapture.Attr(guard.ErrorKey, "Resource not found"))
 }
 
 // TestNilLoggerUsesDefault swaps slog.Default, so it is not parallel.

@@ -16,7 +16,7 @@ func ExampleRecorder_Panic() {
 			switch a.Key {
 			case slog.TimeKey:
 				return slog.Attr{}
-			case guard.KeyStack:
+			case guard.StackKey:
 				return slog.String(a.Key, "goroutine …")
 			}
 			return a

@@ -72,7 +72,7 @@ func AssertCrash(t testing.TB, cl *client.Client, transcript fmt.Stringer, logs 
 	assert.NotContains(t, tr, "kaboom", "the panic text reached the client")
 	assert.NotContains(t, tr, "nil map", "the panic text reached the client")
 
-	ms := append([]logcapture.Matcher{logcapture.Level(slog.LevelError), logcapture.Attr(guard.KeyMethod, c.Method)}, c.Record...)
+	ms := append([]logcapture.Matcher{logcapture.Level(slog.LevelError), logcapture.Attr(guard.MethodKey, c.Method)}, c.Record...)
 	rec := logs.RequireLogged(t, ms...)
 	assert.Contains(t, rec.Stack(), c.Func, "the stack names the panicking function")
 	logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
@@ -107,6 +107,6 @@ func AssertFailure(t testing.TB, c *client.Client, logs *logcapture.Recorder, f 
 		logs.AssertLogged(t, append([]logcapture.Matcher{logcapture.Level(slog.LevelInfo)}, f.Record...)...)
 		logs.AssertCount(t, 1, guardRecords)
 	}
-	logs.AssertNone(t, logcapture.HasAttr(guard.KeyStack))
+	logs.AssertNone(t, logcapture.HasAttr(guard.StackKey))
 	logs.AssertNoWarnings(t)
 }
