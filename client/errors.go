@@ -45,13 +45,13 @@ const (
 	CodeUserRejected int64 = -1
 )
 
-// ErrClosed is wrapped by every error a [Client] returns because its
-// connection has ended: [Client.Close] was called, the transport failed, or
-// the server went away. Test for it with errors.Is. It is the one to test
-// for in code using a Client: the transport's own error (memtransport's or
-// package transport's ErrClosed, which mean "this transport was closed") is
-// wrapped as well, as the cause.
-var ErrClosed = errors.New("client: connection closed")
+// ErrClosed ("client: connection closed") is wrapped by every error a
+// [Client] returns because its connection has ended: [Client.Close] was
+// called, the transport failed, or the server went away; the transport's own
+// error is wrapped as well, as the cause. Test for it with errors.Is. It is
+// the kit's one sentinel for a closed MCP connection: the transports of
+// package transport return errors that match it after their Close too.
+var ErrClosed = jsonrpc.ErrClosed
 
 // Error is a JSON-RPC error response from the server, exactly as it came: the
 // code is never rewritten (go-sdk sends code 0 for plain handler errors, and

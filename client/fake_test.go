@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"sync"
 	"testing"
@@ -280,7 +281,7 @@ func TestInitializeUnknownVersionRejected(t *testing.T) {
 	require.ErrorContains(t, err, "(it speaks [2025-11-25 2025-06-18 2025-03-26 2024-11-05])")
 	// The client closed the connection.
 	_, rerr := f.conn.Receive(t.Context())
-	require.ErrorIs(t, rerr, memtransport.ErrClosed)
+	require.ErrorIs(t, rerr, io.ErrClosedPipe)
 }
 
 func TestConnectRejectsBadOptions(t *testing.T) {
@@ -709,7 +710,7 @@ func TestConnectionLost(t *testing.T) {
 	f.conn.Close()
 	err := <-errc
 	require.ErrorIs(t, err, ErrClosed)
-	require.ErrorIs(t, err, memtransport.ErrClosed, "the cause is kept")
+	require.ErrorIs(t, err, io.ErrClosedPipe, "the cause is kept")
 	<-c.Done()
 	require.ErrorIs(t, c.Err(), ErrClosed)
 	_, err = c.ListTools(t.Context(), "")

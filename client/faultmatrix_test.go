@@ -53,13 +53,13 @@ func TestFaultPeerClosesMidCall(t *testing.T) {
 	// Which comes first, the Send's failure or the reader seeing the end,
 	// is a race; either way the error says what happened.
 	assert.Contains(t, []string{
-		`error: tools/call "t": sending: memtransport: connection closed (closed by a fault hook on client→server frame 3)`,
-		`error: tools/call "t": client: connection closed: transport: memtransport: connection closed (closed by a fault hook on client→server frame 3)`,
+		`error: tools/call "t": sending: memtransport: io: read/write on closed pipe (closed by a fault hook on client→server frame 3)`,
+		`error: tools/call "t": client: connection closed: transport: memtransport: io: read/write on closed pipe (closed by a fault hook on client→server frame 3)`,
 	}, got)
 	<-c.Done()
 	require.ErrorIs(t, c.Err(), ErrClosed)
 	_, err := c.ListTools(t.Context(), "")
-	require.EqualError(t, err, `tools/list: client: connection closed: transport: memtransport: connection closed (closed by a fault hook on client→server frame 3)`)
+	require.EqualError(t, err, `tools/list: client: connection closed: transport: memtransport: io: read/write on closed pipe (closed by a fault hook on client→server frame 3)`)
 }
 
 // Frames that are not JSON-RPC (malformed, truncated, batches, wrong

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -604,7 +605,7 @@ func (h *harness) closeClient() {
 	timer := h.waitTimer(limit)
 	select {
 	case err := <-done:
-		if err != nil && !errors.Is(err, memtransport.ErrClosed) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
+		if err != nil && !errors.Is(err, io.ErrClosedPipe) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
 			h.t.Errorf("mcptest: closing the connection: %v", err)
 		}
 	case <-timer.C:
@@ -624,7 +625,7 @@ func (h *harness) waitTimer(d time.Duration) *time.Timer {
 }
 
 func (h *harness) serveReturned(err error) {
-	if err == nil || errors.Is(err, memtransport.ErrClosed) || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, context.Canceled) {
 		return
 	}
 	h.logf(true, "mcptest: the server's Serve returned an error: %v", err)

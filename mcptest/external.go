@@ -139,7 +139,7 @@ func (s *commandServer) connect(h *harness) *client.Client {
 		}))
 	}
 	copts = append(copts, s.opts...)
-	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
+	h.closeErrOK = func(err error) bool { return errors.Is(err, client.ErrClosed) }
 	h.afterClose = append(h.afterClose, func() { h.checkExit(cmd) })
 	if !cfg.logStderr {
 		h.failureNotes = append(h.failureNotes, func() string {
@@ -219,7 +219,7 @@ func (s *handlerServer) dial(h *harness) servercheck.Dialer {
 
 func (s *handlerServer) connect(h *harness) *client.Client {
 	h.t.Helper()
-	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
+	h.closeErrOK = func(err error) bool { return errors.Is(err, client.ErrClosed) }
 	return h.connect(context.Background(), true, s.dial(h))
 }
 
@@ -299,7 +299,7 @@ func (s *urlServer) dial(h *harness) servercheck.Dialer {
 
 func (s *urlServer) connect(h *harness) *client.Client {
 	h.t.Helper()
-	h.closeErrOK = func(err error) bool { return errors.Is(err, transport.ErrClosed) }
+	h.closeErrOK = func(err error) bool { return errors.Is(err, client.ErrClosed) }
 	return h.connect(context.Background(), true, s.dial(h))
 }
 

@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
 )
-
-// ErrClosed is returned (wrapped, so test it with errors.Is) by every call on
-// a connection that has ended, whichever end closed it.
-var ErrClosed = errors.New("memtransport: connection closed")
 
 // ErrTooLarge is matched by every [*SizeError], for errors.Is.
 var ErrTooLarge = errors.New("memtransport: message too large")
@@ -86,13 +83,16 @@ func (p *pipe) close(reason string) {
 	})
 }
 
-// closedError is the error of an ended connection: [ErrClosed] and why. The
-// pipe holds it, so closing allocates nothing.
+// closedError is the error of an ended connection: [io.ErrClosedPipe] (see
+// the package doc for why that one) and why it ended. The pipe holds it, so
+// closing allocates nothing.
 type closedError struct{ reason string }
 
-func (e *closedError) Error() string { return ErrClosed.Error() + " (" + e.reason + ")" }
+func (e *closedError) Error() string {
+	return "memtransport: " + io.ErrClosedPipe.Error() + " (" + e.reason + ")"
+}
 
-func (e *closedError) Unwrap() error { return ErrClosed }
+func (e *closedError) Unwrap() error { return io.ErrClosedPipe }
 
 // Conn is one end of an in-memory connection. Its methods are safe for
 // concurrent use. A Conn satisfies the client package's Transport interface.
@@ -132,8 +132,8 @@ func (c *Conn) in() Direction { return 3 - c.out }
 //
 // Send rejects an empty message and one larger than the maximum message size
 // (a [*SizeError]). It does not parse msg. It blocks only while the
-// direction's buffer is full, and returns ctx's error or [ErrClosed] if the
-// wait ends that way.
+// direction's buffer is full, and returns ctx's error, or an error matching
+// [io.ErrClosedPipe] once the connection has ended.
 func (c *Conn) Send(ctx context.Context, msg []byte) error {
 	if len(msg) == 0 {
 		return fmt.Errorf("memtransport: %s end: empty message (a frame must hold one JSON-RPC message)", c.side())
@@ -330,8 +330,8 @@ func joinNotes(notes []string) string {
 // slice but shares it with the transcript, so it should not modify it.
 //
 // When the other end closes, Receive first returns what it had already sent,
-// then an error wrapping [ErrClosed]. After this end's own Close, Receive
-// returns the closed error at once.
+// then an error matching [io.ErrClosedPipe]. After this end's own Close,
+// Receive returns that error at once.
 func (c *Conn) Receive(ctx context.Context) ([]byte, error) {
 	p := c.p
 	if c.closed.Load() {
@@ -363,8 +363,9 @@ func (c *Conn) Receive(ctx context.Context) ([]byte, error) {
 }
 
 // Close ends the connection for both ends. The other end can still receive
-// the messages this end sent before Close, then gets [ErrClosed]. Close never
-// blocks, holds nothing that outlives it, and is safe to call more than once.
+// the messages this end sent before Close, then an error matching
+// [io.ErrClosedPipe]. Close never blocks, holds nothing that outlives it,
+// and is safe to call more than once.
 func (c *Conn) Close() error {
 	reason := "closed by the server end"
 	if c.out == ClientToServer {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -150,7 +152,7 @@ func TestCloseWakesBlockedReceiveOnBothEnds(t *testing.T) {
 			}
 			for range 2 {
 				err := <-errs
-				require.ErrorIs(t, err, memtransport.ErrClosed)
+				require.ErrorIs(t, err, io.ErrClosedPipe)
 				assert.Contains(t, err.Error(), "closed by the "+closer+" end")
 			}
 		})
@@ -168,7 +170,59 @@ func TestPeerReceivesWhatWasSentBeforeClose(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"last":"words"}`, string(got))
 	_, err = c.Receive(ctx)
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
+}
+
+// However a connection ends (either end's Close, a fault hook's, or while a
+// Send waits for room), every call on either end fails with an error that
+// matches io.ErrClosedPipe, the standard library's error for a closed pipe,
+// and that names this package and the reason.
+func TestClosedErrorsMatchErrClosedPipe(t *testing.T) {
+	t.Parallel()
+	ends := map[string]func(t *testing.T) (c, s *memtransport.Conn){
+		"client Close": func(t *testing.T) (c, s *memtransport.Conn) {
+			c, s = pair(t)
+			require.NoError(t, c.Close())
+			return c, s
+		},
+		"server Close": func(t *testing.T) (c, s *memtransport.Conn) {
+			c, s = pair(t)
+			require.NoError(t, s.Close())
+			return c, s
+		},
+		"fault hook": func(t *testing.T) (c, s *memtransport.Conn) {
+			c, s = pair(t, memtransport.WithFault(func(memtransport.Frame) memtransport.Action { return memtransport.Action{Close: true} }))
+			assert.ErrorIs(t, c.Send(t.Context(), []byte(`{}`)), io.ErrClosedPipe, "the Send the hook broke")
+			return c, s
+		},
+		"during a blocked Send": func(t *testing.T) (c, s *memtransport.Conn) {
+			c, s = pair(t, memtransport.WithBufferSize(0))
+			errc := make(chan error, 1)
+			go func() { errc <- c.Send(context.Background(), []byte(`{}`)) }()
+			require.Eventually(t, func() bool { return len(c.Transcript().Entries) == 1 }, 5*time.Second, time.Millisecond, "the Send waits for room")
+			require.NoError(t, s.Close())
+			assert.ErrorIs(t, <-errc, io.ErrClosedPipe, "the waiting Send")
+			return c, s
+		},
+	}
+	for name, end := range ends {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, s := end(t)
+			ctx := t.Context()
+			for _, e := range []*memtransport.Conn{c, s} {
+				_, rerr := e.Receive(ctx)
+				for what, err := range map[string]error{
+					"Send":    e.Send(ctx, []byte(`{}`)),
+					"SendRaw": e.SendRaw(ctx, []byte(`x`)),
+					"Receive": rerr,
+				} {
+					require.ErrorIs(t, err, io.ErrClosedPipe, what)
+					assert.Regexp(t, `^memtransport: io: read/write on closed pipe \(closed by .+\)$`, err.Error(), what)
+				}
+			}
+		})
+	}
 }
 
 func TestClosedEndRefusesEverythingAndCloseIsIdempotent(t *testing.T) {
@@ -181,10 +235,10 @@ func TestClosedEndRefusesEverythingAndCloseIsIdempotent(t *testing.T) {
 	require.NoError(t, s.Close())
 
 	_, err := c.Receive(ctx)
-	require.ErrorIs(t, err, memtransport.ErrClosed, "an end that closed itself does not read on")
-	require.ErrorIs(t, c.Send(ctx, []byte(`{}`)), memtransport.ErrClosed)
-	require.ErrorIs(t, s.Send(ctx, []byte(`{}`)), memtransport.ErrClosed)
-	require.ErrorIs(t, s.SendRaw(ctx, []byte(`x`)), memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe, "an end that closed itself does not read on")
+	require.ErrorIs(t, c.Send(ctx, []byte(`{}`)), io.ErrClosedPipe)
+	require.ErrorIs(t, s.Send(ctx, []byte(`{}`)), io.ErrClosedPipe)
+	require.ErrorIs(t, s.SendRaw(ctx, []byte(`x`)), io.ErrClosedPipe)
 	select {
 	case <-c.Done():
 	default:
@@ -378,5 +432,5 @@ func TestSatisfiesTransportShape(t *testing.T) {
 	assert.Equal(t, "client→server", memtransport.ClientToServer.String())
 	assert.Equal(t, "server→client", memtransport.ServerToClient.String())
 	assert.Equal(t, "Direction(9)", memtransport.Direction(9).String())
-	assert.False(t, errors.Is(memtransport.ErrClosed, memtransport.ErrTooLarge))
+	assert.False(t, errors.Is(io.ErrClosedPipe, memtransport.ErrTooLarge))
 }

@@ -4,7 +4,15 @@
 // [Pair] returns the client end and the server end. Each end sends with
 // [Conn.Send] and receives with [Conn.Receive]; both take a context and both
 // ends may send at once. [Conn.Close] on either end ends the connection: the
-// other end first receives what was already sent, then [ErrClosed].
+// other end first receives what was already sent, then an error.
+//
+// Every call on an ended connection, whichever end closed it, returns an
+// error matching [io.ErrClosedPipe] (test it with errors.Is; the text begins
+// "memtransport: " and says which end closed). A Pair is a pipe, so it fails
+// the way the standard library's pipes do: the ends of net.Pipe and io.Pipe
+// also return io.ErrClosedPipe once the pipe is closed. net.ErrClosed would
+// say that the caller had used its own connection after closing it, which
+// is only one of the two cases here.
 //
 // What a test needs beyond a pipe is here too:
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -22,7 +23,7 @@ func ExamplePair() {
 	fmt.Printf("client got %s\n", resp)
 
 	_, err := client.Receive(ctx)
-	fmt.Println(errors.Is(err, memtransport.ErrClosed))
+	fmt.Println(errors.Is(err, io.ErrClosedPipe))
 	// Output:
 	// server got {"jsonrpc":"2.0","id":1,"method":"ping"}
 	// client got {"jsonrpc":"2.0","id":1,"result":{}}

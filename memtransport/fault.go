@@ -27,7 +27,8 @@ type Action struct {
 	// (or yields a value), so a test can decide exactly when it arrives.
 	Hold <-chan struct{}
 	// Close ends the whole connection instead of delivering the frame, as if
-	// the peer had crashed mid-message; the sender gets [ErrClosed].
+	// the peer had crashed mid-message; the sender gets an error
+	// matching [io.ErrClosedPipe].
 	Close bool
 	// Drop discards the frame: the sender sees success and the receiver never
 	// sees it, as if it were lost in transit.

@@ -1,6 +1,7 @@
 package memtransport_test
 
 import (
+	"io"
 	"testing"
 	"time"
 
@@ -83,7 +84,7 @@ func TestFaultHoldEndsOnClose(t *testing.T) {
 	sent := make(chan error, 1)
 	go func() { sent <- s.Send(t.Context(), []byte(`{}`)) }()
 	require.NoError(t, c.Close())
-	require.ErrorIs(t, <-sent, memtransport.ErrClosed)
+	require.ErrorIs(t, <-sent, io.ErrClosedPipe)
 }
 
 func TestFaultDelay(t *testing.T) {
@@ -105,13 +106,13 @@ func TestFaultCloseBreaksTheConnection(t *testing.T) {
 	ctx := t.Context()
 	require.NoError(t, s.Send(ctx, []byte(`{"n":1}`)))
 	err := s.Send(ctx, []byte(`{"n":2}`))
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 	assert.Contains(t, err.Error(), "closed by a fault hook on server→client frame 2")
 
 	got, err := c.Receive(ctx)
 	require.NoError(t, err, "frames before the fault still arrive")
 	assert.Equal(t, `{"n":1}`, string(got))
 	_, err = c.Receive(ctx)
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 	assert.Equal(t, "connection closed by fault", c.Transcript().Entries[1].Note)
 }

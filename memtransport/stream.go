@@ -54,7 +54,7 @@ func (s *stream) Read(p []byte) (int, error) {
 	if len(s.rframe) == 0 && !s.rnewline {
 		m, err := s.c.Receive(context.Background())
 		if err != nil {
-			if errors.Is(err, ErrClosed) {
+			if errors.Is(err, io.ErrClosedPipe) {
 				return 0, io.EOF
 			}
 			return 0, err

@@ -109,7 +109,7 @@ func TestStreamWriteSkipsTheRestOfARefusedLine(t *testing.T) {
 	for {
 		m, err := c.Receive(t.Context())
 		if err != nil {
-			require.ErrorIs(t, err, memtransport.ErrClosed)
+			require.ErrorIs(t, err, io.ErrClosedPipe)
 			break
 		}
 		got = append(got, string(m))
@@ -145,7 +145,7 @@ func TestStreamCloseDeliversTheLastUnterminatedLine(t *testing.T) {
 		assert.Equal(t, want, string(got))
 	}
 	_, err = c.Receive(t.Context())
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 }
 
 // Close does not wait: a last line that finds the buffer full is reported,
@@ -163,7 +163,7 @@ func TestStreamCloseReportsALastLineItCouldNotDeliver(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"a":1}`, string(got))
 	_, err = c.Receive(t.Context())
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 	assert.Contains(t, c.Transcript().String(), `[not delivered: memtransport: the buffer is full] {"lost"`)
 }
 
@@ -196,9 +196,9 @@ func TestStreamCloseClosesTheConnection(t *testing.T) {
 	c, s := pair(t)
 	require.NoError(t, s.Stream().Close())
 	_, err := c.Receive(t.Context())
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 	_, err = s.Stream().Write([]byte("{}\n"))
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 }
 
 // Close ends a Write blocked on a full buffer, as it promises, instead of
@@ -223,5 +223,5 @@ func TestStreamCloseEndsABlockedWrite(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("Close did not return while a Write was blocked")
 	}
-	require.ErrorIs(t, <-werr, memtransport.ErrClosed)
+	require.ErrorIs(t, <-werr, io.ErrClosedPipe)
 }

@@ -61,6 +61,11 @@
 // code is deliberately none of the modern ones, so a probing client falls
 // back to initialize.
 //
+// After Close, every call on a transport returns an error that matches
+// [github.com/mcptestkit/mcptestkit/client.ErrClosed] (errors.Is), the one
+// error for an ended connection whether the code holds a client or the
+// transport itself.
+//
 // Redirects that keep the method and body (307, 308) are followed; a 301,
 // 302 or 303, after which net/http would send the POST again as a GET, is
 // refused with an error naming the status and the new URL.

@@ -347,14 +347,14 @@ func (t *StreamableHTTP) Send(ctx context.Context, msg []byte) error {
 func (t *StreamableHTTP) Receive(ctx context.Context) ([]byte, error) {
 	select {
 	case <-t.ctx.Done():
-		return nil, ErrClosed
+		return nil, errClosed
 	default:
 	}
 	select {
 	case m := <-t.incoming:
 		return m, nil
 	case <-t.ctx.Done():
-		return nil, ErrClosed
+		return nil, errClosed
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

@@ -32,7 +32,7 @@ func (t *StreamableHTTP) postCancel(ctx context.Context, m *jsonrpc.Message, msg
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return ErrClosed
+		return errClosed
 	}
 	t.wg.Add(1)
 	go func() {
@@ -67,7 +67,7 @@ func (t *StreamableHTTP) postOther(ctx context.Context, m *jsonrpc.Message, body
 	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
-		return ErrClosed
+		return errClosed
 	}
 	t.legacyHeaders(h)
 	expired := t.expired
@@ -100,7 +100,7 @@ func (t *StreamableHTTP) postWith(ctx context.Context, m *jsonrpc.Message, body 
 	resp, err := t.do(ctx, http.MethodPost, body, h)
 	if err != nil {
 		if ctx.Err() != nil && t.ctx.Err() != nil {
-			return ErrClosed
+			return errClosed
 		}
 		return fmt.Errorf("transport: POST %s: %w", what, unwrapURLError(err))
 	}

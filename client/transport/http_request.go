@@ -28,7 +28,7 @@ func (t *StreamableHTTP) startCall(m *jsonrpc.Message, body []byte) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return ErrClosed
+		return errClosed
 	}
 	if old, dup := t.calls[m.ID.String()]; dup && !old.answered.Load() {
 		return fmt.Errorf("transport: Send: request id %s is already in flight", m.ID)

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 )
 
 // Defaults for [Command].
@@ -44,8 +46,6 @@ const (
 
 // Errors wrapped by the [ProcessError] a [Stdio] reports.
 var (
-	// ErrClosed is returned by every call on a transport after Close.
-	ErrClosed = errors.New("transport: closed")
 	// ErrProcessExited means the server process ended while the connection
 	// was in use.
 	ErrProcessExited = errors.New("server process exited")
@@ -58,6 +58,17 @@ var (
 	// with [WithMaxLineSize].
 	ErrLineTooLong = errors.New("server wrote a line longer than the limit on stdout")
 )
+
+// errClosed is what every call on a transport returns after its Close. It
+// matches client.ErrClosed, whose value package jsonrpc holds so that this
+// package need not import the client.
+var errClosed error = closedError{}
+
+type closedError struct{}
+
+func (closedError) Error() string { return "transport: closed" }
+
+func (closedError) Unwrap() error { return jsonrpc.ErrClosed }
 
 // ProcessError reports why a stdio connection to a server process broke. It
 // names the command, what happened, the exit status when the process has
@@ -304,7 +315,7 @@ func (s *Stdio) Process() *os.Process { return s.cmd.Process }
 func (s *Stdio) Send(ctx context.Context, msg []byte) error {
 	select {
 	case <-s.closing:
-		return ErrClosed
+		return errClosed
 	case <-s.failed:
 		return s.err
 	default:
@@ -326,7 +337,7 @@ func (s *Stdio) Send(ctx context.Context, msg []byte) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.closing:
-		return ErrClosed
+		return errClosed
 	}
 	defer func() { <-s.writeMu }()
 
@@ -347,7 +358,7 @@ func (s *Stdio) Send(ctx context.Context, msg []byte) error {
 	}
 	select {
 	case <-s.closing:
-		return ErrClosed
+		return errClosed
 	default:
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
@@ -373,7 +384,7 @@ func (s *Stdio) stdinBroken(ctx context.Context, werr error) error {
 	case <-s.failed:
 		return s.err
 	case <-s.closing:
-		return ErrClosed
+		return errClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-t.C:
@@ -387,7 +398,7 @@ func (s *Stdio) stdinBroken(ctx context.Context, werr error) error {
 	case <-s.failed:
 		return s.err
 	case <-s.closing:
-		return ErrClosed
+		return errClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-settle.C:
@@ -399,7 +410,7 @@ func (s *Stdio) stdinBroken(ctx context.Context, werr error) error {
 func (s *Stdio) Receive(ctx context.Context) ([]byte, error) {
 	select {
 	case <-s.closing:
-		return nil, ErrClosed
+		return nil, errClosed
 	default:
 	}
 	select {
@@ -413,7 +424,7 @@ func (s *Stdio) Receive(ctx context.Context) ([]byte, error) {
 			return nil, s.err
 		}
 	case <-s.closing:
-		return nil, ErrClosed
+		return nil, errClosed
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -535,7 +546,7 @@ func (s *Stdio) readMessages(br *bufio.Reader) error {
 		select {
 		case s.incoming <- line:
 		case <-s.closing:
-			return ErrClosed
+			return errClosed
 		}
 	}
 }
@@ -580,7 +591,7 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 func (s *Stdio) stdoutEnded(err error) {
 	select {
 	case <-s.closing:
-		s.fail(ErrClosed)
+		s.fail(errClosed)
 		return
 	default:
 	}

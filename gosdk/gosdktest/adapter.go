@@ -104,7 +104,7 @@ func (a *Adapter) Serve(ctx context.Context, conn *memtransport.Conn) error {
 	if waitErr != nil && !closedWhileAnswering(waitErr) {
 		return fmt.Errorf("gosdk: session ended: %w", waitErr)
 	}
-	if closeErr != nil && !errors.Is(closeErr, memtransport.ErrClosed) {
+	if closeErr != nil && !errors.Is(closeErr, io.ErrClosedPipe) {
 		return fmt.Errorf("gosdk: closing the session: %w", closeErr)
 	}
 	return nil

@@ -2,6 +2,7 @@ package gosdktest_test
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -156,7 +157,7 @@ func TestShutdownIsCleanAndQuiet(t *testing.T) {
 		require.NoError(t, <-done)
 		logs.AssertNone(t, logcapture.AtLeast(slog.LevelError)) // no spurious "server run cancelled"
 		_, err = c.Receive(t.Context())
-		require.ErrorIs(t, err, memtransport.ErrClosed, "the client sees the connection end")
+		require.ErrorIs(t, err, io.ErrClosedPipe, "the client sees the connection end")
 	})
 	t.Run("before any message", func(t *testing.T) {
 		t.Parallel()
@@ -198,7 +199,7 @@ func TestMalformedJSONEndsTheSession(t *testing.T) {
 	assert.Contains(t, err.Error(), "decoding a message from the client")
 	assert.Contains(t, err.Error(), `"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"`)
 	_, err = c.Receive(t.Context())
-	require.ErrorIs(t, err, memtransport.ErrClosed)
+	require.ErrorIs(t, err, io.ErrClosedPipe)
 }
 
 func TestRequestExtraReachesHandlers(t *testing.T) {
@@ -257,5 +258,5 @@ func TestServeRejectsNilConnection(t *testing.T) {
 	t.Parallel()
 	err := gosdktest.Server(newServer(nil)).Serve(t.Context(), nil)
 	require.ErrorContains(t, err, "nil connection")
-	assert.NotErrorIs(t, err, memtransport.ErrClosed)
+	assert.NotErrorIs(t, err, io.ErrClosedPipe)
 }

@@ -54,7 +54,7 @@ func (c *connection) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	data, err := conn.Receive(ctx)
 	if err != nil {
-		if errors.Is(err, memtransport.ErrClosed) {
+		if errors.Is(err, io.ErrClosedPipe) {
 			return nil, io.EOF
 		}
 		return nil, err
@@ -78,7 +78,7 @@ func (c *connection) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("gosdk: encoding a message for the client: %w", err)
 	}
 	if err := c.t.conn.Send(ctx, data); err != nil {
-		if errors.Is(err, memtransport.ErrClosed) {
+		if errors.Is(err, io.ErrClosedPipe) {
 			return errWriteClosed
 		}
 		return fmt.Errorf("gosdk: sending a message to the client: %w", err)

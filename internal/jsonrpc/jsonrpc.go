@@ -191,6 +191,12 @@ func Encode(m *Message) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
+// ErrClosed is the kit's one error for an MCP connection that has ended,
+// exported as client.ErrClosed. It is defined here, as os.ErrClosed is in
+// io/fs, so that package transport, which does not import the client, can
+// return errors that match it.
+var ErrClosed = errors.New("client: connection closed")
+
 // ErrNotMessage is wrapped by every error Decode returns.
 var ErrNotMessage = errors.New("not a JSON-RPC 2.0 message")
 

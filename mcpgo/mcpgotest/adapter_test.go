@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -353,7 +354,7 @@ func TestShutdownIsClean(t *testing.T) {
 		cancel()
 		require.NoError(t, <-done, "Serve ends the waiting handler and returns")
 		b, err := c.Receive(t.Context())
-		require.ErrorIs(t, err, memtransport.ErrClosed, "got %s", b)
+		require.ErrorIs(t, err, io.ErrClosedPipe, "got %s", b)
 	})
 }
 

@@ -33,7 +33,7 @@ type connection struct {
 // go-sdk's signal for a normal end.
 func (c connection) Read(ctx context.Context) (jsonrpc.Message, error) {
 	data, err := c.Conn.Receive(ctx)
-	if errors.Is(err, memtransport.ErrClosed) {
+	if errors.Is(err, io.ErrClosedPipe) {
 		return nil, io.EOF
 	}
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 	"github.com/mcptestkit/mcptestkit/logcapture"
@@ -473,8 +474,8 @@ func TestHTTPCloseEndsHangingRequests(t *testing.T) {
 				done <- err
 			}()
 			require.NoError(t, tr.Close())
-			assert.ErrorIs(t, <-done, transport.ErrClosed, "Close wakes a pending Receive")
-			assert.ErrorIs(t, tr.Send(t.Context(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)), transport.ErrClosed)
+			assert.ErrorIs(t, <-done, client.ErrClosed, "Close wakes a pending Receive")
+			assert.ErrorIs(t, tr.Send(t.Context(), []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)), client.ErrClosed)
 		})
 	}
 }

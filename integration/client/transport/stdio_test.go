@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 )
@@ -99,8 +100,8 @@ func TestStdioLegacySession(t *testing.T) {
 	mu.Unlock()
 
 	_, err := tr.Receive(t.Context())
-	assert.ErrorIs(t, err, transport.ErrClosed)
-	assert.ErrorIs(t, tr.Send(t.Context(), []byte(`{}`)), transport.ErrClosed)
+	assert.ErrorIs(t, err, client.ErrClosed)
+	assert.ErrorIs(t, tr.Send(t.Context(), []byte(`{}`)), client.ErrClosed)
 	assert.NoError(t, tr.Close(), "a second Close is fine")
 }
 
