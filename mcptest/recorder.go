@@ -7,8 +7,10 @@ import (
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/recent"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -72,23 +74,24 @@ func WithTranscript(tr *Transcript) Option {
 
 // recordingTransport is the client.Transport the external connections put
 // between the client and the real transport. It records every message in a
-// [memtransport.Recorder], the recorder an in-memory connection has, and,
-// when the connection is labelled for the leak check, sends each message
-// with the connection's label on the sending goroutine (pprof.Do, which
-// puts the goroutine's labels back afterwards), so that what the transport
-// starts per message (an HTTP request's goroutine, the in-process handler's)
-// carries the label too. Close drops the label, which the leak check
-// needs: see census.
+// transcript kept as an in-memory connection keeps its own (package recent,
+// and memtransport's entries), and, when the connection is labelled for the
+// leak check, sends each message with the connection's label on the sending
+// goroutine (pprof.Do, which puts the goroutine's labels back afterwards),
+// so that what the transport starts per message (an HTTP request's
+// goroutine, the in-process handler's) carries the label too. Close drops
+// the label, which the leak check needs: see census.
 type recordingTransport struct {
 	inner  client.Transport
-	rec    *memtransport.Recorder
+	start  time.Time
+	frames recent.Log[memtransport.Entry]
 	labels atomic.Pointer[pprof.LabelSet] // nil: unlabelled, or closed
 }
 
 // newRecorder wraps inner, keeping the keep most recent messages (0:
 // none). label is the connection's leak-check label, or "".
 func newRecorder(inner client.Transport, keep int, label string) *recordingTransport {
-	r := &recordingTransport{inner: inner, rec: memtransport.NewRecorder(keep)}
+	r := &recordingTransport{inner: inner, start: time.Now(), frames: recent.New[memtransport.Entry](keep)}
 	if label != "" {
 		labels := pprof.Labels(leakLabel, label)
 		r.labels.Store(&labels)
@@ -103,10 +106,10 @@ func (r *recordingTransport) Unwrap() client.Transport { return r.inner }
 // Send records msg and hands it to the transport.
 func (r *recordingTransport) Send(ctx context.Context, msg []byte) error {
 	// The transport owns what it is sent, so the transcript keeps a copy.
-	seq := r.rec.Record(memtransport.ClientToServer, bytes.Clone(msg))
+	seq := r.record(memtransport.ClientToServer, bytes.Clone(msg))
 	err := r.send(ctx, msg)
 	if err != nil {
-		r.rec.Annotate(seq, "not sent: "+err.Error())
+		r.frames.Update(seq, func(e *memtransport.Entry) { e.Note = "not sent: " + err.Error() })
 	}
 	return err
 }
@@ -126,7 +129,7 @@ func (r *recordingTransport) send(ctx context.Context, msg []byte) (err error) {
 func (r *recordingTransport) Receive(ctx context.Context) ([]byte, error) {
 	msg, err := r.inner.Receive(ctx)
 	if err == nil {
-		r.rec.Record(memtransport.ServerToClient, bytes.Clone(msg))
+		r.record(memtransport.ServerToClient, bytes.Clone(msg))
 	}
 	return msg, err
 }
@@ -138,5 +141,16 @@ func (r *recordingTransport) Close() error {
 	return r.inner.Close()
 }
 
-// transcript returns the entries recorded so far.
-func (r *recordingTransport) transcript() memtransport.Transcript { return r.rec.Transcript() }
+// record adds a message to the transcript and returns its sequence number.
+func (r *recordingTransport) record(d memtransport.Direction, msg []byte) int {
+	return r.frames.Add(memtransport.Entry{Dir: d, At: time.Since(r.start), Data: msg})
+}
+
+// transcript returns the entries recorded so far, numbered as a Pair's are.
+func (r *recordingTransport) transcript() memtransport.Transcript {
+	entries, omitted := r.frames.Snapshot()
+	for i := range entries {
+		entries[i].Seq = omitted + i + 1
+	}
+	return memtransport.Transcript{Entries: entries, Omitted: omitted}
+}

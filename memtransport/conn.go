@@ -70,7 +70,7 @@ type pipe struct {
 	closeErr  error // set before done is closed: &closed
 	closed    closedError
 
-	tr Recorder
+	tr transcript
 }
 
 func (p *pipe) lane(d Direction) *lane { return &p.lanes[d-1] }
@@ -110,7 +110,7 @@ type Conn struct {
 // the same.
 func Pair(opts ...Option) (client, server *Conn) {
 	cfg := newConfig(opts)
-	p := &pipe{cfg: cfg, done: make(chan struct{}), tr: Recorder{start: time.Now(), limit: cfg.transcriptLimit}}
+	p := &pipe{cfg: cfg, done: make(chan struct{}), tr: newTranscript(cfg.transcriptLimit)}
 	for i := range p.lanes {
 		p.lanes[i] = lane{ch: make(chan []byte, cfg.buffer), turn: make(chan struct{}, 1)}
 	}

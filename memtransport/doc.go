@@ -17,8 +17,7 @@
 // What a test needs beyond a pipe is here too:
 //
 //   - a shared [Transcript] of every frame that crossed, in order and with its
-//     direction, that renders as text for a failure message ([Recorder]
-//     keeps one the same way for a connection that is not a Pair);
+//     direction, that renders as text for a failure message;
 //   - [Conn.SendRaw], which delivers bytes as they are (malformed JSON,
 //     oversized frames) so a test can feed a server bad input;
 //   - [WithMaxMessageSize], past which [Conn.Send] fails with a [*SizeError];

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcptestkit/mcptestkit/internal/recent"
 )
 
 // Entry is one frame in a [Transcript].
@@ -104,106 +105,35 @@ func (t Transcript) String() string {
 	return b.String()
 }
 
-// Recorder records frames into a [Transcript]: the one both ends of a [Pair]
-// share, and one for a connection that is not a Pair (a stdio or HTTP
-// transport), so that every transcript is kept and printed the same way.
-// Appending under a mutex keeps it cheap; the entries reference the frames
-// rather than copying them, and live in chunks so a long transcript never
-// copies itself to grow. Its methods are safe for concurrent use.
-type Recorder struct {
-	start   time.Time
-	mu      sync.Mutex
-	limit   int // < 0 unlimited, 0 off
-	seq     int
-	chunks  [][]Entry
-	held    int // entries in chunks
-	omitted int
+// transcript records the frames of a [Pair], which both ends share.
+type transcript struct {
+	start  time.Time
+	frames recent.Log[Entry]
 }
 
-// NewRecorder returns a recorder that keeps the limit most recent frames
-// (counting older ones in [Transcript.Omitted]); limit == 0 records nothing
-// but the count, and a negative limit keeps every frame. Entries are timed
-// from now.
-func NewRecorder(limit int) *Recorder { return &Recorder{start: time.Now(), limit: limit} }
+func newTranscript(limit int) transcript {
+	return transcript{start: time.Now(), frames: recent.New[Entry](limit)}
+}
 
-// Record adds a frame travelling in direction d and returns its sequence
-// number. It keeps data, which the caller must not modify afterwards.
-func (t *Recorder) Record(d Direction, data []byte) int { return t.record(d, data, false, "") }
+// record adds a frame and returns its sequence number.
+func (t *transcript) record(d Direction, data []byte, raw bool, note string) int {
+	return t.frames.Add(Entry{Dir: d, At: time.Since(t.start), Data: data, Raw: raw, Note: note})
+}
 
-// Annotate adds a note ("not sent: ...") to the frame numbered seq, if the
-// transcript still holds it.
-func (t *Recorder) Annotate(seq int, note string) { t.annotate(seq, note) }
-
-// Transcript returns a snapshot of the frames recorded so far.
-func (t *Recorder) Transcript() Transcript { return t.snapshot() }
-
-const (
-	firstChunk = 8
-	chunkSize  = 256
-)
-
-func (t *Recorder) record(d Direction, data []byte, raw bool, note string) int {
-	at := time.Since(t.start)
-	t.mu.Lock()
-	t.seq++
-	seq := t.seq
-	if t.limit == 0 {
-		t.omitted++
-		t.mu.Unlock()
-		return seq
-	}
-	last := len(t.chunks) - 1
-	if last < 0 || len(t.chunks[last]) == cap(t.chunks[last]) {
-		// Chunks start small, since most connections carry a handful of
-		// messages, and double up to chunkSize.
-		size := firstChunk
-		if last >= 0 {
-			size = min(2*cap(t.chunks[last]), chunkSize)
+// annotate adds a note to the frame numbered seq, if it is still held.
+func (t *transcript) annotate(seq int, note string) {
+	t.frames.Update(seq, func(e *Entry) {
+		if e.Note != "" {
+			note = e.Note + ", " + note
 		}
-		t.chunks = append(t.chunks, make([]Entry, 0, size))
-		last++
-	}
-	t.chunks[last] = append(t.chunks[last], Entry{Seq: t.seq, Dir: d, At: at, Data: data, Raw: raw, Note: note})
-	t.held++
-	// Drop whole chunks that the limit no longer needs.
-	for t.limit > 0 && t.held-len(t.chunks[0]) >= t.limit {
-		t.held -= len(t.chunks[0])
-		t.omitted += len(t.chunks[0])
-		t.chunks[0] = nil
-		t.chunks = t.chunks[1:]
-	}
-	t.mu.Unlock()
-	return seq
+		e.Note = note
+	})
 }
 
-func (t *Recorder) annotate(seq int, note string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for c := len(t.chunks) - 1; c >= 0; c-- {
-		chunk := t.chunks[c]
-		for i := len(chunk) - 1; i >= 0; i-- {
-			if chunk[i].Seq == seq {
-				if chunk[i].Note != "" {
-					note = chunk[i].Note + ", " + note
-				}
-				chunk[i].Note = note
-				return
-			}
-		}
-	}
-}
-
-func (t *Recorder) snapshot() Transcript {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	entries := make([]Entry, 0, t.held)
-	for _, chunk := range t.chunks {
-		entries = append(entries, chunk...)
-	}
-	omitted := t.omitted
-	if t.limit > 0 && len(entries) > t.limit {
-		omitted += len(entries) - t.limit
-		entries = entries[len(entries)-t.limit:]
+func (t *transcript) snapshot() Transcript {
+	entries, omitted := t.frames.Snapshot()
+	for i := range entries {
+		entries[i].Seq = omitted + i + 1
 	}
 	return Transcript{Entries: entries, Omitted: omitted}
 }

@@ -92,28 +92,3 @@ func TestTranscriptOff(t *testing.T) {
 	assert.Equal(t, 1, tr.Omitted)
 }
 
-// A Recorder keeps a transcript for a connection that is not a Pair, in the
-// same form.
-func TestRecorder(t *testing.T) {
-	t.Parallel()
-	r := memtransport.NewRecorder(2)
-	assert.Equal(t, 1, r.Record(memtransport.ClientToServer, []byte(`{"a":1}`)))
-	assert.Equal(t, 2, r.Record(memtransport.ServerToClient, []byte(`{"b":2}`)))
-	assert.Equal(t, 3, r.Record(memtransport.ClientToServer, []byte(`{"c":3}`)))
-	r.Annotate(3, "not sent: broken pipe")
-	r.Annotate(1, "gone") // no longer held: nothing to note
-
-	tr := r.Transcript()
-	assert.Equal(t, 1, tr.Omitted)
-	require.Len(t, tr.Entries, 2)
-	assert.Equal(t, strings.Join([]string{
-		`(1 earlier messages omitted)`,
-		`#2 +X server→client {"b":2}`,
-		`#3 +X client→server [not sent: broken pipe] {"c":3}`,
-	}, "\n"), timeOffsets.ReplaceAllString(tr.String(), "+X"))
-
-	off := memtransport.NewRecorder(0)
-	off.Record(memtransport.ClientToServer, []byte(`{}`))
-	assert.Empty(t, off.Transcript().Entries)
-	assert.Equal(t, 1, off.Transcript().Omitted)
-}
