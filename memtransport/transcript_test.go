@@ -91,4 +91,3 @@ func TestTranscriptOff(t *testing.T) {
 	assert.Empty(t, tr.Entries)
 	assert.Equal(t, 1, tr.Omitted)
 }
-
