@@ -27,40 +27,40 @@ import (
 // A nil logger means [slog.Default]; [guard.ToolErrorsAsResults] is its one
 // option.
 func Guard(logger *slog.Logger, opts ...guard.Option) mcp.Middleware {
-	rec := contract.New(logger, opts)
+	report := contract.New(logger, opts)
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
 				if v := recover(); v != nil {
 					name := subject(req)
-					rec.Panic(ctx, method, name, v)
+					report.Panic(ctx, method, name, v)
 					res, err = crashResponse(method, name)
 				}
 			}()
 			res, err = next(ctx, method, req)
-			return observe(ctx, rec, method, req, res, err)
+			return observe(ctx, report, method, req, res, err)
 		}
 	}
 }
 
 // observe logs a handler's failure and returns its response, turned into a
 // tool result if the configuration asks for it.
-func observe(ctx context.Context, rec contract.Recorder, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
+func observe(ctx context.Context, report contract.Reporter, method string, req mcp.Request, res mcp.Result, err error) (mcp.Result, error) {
 	if err == nil {
 		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-			rec.ToolError(ctx, subject(req), toolErrorText(r))
+			report.ToolError(ctx, subject(req), toolErrorText(r))
 		}
 		return res, nil
 	}
 	var wire *jsonrpc.Error
 	if !errors.As(err, &wire) {
-		if method == contract.MethodCallTool && rec.ToolErrorsAsResults {
-			rec.ToolError(ctx, subject(req), err.Error())
+		if method == contract.MethodCallTool && report.ToolErrorsAsResults {
+			report.ToolError(ctx, subject(req), err.Error())
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		}
 		wire = &jsonrpc.Error{} // the SDK sends an error that carries no code with code 0
 	}
-	rec.RequestFailed(ctx, method, subject(req), wire.Code, err)
+	report.RequestFailed(ctx, method, subject(req), wire.Code, err)
 	return res, err
 }
 

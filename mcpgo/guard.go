@@ -39,28 +39,28 @@ func Guard(logger *slog.Logger, opts ...guard.Option) server.ServerOption {
 }
 
 // guarded holds the middleware Guard adds.
-type guarded struct{ rec contract.Recorder }
+type guarded struct{ report contract.Reporter }
 
 func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		name := req.Params.Name
 		defer func() {
 			if v := recover(); v != nil {
-				g.rec.Panic(ctx, contract.MethodCallTool, name, v)
+				g.report.Panic(ctx, contract.MethodCallTool, name, v)
 				res, err = mcp.NewToolResultError(contract.ToolCrashText(name)), nil
 			}
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
-			if _, elicit := asURLElicitationRequired(err); g.rec.ToolErrorsAsResults && !elicit {
-				g.rec.ToolError(ctx, name, err.Error())
+			if _, elicit := asURLElicitationRequired(err); g.report.ToolErrorsAsResults && !elicit {
+				g.report.ToolError(ctx, name, err.Error())
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			g.rec.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, req, err), err)
+			g.report.RequestFailed(ctx, contract.MethodCallTool, name, handlerCode(ctx, req, err), err)
 			return res, err
 		}
 		if res != nil && res.IsError {
-			g.rec.ToolError(ctx, name, toolErrorText(res))
+			g.report.ToolError(ctx, name, toolErrorText(res))
 		}
 		return res, nil
 	}
@@ -69,7 +69,7 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		c := call[mcp.ReadResourceRequest]{g.rec, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode[mcp.ReadResourceRequest]}
+		c := call[mcp.ReadResourceRequest]{g.report, contract.MethodReadResource, uri, contract.ResourceCrashMessage(uri), handlerCode[mcp.ReadResourceRequest]}
 		return guardCall(ctx, c, req, next)
 	}
 }
@@ -77,7 +77,7 @@ func (g guarded) resources(next server.ResourceHandlerFunc) server.ResourceHandl
 func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		name := req.Params.Name
-		c := call[mcp.GetPromptRequest]{g.rec, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode[mcp.GetPromptRequest]}
+		c := call[mcp.GetPromptRequest]{g.report, contract.MethodGetPrompt, name, contract.PromptCrashMessage(name), handlerCode[mcp.GetPromptRequest]}
 		return guardCall(ctx, c, req, next)
 	}
 }
@@ -86,7 +86,7 @@ func (g guarded) prompts(next server.PromptHandlerFunc) server.PromptHandlerFunc
 // handler, which fail the same way: with a Go error. Req is the request the
 // handler gets.
 type call[Req any] struct {
-	rec    contract.Recorder
+	report contract.Reporter
 	method string
 	name   string                                  // the URI or prompt name; "" for a completion
 	crash  string                                  // the error message the client gets after a panic
@@ -100,14 +100,14 @@ type call[Req any] struct {
 func guardCall[Req, R any](ctx context.Context, c call[Req], req Req, next func(context.Context, Req) (R, error)) (res R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			c.rec.Panic(ctx, c.method, c.name, v)
+			c.report.Panic(ctx, c.method, c.name, v)
 			var zero R
 			res, err = zero, errors.New(c.crash)
 		}
 	}()
 	res, err = next(ctx, req)
 	if err != nil {
-		c.rec.RequestFailed(ctx, c.method, c.name, c.code(ctx, req, err), err)
+		c.report.RequestFailed(ctx, c.method, c.name, c.code(ctx, req, err), err)
 	}
 	return res, err
 }
@@ -124,7 +124,7 @@ const methodComplete = string(mcp.MethodCompletionComplete)
 //
 // A nil logger means [slog.Default].
 func GuardPromptCompletions(logger *slog.Logger, p server.PromptCompletionProvider) server.PromptCompletionProvider {
-	return completions{rec: contract.New(logger, nil), prompts: p}
+	return completions{report: contract.New(logger, nil), prompts: p}
 }
 
 // GuardResourceCompletions is [GuardPromptCompletions] for a resource
@@ -132,12 +132,12 @@ func GuardPromptCompletions(logger *slog.Logger, p server.PromptCompletionProvid
 //
 //	server.WithResourceCompletionProvider(mcpgo.GuardResourceCompletions(logger, p))
 func GuardResourceCompletions(logger *slog.Logger, p server.ResourceCompletionProvider) server.ResourceCompletionProvider {
-	return completions{rec: contract.New(logger, nil), resources: p}
+	return completions{report: contract.New(logger, nil), resources: p}
 }
 
 // completions is a guarded completion provider: of prompts or of resources.
 type completions struct {
-	rec       contract.Recorder
+	report    contract.Reporter
 	prompts   server.PromptCompletionProvider
 	resources server.ResourceCompletionProvider
 }
@@ -157,7 +157,7 @@ func (g completions) CompleteResourceArgument(ctx context.Context, uri string, a
 // call describes a guarded completion: mcp-go sends every error a provider
 // returns as -32603.
 func (g completions) call() call[struct{}] {
-	return call[struct{}]{rec: g.rec, method: methodComplete, crash: contract.InternalMessage,
+	return call[struct{}]{report: g.report, method: methodComplete, crash: contract.InternalMessage,
 		code: func(context.Context, struct{}, error) int64 { return contract.CodeInternalError }}
 }
 

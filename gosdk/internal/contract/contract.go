@@ -46,17 +46,18 @@ func subject(method string) (msg, key string) {
 	return guard.MsgPanic, ""
 }
 
-// A Recorder writes a guard's log records, as the guard's options ask.
-type Recorder struct {
+// A Reporter writes the log records of a guard's events (a panic, a tool
+// error, a failed request), as the guard's options ask.
+type Reporter struct {
 	logger *slog.Logger // nil: slog.Default() as it is when a record is written
 
 	// ToolErrorsAsResults is whether guard.ToolErrorsAsResults was given.
 	ToolErrorsAsResults bool
 }
 
-// New returns the Recorder for a guard given logger and opts.
-func New(logger *slog.Logger, opts []guard.Option) Recorder {
-	r := Recorder{logger: logger}
+// New returns the Reporter for a guard given logger and opts.
+func New(logger *slog.Logger, opts []guard.Option) Reporter {
+	r := Reporter{logger: logger}
 	for _, o := range opts {
 		if o == guard.ToolErrorsAsResults {
 			r.ToolErrorsAsResults = true
@@ -65,7 +66,7 @@ func New(logger *slog.Logger, opts []guard.Option) Recorder {
 	return r
 }
 
-func (r Recorder) log() *slog.Logger {
+func (r Reporter) log() *slog.Logger {
 	if r.logger == nil {
 		return slog.Default()
 	}
@@ -76,7 +77,7 @@ func (r Recorder) log() *slog.Logger {
 // handling method; name is the tool, URI or prompt ("" for other methods).
 // Call it from the deferred function that recovered v: the stack it records
 // then still has the panicking frames.
-func (r Recorder) Panic(ctx context.Context, method, name string, v any) {
+func (r Reporter) Panic(ctx context.Context, method, name string, v any) {
 	msg, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
 	attrs = append(attrs, slog.String(guard.MethodKey, method))
@@ -88,14 +89,14 @@ func (r Recorder) Panic(ctx context.Context, method, name string, v any) {
 }
 
 // ToolError writes the INFO record for a tool that reported a failure.
-func (r Recorder) ToolError(ctx context.Context, tool, text string) {
+func (r Reporter) ToolError(ctx context.Context, tool, text string) {
 	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
 		slog.String(guard.MethodKey, MethodCallTool), slog.String(guard.ToolKey, tool), slog.String(guard.ErrorKey, text))
 }
 
 // RequestFailed writes the INFO record for a request that ended in a
 // JSON-RPC error with the given code; name is as for Panic.
-func (r Recorder) RequestFailed(ctx context.Context, method, name string, code int64, err error) {
+func (r Reporter) RequestFailed(ctx context.Context, method, name string, code int64, err error) {
 	_, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
 	attrs = append(attrs, slog.String(guard.MethodKey, method))

@@ -9,7 +9,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/guard"
 )
 
-func ExampleRecorder_Panic() {
+func ExampleReporter_Panic() {
 	// Drop the time and cut the stack so the output is stable.
 	l := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
