@@ -1,33 +1,28 @@
 package mcptest_test
 
 import (
+	"fmt"
 	"testing"
 
-	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
 // The first test of a server: every check of package servercheck, each a
-// subtest. With the server's logs, a crash must also log one ERROR record
-// with its stack.
+// subtest of a *testing.T. The greeter of the ServerFunc example passes
+// them all but one, which only warns (its tool has no description), so the
+// test passes; with StrictChecks the warning would fail it. A failure
+// reads the same way: what the server broke, what the protocol expects, and
+// the messages around it.
 func ExampleCheckServer() {
-	_ = func(t *testing.T) {
-		logs := logcapture.New(t)
-		// The server under test, logging to logs.Logger(), behind its SDK's
-		// adapter: gosdktest.Server(bookshop.New(logs.Logger())) for the
-		// go-sdk Bookshop of examples/bookshop.
-		var srv mcptest.Server
-		mcptest.CheckServer(t, srv,
-			mcptest.CheckLogs(logs),
-			// go-sdk ends the session on a frame it cannot decode.
-			mcptest.SkipChecks("malformed-frame"))
-	}
-}
-
-// Fuzz the server's tools with go test -fuzz=FuzzServer.
-func ExampleFuzz() {
-	_ = func(f *testing.F) {
-		var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
-		mcptest.Fuzz(f, srv)
-	}
+	runTest(func(t testing.TB) { // t stands in for the test's *testing.T; it prints what the test reports.
+		mcptest.CheckServer(t, mcptest.ServerFunc(greeter))
+		fmt.Println("failed:", t.Failed())
+	})
+	// Output:
+	// tools/descriptions: warning: tools without a description: ["greet"]
+	// expected: every tool describes what it does; the description is how a model decides to call it (optional in the schema: a convention, not a rule)
+	// messages (→ client to server, ← server to client):
+	// 	→ {"jsonrpc":"2.0","id":8,"method":"tools/list"}
+	// 	← {"id":8,"jsonrpc":"2.0","result":{"tools":[{"inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"name":"greet"}]}}
+	// failed: false
 }

@@ -1,48 +1,45 @@
 package mcptest_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"os/exec"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
-// Connect needs a test, so this example shows a test function rather than
-// running one; the package's own tests and examples/bookshop run it for real.
 func ExampleConnect() {
-	// The server under test behind its SDK's adapter: gosdktest.Server(s)
-	// for a go-sdk *mcp.Server, mcpgotest.Server(s) for an mcp-go
-	// *server.MCPServer. Here a greeter with a tool "greet".
-	var srv mcptest.Server
+	runTest(func(t testing.TB) { // t stands in for the test's *testing.T; it prints what the test reports.
+		// The server under test: its SDK's adapter (gosdktest.Server(s) for a
+		// go-sdk *mcp.Server, mcpgotest.Server(s) for an mcp-go
+		// *server.MCPServer), or here the greeter of the ServerFunc example.
+		c := mcptest.Connect(t, mcptest.ServerFunc(greeter))
 
-	testGreet := func(t *testing.T) {
-		c := mcptest.Connect(t, srv)
 		res, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"})
-		require.NoError(t, err)
-		mcptest.Assert(t).Text(res, "Hello, Ada")
-	}
-	_ = testGreet
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println(res.Text())
+	})
+	// Output:
+	// Hello, Ada
 }
 
-// EachVersion runs the same test at every protocol version.
-func ExampleEachVersion() {
-	var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
-	testVersions := func(t *testing.T) {
-		mcptest.EachVersion(t, func(t *testing.T, version string) {
-			c := mcptest.Connect(t, srv)
-			if c.ProtocolVersion() != version {
-				t.Errorf("connected at %s, want %s", c.ProtocolVersion(), version)
-			}
-		})
-	}
-	_ = testVersions
+// WithProtocolVersion pins the version a connection speaks; the server
+// answers with the one it speaks. EachVersion runs a test once per version
+// in subtests of a *testing.T.
+func ExampleWithProtocolVersion() {
+	runTest(func(t testing.TB) { // t stands in for the test's *testing.T; it prints what the test reports.
+		for _, v := range []string{client.Version20241105, client.Version20250618, client.LatestLegacyVersion} {
+			c := mcptest.Connect(t, mcptest.ServerFunc(greeter), mcptest.WithProtocolVersion(v))
+			fmt.Println(v, "->", c.ProtocolVersion())
+		}
+	})
+	// Output:
+	// 2024-11-05 -> 2024-11-05
+	// 2025-06-18 -> 2025-06-18
+	// 2025-11-25 -> 2025-11-25
 }
 
 // printer stands in for the *testing.T of a test, to show what a failure
@@ -137,86 +134,44 @@ func ExampleNormalize() {
 	// }
 }
 
-// A server written in any language is started as a subprocess and spoken to
-// over stdio. If the test fails, the end of the server's stderr is printed
-// after the transcript; the test also fails if the server does not exit
-// cleanly when its stdin closes.
-func ExampleCommand() {
-	testSearch := func(t *testing.T) {
-		c := mcptest.Connect(t, mcptest.Command(exec.Command("python3", "bookshop_server.py")))
-		res, err := c.CallTool(t.Context(), "search_books", map[string]any{"query": "dune"})
-		require.NoError(t, err)
-		mcptest.Assert(t).ToolSuccess(res)
-	}
-	_ = testSearch
-}
-
-// A streamable HTTP handler is called in the test's process, with no socket,
-// exactly as a remote client would call it; a URL server does the same for
-// a server listening on an address.
-func ExampleHandler() {
-	// The server's handler: go-sdk's mcp.NewStreamableHTTPHandler,
-	// mcp-go's server.NewStreamableHTTPServer.
-	var handler http.Handler
-
-	testTools := func(t *testing.T) {
-		c := mcptest.Connect(t, mcptest.Handler(handler), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
-		list, err := c.ListTools(t.Context(), "")
-		require.NoError(t, err)
-		mcptest.Assert(t).ValidSchemas(list.Tools...)
-	}
-	_ = testTools
-}
-
-// A whole session, compared with testdata/greet-session.json.
+// WithTranscript hands the test its connection's messages: a whole session,
+// which mcptest.Assert(t).Golden("greet-session", tr.Messages()) would compare with
+// a golden file.
 func ExampleWithTranscript() {
-	var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
-	testSession := func(t *testing.T) {
+	runTest(func(t testing.TB) { // t stands in for the test's *testing.T; it prints what the test reports.
 		var tr mcptest.Transcript
-		c := mcptest.Connect(t, srv, mcptest.WithProtocolVersion(client.LatestLegacyVersion), mcptest.WithTranscript(&tr))
-		_, err := c.ListTools(t.Context(), "")
-		require.NoError(t, err)
-		mcptest.Assert(t).Golden("greet-session", tr.Messages())
-	}
-	_ = testSession
+		c := mcptest.Connect(t, mcptest.ServerFunc(greeter), mcptest.WithProtocolVersion(client.LatestLegacyVersion), mcptest.WithTranscript(&tr))
+		if _, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range tr.Snapshot().Entries {
+			fmt.Println(e.Dir, string(e.Data))
+		}
+	})
+	// Output:
+	// client→server {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcptestkit","version":"v0"}}}
+	// server→client {"id":1,"jsonrpc":"2.0","result":{"capabilities":{"logging":{},"tools":{}},"protocolVersion":"2025-11-25","serverInfo":{"name":"greeter","version":"v1.0.0"}}}
+	// client→server {"jsonrpc":"2.0","method":"notifications/initialized"}
+	// client→server {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}
+	// server→client {"id":2,"jsonrpc":"2.0","result":{"content":[{"text":"Hello, Ada","type":"text"}]}}
 }
 
 // RecordNotifications shows a test what the server sent besides its
-// answers: here the log message a tool sends while it runs, which a server
-// sends only at the level client.Options.LogLevel asks for.
+// answers: here the log message the greeter sends while greet runs, which
+// it sends only at the level client.Options.LogLevel asks for.
 func ExampleRecordNotifications() {
-	// A server whose tool "import" logs "imported 2 books" at level info,
-	// behind its SDK's adapter.
-	var srv mcptest.Server
-
-	testImportLogs := func(t *testing.T) {
+	runTest(func(t testing.TB) { // t stands in for the test's *testing.T; it prints what the test reports.
 		var n mcptest.Notifications
-		c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
-		_, err := c.CallTool(t.Context(), "import", nil)
-		require.NoError(t, err)
+		c := mcptest.Connect(t, mcptest.ServerFunc(greeter), mcptest.WithClient(client.Options{LogLevel: client.LevelInfo}), mcptest.RecordNotifications(&n))
+		if _, err := c.CallTool(t.Context(), "greet", map[string]any{"name": "Ada"}); err != nil {
+			t.Fatal(err)
+		}
 		// Sent while the call was served, so recorded by now; use n.Wait
 		// for what a server sends later on its own.
-		logs := n.Logs()
-		require.Len(t, logs, 1)
-		require.JSONEq(t, `"imported 2 books"`, string(logs[0].Data))
-	}
-	_ = testImportLogs
-}
-
-// Since runs a test only at the versions that have a feature: elicitation
-// came in 2025-06-18.
-func ExampleSince() {
-	var srv mcptest.Server // gosdktest.Server(s), mcpgotest.Server(s)
-	answer := func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
-		return &client.ElicitResult{Action: client.ElicitDecline}, nil
-	}
-	testElicitation := func(t *testing.T) {
-		mcptest.EachVersion(t, func(t *testing.T, version string) {
-			c := mcptest.Connect(t, srv, mcptest.WithClient(client.Options{Elicit: answer})) // at version
-			if c.Capabilities().Elicitation == nil {
-				t.Errorf("no elicitation at %s", version)
-			}
-		}, mcptest.Since(client.Version20250618))
-	}
-	_ = testElicitation
+		for _, m := range n.Logs() {
+			fmt.Println(m.Level, string(m.Data))
+		}
+	})
+	// Output:
+	// info "greeting Ada"
 }
