@@ -212,7 +212,8 @@ func (a *Assertions) ProtocolError(err error, code int64) *client.Error {
 		return nil
 	}
 	if e.Code != code {
-		a.fail("mcptest: the protocol error has another code\nexpected code: %d\nactual code:   %d\nmessage:       %q\ndata:          %s%s", code, e.Code, e.Message, dataText(e.Data), callbackHint(e.Message))
+		a.fail("mcptest: the protocol error has another code\nexpected code: %d\nactual code:   %d\nmessage:       %q\ndata:          %s%s",
+			code, e.Code, e.Message, dataText(e.Data), callbackHint(e.Message))
 		return nil
 	}
 	return e

@@ -304,7 +304,9 @@ func (h *harness) startWatchdog() {
 		if over {
 			return
 		}
-		h.logf(true, "mcptest: go test -timeout ends the test binary in %v and this test has not finished: the harness closes the connection now, so that the test ends and prints its report instead of being killed without one.", time.Until(h.deadline.Add(reportTime)).Round(time.Millisecond))
+		h.logf(true, "mcptest: go test -timeout ends the test binary in %v and this test has not finished: "+
+			"the harness closes the connection now, so that the test ends and prints its report instead of being killed without one.",
+			time.Until(h.deadline.Add(reportTime)).Round(time.Millisecond))
 		if h.client != nil {
 			_ = h.client.Close()
 		} else if h.tr != nil {
@@ -492,7 +494,9 @@ func (h *harness) cleanup() {
 }
 
 // leakHint ends every leak report.
-const leakHint = "A goroutine the server (or a handler) started must end when the connection closes. If it is meant to outlive the connection, ignore it with mcptest.IgnoreLeaks(\"<function>\") or turn the check off with mcptest.WithoutLeakCheck()."
+const leakHint = "A goroutine the server (or a handler) started must end when the connection closes. " +
+	"If it is meant to outlive the connection, ignore it with mcptest.IgnoreLeaks(\"<function>\") " +
+	"or turn the check off with mcptest.WithoutLeakCheck()."
 
 // checkLeaks hands the closed connection to the census (see leak.go) and
 // fails the test with what it found: this connection's leak, now or never
@@ -528,7 +532,11 @@ func (h *harness) checkLeaks() {
 		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own, leakHint)
 	}
 	for _, o := range others {
-		h.t.Errorf("mcptest: goroutine leak in a connection of %s, a test that has ended: %s\nIt was found by this test's cleanup, %v after that connection closed: with many goroutines in the process (tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s", o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint)
+		h.t.Errorf("mcptest: goroutine leak in a connection of %s, a test that has ended: %s\n"+
+			"It was found by this test's cleanup, %v after that connection closed: with many goroutines in the process "+
+			"(tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in "+
+			"proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s",
+			o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint)
 	}
 }
 
@@ -588,7 +596,8 @@ func (h *harness) stopServed(s *served, which string) {
 		if second == 0 {
 			after = "and go test -timeout left no time to wait after cancelling its context"
 		}
-		h.logf(true, "mcptest: Serve did not return within %v after %s closed, %s: a handler is still running (the goroutine leak report lists where it is stuck). Its goroutine is left running.", grace, conn, after)
+		h.logf(true, "mcptest: Serve did not return within %v after %s closed, %s: a handler is still running "+
+			"(the goroutine leak report lists where it is stuck). Its goroutine is left running.", grace, conn, after)
 		return
 	}
 	h.serveReturned(err)

@@ -60,7 +60,8 @@ func notServed(conn *memtransport.Conn, kind, instead string) error {
 	if conn != nil {
 		_ = conn.Close()
 	}
-	return fmt.Errorf("%s returns a Server for mcptest.Connect, CheckServer and Fuzz, which reach it through its transport; its Serve method serves nothing (without package mcptest, use %s)", kind, instead)
+	return fmt.Errorf("%s returns a Server for mcptest.Connect, CheckServer and Fuzz, which reach it through its transport; "+
+		"its Serve method serves nothing (without package mcptest, use %s)", kind, instead)
 }
 
 // Command returns a Server for the MCP server program cmd describes,
@@ -415,7 +416,8 @@ func (h *harness) checkExit(cmd *exec.Cmd) {
 	case errors.As(h.endErr, &pe) && errors.Is(pe, transport.ErrProcessExited):
 		h.t.Errorf("mcptest: the server process %s exited during the test (%s).%s", name, ps, exitCheckHint)
 	case ps.ExitCode() == -1: // ended by a signal
-		h.t.Errorf("mcptest: the server process %s did not exit by itself after its stdin closed and was stopped with a signal (%s). A stdio server must exit when its stdin closes.%s", name, ps, exitCheckHint)
+		h.t.Errorf("mcptest: the server process %s did not exit by itself after its stdin closed and was stopped with a signal (%s). "+
+			"A stdio server must exit when its stdin closes.%s", name, ps, exitCheckHint)
 	default:
 		h.t.Errorf("mcptest: the server process %s exited with %s after its stdin closed; a clean shutdown exits with status 0.%s", name, ps, exitCheckHint)
 	}

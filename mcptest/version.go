@@ -161,7 +161,9 @@ func capabilityNotes(opts *client.Options, version string, declared client.Capab
 			continue
 		}
 		notes = append(notes, fmt.Sprintf(
-			"mcptest: client.Options.%s is set, but protocol version %s has no %s (it came in %s): the client does not declare it and the server cannot ask for it. To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since(%q))",
+			"mcptest: client.Options.%s is set, but protocol version %s has no %s (it came in %s): "+
+				"the client does not declare it and the server cannot ask for it. "+
+				"To run a test only where it exists: mcptest.EachVersion(t, fn, mcptest.Since(%q))",
 			f.field, version, f.capability, f.since, f.since))
 	}
 	return notes
@@ -199,7 +201,8 @@ func versionMismatch(want, got string) string {
 		}
 		fix = fmt.Sprintf("mcptest.Before(%q)", next)
 	}
-	return fmt.Sprintf("this subtest of mcptest.EachVersion runs at protocol version %s, but the server answered with %s: it does not speak %s.\nRun the test only at the versions the server speaks: mcptest.EachVersion(t, fn, %s)", want, got, want, fix)
+	return fmt.Sprintf("this subtest of mcptest.EachVersion runs at protocol version %s, but the server answered with %s: it does not speak %s.\n"+
+		"Run the test only at the versions the server speaks: mcptest.EachVersion(t, fn, %s)", want, got, want, fix)
 }
 
 // versionHint explains a handshake at version that failed with err because
@@ -219,5 +222,6 @@ func versionHint(version string, inEach bool, err error) string {
 	if inEach {
 		fix = "run the test only at the legacy versions: mcptest.EachVersion(t, fn, mcptest.Before(client.Version20260728))"
 	}
-	return fmt.Sprintf("\nThe server does not speak protocol version %s (it has no server/discover, or refused the version): it speaks only the legacy versions, which start with initialize.\nTo test it, %s.", client.Version20260728, fix)
+	return fmt.Sprintf("\nThe server does not speak protocol version %s (it has no server/discover, or refused the version): "+
+		"it speaks only the legacy versions, which start with initialize.\nTo test it, %s.", client.Version20260728, fix)
 }
