@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"runtime"
 	"testing"
 	"time"
 
@@ -143,11 +144,25 @@ func TestHandlerLeakCheckReachesGoSDKHandlers(t *testing.T) {
 		assert.Contains(t, string(out), "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2025-11-25")
 		return
 	}
+	// What runs now: the test binary's main goroutine and this test's.
+	base := runtime.NumGoroutine()
 	for version, handler := range map[string]func(*mcp.Server) http.Handler{
 		client.LatestVersion:       gosdkStateless,
 		client.LatestLegacyVersion: gosdkHTTP,
 	} {
 		t.Run(version, func(t *testing.T) {
+			// Alone means that no goroutine counted when the connection is
+			// made exits before it closes: one that did would hide the
+			// leaked one from the count that lets a lone connection skip
+			// its profile read (see mcptest's leak check). The previous
+			// subtest's fake test and released goroutine have been told
+			// to end but may still be exiting, more so on a loaded
+			// machine: wait until only this subtest's goroutine is new.
+			// (Not require.Eventually: it counts as a goroutine of its own.)
+			for i := 0; runtime.NumGoroutine() > base+1; i++ {
+				require.Less(t, i, 10000, "the previous subtest's goroutines did not end")
+				time.Sleep(time.Millisecond)
+			}
 			// The leaked goroutine ends with this subtest, so that the
 			// next one starts alone.
 			release := make(chan struct{})
