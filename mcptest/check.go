@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
@@ -167,7 +168,7 @@ func (h *harness) dialMemory(srv Server) servercheck.Dialer {
 		cli, end := memtransport.Pair()
 		// ctx carries the checks' crash reporter, which the adapters find
 		// there: a panic in Serve's own goroutine goes to it too.
-		s := serve(context.WithoutCancel(ctx), srv, end, func(r crash.Report) { crash.Deliver(ctx, r) })
+		s := inmem.Serve(context.WithoutCancel(ctx), srv, end, func(r crash.Report) { crash.Deliver(ctx, r) })
 		return &servedConn{Conn: cli, s: s, h: h}, nil
 	}
 }
@@ -176,7 +177,7 @@ func (h *harness) dialMemory(srv Server) servercheck.Dialer {
 // Server served in memory.
 type servedConn struct {
 	*memtransport.Conn
-	s    *served
+	s    *inmem.Served
 	h    *harness
 	once sync.Once
 }

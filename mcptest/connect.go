@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -119,7 +120,7 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 	h.afterClose = append(h.afterClose, h.waitServe)
 	serveCtx := crash.WithReporter(context.Background(), h.reportCrash)
 	return h.connect(serveCtx, false, func(ctx context.Context) (client.Transport, error) {
-		h.mem = serve(ctx, srv, srvEnd, h.reportCrash)
+		h.mem = inmem.Serve(ctx, srv, srvEnd, h.reportCrash)
 		return cliEnd, nil
 	})
 }
@@ -176,7 +177,7 @@ type harness struct {
 	missing func(method string) bool
 
 	// mem is the server of a Server served in memory (Connect only).
-	mem *served
+	mem *inmem.Served
 	// stuck: a Serve did not return in time (guarded by mu for CheckServer,
 	// whose connections close on other goroutines).
 	stuck bool
@@ -570,14 +571,14 @@ func (h *harness) waitServe() {
 // stopServed stops s, a Server served in memory for h, and fails the test
 // unless Serve returned when its connection closed; which names the
 // connection in the messages ("" for Connect's).
-func (h *harness) stopServed(s *served, which string) {
+func (h *harness) stopServed(s *inmem.Served, which string) {
 	h.t.Helper()
 	grace := h.cfg.knobs.serveGrace
 	if grace == 0 {
 		grace = h.waitLimit().Round(time.Millisecond)
 	}
 	var second time.Duration
-	end, err := s.stop(grace, func() time.Duration {
+	end, err := s.Stop(grace, func() time.Duration {
 		second = h.bound(min(grace, cancelWait)).Round(time.Millisecond)
 		return second
 	})
@@ -586,9 +587,9 @@ func (h *harness) stopServed(s *served, which string) {
 		conn = which
 	}
 	switch end {
-	case cancelled:
+	case inmem.Cancelled:
 		h.logf(true, "mcptest: Serve did not return within %v after %s closed; it returned only when its context was cancelled. Serve must return when its connection closes.", grace, conn)
-	case stuck:
+	case inmem.Stuck:
 		h.mu.Lock()
 		h.stuck = true
 		h.mu.Unlock()

@@ -18,8 +18,8 @@ import (
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
-	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // A command is one subcommand: its flags, and what it does with its
@@ -211,44 +211,7 @@ func (s *server) dialer(logs *logRecorder) servercheck.Dialer {
 	if logs != nil {
 		h = logs
 	}
-	return inProcess(gosdktest.Server(bookshop.New(slog.New(h))))
-}
-
-// inProcess is a Dialer that serves srv, an in-process server's adapter, on
-// a fresh in-memory connection for each connection. ctx goes to Serve: it
-// carries the checks' crash reporter, which the adapter reports a recovered
-// panic to.
-func inProcess(srv interface {
-	Serve(ctx context.Context, conn *memtransport.Conn) error
-}) servercheck.Dialer {
-	return func(ctx context.Context) (client.Transport, error) {
-		cli, end := memtransport.Pair()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_ = srv.Serve(context.WithoutCancel(ctx), end)
-		}()
-		return &inProcessConn{Conn: cli, end: end, done: done}, nil
-	}
-}
-
-// inProcessConn is the client's end of a connection inProcess opened.
-type inProcessConn struct {
-	*memtransport.Conn
-	end  *memtransport.Conn
-	done chan struct{}
-}
-
-// Close closes both ends and waits, a while, for Serve to return.
-func (c *inProcessConn) Close() error {
-	err := c.Conn.Close()
-	_ = c.end.Close()
-	select {
-	case <-c.done:
-	case <-time.After(5 * time.Second):
-		return errors.New("the bundled server did not stop within 5s of its connection closing")
-	}
-	return err
+	return inmem.Dialer(gosdktest.Server(bookshop.New(slog.New(h))), 5*time.Second)
 }
 
 // connect opens one client connection, for the one-shot commands.
