@@ -126,7 +126,7 @@ func TestWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcptest.AssertText(t, res, "done")
+	mcptest.Assert(t).Text(res, "done")
 	logs.AssertNone(t, logcapture.AtLeast(slog.LevelWarn))
 }
 
@@ -140,7 +140,7 @@ func TestWaitAnHourInABubble(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mcptest.AssertText(t, res, "done")
+		mcptest.Assert(t).Text(res, "done")
 		if got := time.Since(start); got != time.Hour {
 			t.Errorf("the call took %v of fake time, want 1h", got)
 		}

@@ -295,37 +295,37 @@ func (a *Assertions) Golden(name string, value any, opts ...Option) bool {
 	}
 	got, err := Normalize(value, opts...)
 	if err != nil {
-		return a.fail("mcptest.Golden(%q): %v", name, err)
+		return a.fail("mcptest: Golden(%q): %v", name, err)
 	}
 	update, err := updating()
 	if err != nil {
-		return a.fail("mcptest.Golden(%q): %v", name, err)
+		return a.fail("mcptest: Golden(%q): %v", name, err)
 	}
 	if update {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return a.fail("mcptest.Golden(%q): creating the directory for %s: %v", name, file, err)
+			return a.fail("mcptest: Golden(%q): creating the directory for %s: %v", name, file, err)
 		}
 		if err := os.WriteFile(file, got, 0o644); err != nil {
-			return a.fail("mcptest.Golden(%q): writing %s: %v", name, file, err)
+			return a.fail("mcptest: Golden(%q): writing %s: %v", name, file, err)
 		}
 		if l, ok := a.t.(interface{ Logf(string, ...any) }); ok {
-			l.Logf("mcptest.Golden: wrote %s", file)
+			l.Logf("mcptest: Golden: wrote %s", file)
 		}
 		return true
 	}
 	want, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return a.fail("mcptest.Golden(%q): %s does not exist yet. Run the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review it.\n%s", name, file, head(string(got), verbose()))
+		return a.fail("mcptest: Golden(%q): %s does not exist yet. Run the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review it.\n%s", name, file, head(string(got), verbose()))
 	}
 	if err != nil {
-		return a.fail("mcptest.Golden(%q): reading %s: %v", name, file, err)
+		return a.fail("mcptest: Golden(%q): reading %s: %v", name, file, err)
 	}
 	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n")) // a Windows checkout may convert line ends
 	if bytes.Equal(want, got) {
 		return true
 	}
 	diff := textdiff.Unified(file, "actual", string(want), string(got))
-	return a.fail("mcptest.Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
+	return a.fail("mcptest: Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
 }
 
 const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change."
@@ -344,15 +344,15 @@ func head(value string, all bool) string {
 func goldenPath(name string) (string, error) {
 	switch {
 	case name == "":
-		return "", errors.New("mcptest.Golden: the name is empty")
+		return "", errors.New("mcptest: Golden: the name is empty")
 	case strings.Contains(name, `\`):
-		return "", fmt.Errorf("mcptest.Golden(%q): use forward slashes in the name", name)
+		return "", fmt.Errorf("mcptest: Golden(%q): use forward slashes in the name", name)
 	case path.IsAbs(name) || filepath.IsAbs(name):
-		return "", fmt.Errorf("mcptest.Golden(%q): the name must be relative to testdata/", name)
+		return "", fmt.Errorf("mcptest: Golden(%q): the name must be relative to testdata/", name)
 	}
 	clean := path.Clean(name)
 	if clean == ".." || strings.HasPrefix(clean, "../") || clean == "." {
-		return "", fmt.Errorf("mcptest.Golden(%q): the name must stay inside testdata/", name)
+		return "", fmt.Errorf("mcptest: Golden(%q): the name must stay inside testdata/", name)
 	}
 	return filepath.Join("testdata", filepath.FromSlash(clean)+".json"), nil
 }

@@ -168,7 +168,7 @@ func TestGoldenMismatchIsAUnifiedDiff(t *testing.T) {
 	value[30] = "tool 30: renamed"
 	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("tools", value) })
 	f.expectFailure(t)
-	want := `mcptest.Golden("tools"): the value differs from testdata/tools.json:
+	want := `mcptest: Golden("tools"): the value differs from testdata/tools.json:
 --- testdata/tools.json
 +++ actual
 @@ -29,7 +29,7 @@
@@ -204,7 +204,7 @@ func TestGoldenBadNamesAndEnv(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, name := range []string{"", "../up", "/abs", `back\slash`, "."} {
 		f := runFake(t, func(tb testing.TB) { Assert(tb).Golden(name, 1) })
-		f.expectFailure(t, "mcptest.Golden")
+		f.expectFailure(t, "mcptest: Golden")
 	}
 	t.Setenv(updateEnv, "yes please")
 	runFake(t, func(tb testing.TB) { Assert(tb).Golden("x", 1) }).expectFailure(t, `MCPTEST_UPDATE="yes please" is not a boolean`)
