@@ -6,15 +6,12 @@ import (
 	"errors"
 	"runtime/pprof"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/logcapture"
-	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
-	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
 // SkipChecks leaves out the checks whose names match any of the patterns,
@@ -162,35 +159,12 @@ func (h *harness) endChecks() {
 // dialMemory returns the Dialer of the checks' connections to srv, a Server
 // served in memory: each is served on a fresh [memtransport.Pair], as
 // Connect serves its one, and closing it stops Serve as Connect's cleanup
-// does.
+// does, failing the test if Serve does not return in time.
 func (h *harness) dialMemory(srv Server) servercheck.Dialer {
-	return func(ctx context.Context) (client.Transport, error) {
-		cli, end := memtransport.Pair()
-		// ctx carries the checks' crash reporter, which the adapters find
-		// there: a panic in Serve's own goroutine goes to it too.
-		s := inmem.Serve(context.WithoutCancel(ctx), srv, end, func(r crash.Report) { crash.Deliver(ctx, r) })
-		return &servedConn{Conn: cli, s: s, h: h}, nil
-	}
-}
-
-// servedConn is the client's end of a connection of the checks to a
-// Server served in memory.
-type servedConn struct {
-	*memtransport.Conn
-	s    *inmem.Served
-	h    *harness
-	once sync.Once
-}
-
-// Close closes the connection and waits for Serve, failing the test if it
-// does not return in time.
-func (c *servedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(func() {
-		c.h.stopServed(c.s, "a connection of the checks")
-		c.s = nil // its context carries the leak label, which must become unreachable
+	return inmem.Dialer(srv, func(s *inmem.Served) error {
+		h.stopServed(s, "a connection of the checks")
+		return nil
 	})
-	return err
 }
 
 // runChecks runs the checks on a goroutine of their own, which hands each

@@ -27,6 +27,8 @@ func withChecks(edit func(*servercheck.Options)) Option {
 
 // memDialer serves srv in memory for each connection, for the tests that
 // call servercheck's engine themselves.
-func memDialer(srv Server) servercheck.Dialer { return inmem.Dialer(srv, 5*time.Second) }
+func memDialer(srv Server) servercheck.Dialer {
+	return inmem.Dialer(srv, inmem.StopWithin(5*time.Second))
+}
 
 func withVerbatimTranscript(on bool) Option { return func(c *config) { c.verbatim = on } }

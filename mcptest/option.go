@@ -142,7 +142,8 @@ func (c *config) misused(fn call) string {
 	return strings.Join(msgs, "; ")
 }
 
-// newConfig applies opts, given to fn. The caller reports c.misused(fn).
+// newConfig applies opts. The caller reports what c.misused says of its
+// call.
 func newConfig(opts []Option) *config {
 	c := &config{
 		leakCheck:    true,

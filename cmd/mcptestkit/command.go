@@ -211,7 +211,7 @@ func (s *server) dialer(logs *logRecorder) servercheck.Dialer {
 	if logs != nil {
 		h = logs
 	}
-	return inmem.Dialer(gosdktest.Server(bookshop.New(slog.New(h))), 5*time.Second)
+	return inmem.Dialer(gosdktest.Server(bookshop.New(slog.New(h))), inmem.StopWithin(5*time.Second))
 }
 
 // connect opens one client connection, for the one-shot commands.

@@ -86,36 +86,45 @@ func (s *Served) Stop(grace time.Duration, afterCancel func() time.Duration) (En
 // each time it is called (a servercheck.Dialer) and returns the client's
 // end. ctx, which carries the checks' crash reporter, goes to Serve without
 // its cancellation; a panic in Serve's own goroutine goes to that reporter.
-// Closing the connection stops Serve, waiting up to grace, twice (see
-// Stop), and reports a Serve that did not return when its connection
-// closed as an error.
-func Dialer(srv Server, grace time.Duration) func(ctx context.Context) (client.Transport, error) {
+// Closing the connection calls stop with its Served, once, and returns what
+// stop returned (or the error closing the client's end).
+func Dialer(srv Server, stop func(*Served) error) func(ctx context.Context) (client.Transport, error) {
 	return func(ctx context.Context) (client.Transport, error) {
 		cli, end := memtransport.Pair()
 		s := Serve(context.WithoutCancel(ctx), srv, end, func(r crash.Report) { crash.Deliver(ctx, r) })
-		return &conn{Conn: cli, s: s, grace: grace}, nil
+		return &conn{Conn: cli, s: s, stop: stop}, nil
+	}
+}
+
+// StopWithin is the stop of a Dialer for a program: it waits up to grace
+// for Serve, twice (see Stop), and reports a Serve that did not return when
+// its connection closed as an error.
+func StopWithin(grace time.Duration) func(*Served) error {
+	return func(s *Served) error {
+		switch end, _ := s.Stop(grace, func() time.Duration { return grace }); end {
+		case Cancelled:
+			return fmt.Errorf("Serve did not return within %v of its connection closing; it returned only when its context was cancelled", grace)
+		case Stuck:
+			return fmt.Errorf("Serve did not return within %v of its connection closing and its context being cancelled; its goroutine is left running", 2*grace)
+		}
+		return nil
 	}
 }
 
 // conn is the client's end of a connection Dialer opened.
 type conn struct {
 	*memtransport.Conn
-	s     *Served
-	grace time.Duration
-	once  sync.Once
-	err   error
+	s    *Served
+	stop func(*Served) error
+	once sync.Once
+	err  error
 }
 
 func (c *conn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() {
-		switch end, _ := c.s.Stop(c.grace, func() time.Duration { return c.grace }); end {
-		case Cancelled:
-			c.err = fmt.Errorf("Serve did not return within %v of its connection closing; it returned only when its context was cancelled", c.grace)
-		case Stuck:
-			c.err = fmt.Errorf("Serve did not return within %v of its connection closing and its context being cancelled; its goroutine is left running", 2*c.grace)
-		}
-		c.s = nil
+		c.err = c.stop(c.s)
+		c.s = nil // a harness's Served carries its leak label, which must become unreachable
 	})
 	if c.err != nil {
 		return c.err

@@ -84,7 +84,7 @@ func TestDialer(t *testing.T) {
 	dial := Dialer(serveFunc(func(ctx context.Context, conn *memtransport.Conn) error {
 		served <- ctx
 		return untilClosed(ctx, conn)
-	}), time.Second)
+	}), StopWithin(time.Second))
 	tr, err := dial(ctx)
 	require.NoError(t, err)
 	cancel()
@@ -94,12 +94,20 @@ func TestDialer(t *testing.T) {
 	require.Error(t, sctx.Err(), "Close ends it")
 	require.NoError(t, tr.Close(), "Close is idempotent")
 
-	stubborn := Dialer(serveFunc(func(ctx context.Context, _ *memtransport.Conn) error { <-ctx.Done(); return nil }), 20*time.Millisecond)
+	stubborn := Dialer(serveFunc(func(ctx context.Context, _ *memtransport.Conn) error { <-ctx.Done(); return nil }), StopWithin(20*time.Millisecond))
 	tr, err = stubborn(context.Background())
 	require.NoError(t, err)
 	assert.EqualError(t, tr.Close(), "Serve did not return within 20ms of its connection closing; it returned only when its context was cancelled")
 
-	panicky := Dialer(serveFunc(func(context.Context, *memtransport.Conn) error { panic("boom") }), time.Second)
+	stops := 0
+	counted := Dialer(serveFunc(untilClosed), func(s *Served) error { stops++; _, err := s.Stop(time.Second, nil); return err })
+	tr, err = counted(context.Background())
+	require.NoError(t, err)
+	assert.EqualError(t, tr.Close(), "closed", "Close returns what stop returned")
+	assert.EqualError(t, tr.Close(), "closed")
+	assert.Equal(t, 1, stops, "stop runs once")
+
+	panicky := Dialer(serveFunc(func(context.Context, *memtransport.Conn) error { panic("boom") }), StopWithin(time.Second))
 	tr, err = panicky(crash.WithReporter(context.Background(), func(r crash.Report) { reports <- r }))
 	require.NoError(t, err)
 	assert.Equal(t, "boom", (<-reports).Value)

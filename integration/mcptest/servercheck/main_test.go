@@ -18,7 +18,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // inMemory serves srv on a fresh in-memory connection for each connection
 // the checks open: these tests call servercheck's engine directly, as a
 // program would.
-func inMemory(srv inmem.Server) servercheck.Dialer { return inmem.Dialer(srv, 5*time.Second) }
+func inMemory(srv inmem.Server) servercheck.Dialer {
+	return inmem.Dialer(srv, inmem.StopWithin(5*time.Second))
+}
 
 // url is a Dialer for a streamable HTTP endpoint.
 func url(u string) servercheck.Dialer {
