@@ -96,33 +96,16 @@ func CheckServer(t testing.TB, srv Server, opts ...Option) {
 // [harness.endChecks] makes once they have all closed.
 func checkHarness(t testing.TB, fn call, srv Server, opts []Option) (*harness, servercheck.Dialer, *servercheck.Options) {
 	t.Helper()
-	name := "mcptest." + fn.String()
-	if srv == nil {
-		t.Fatalf("%s: the server is nil", name)
+	cfg := configure(t, fn, srv, opts)
+	if cfg == nil {
 		return nil, nil, nil
 	}
-	cfg := newConfig(opts)
-	if msg := cfg.misused(fn); msg != "" {
-		// goleak's rule: an option that cannot apply is a mistake to
-		// report, not one to ignore.
-		t.Fatalf("%s: %s", name, msg)
-		return nil, nil, nil
-	}
-	if cfg.versionConflict != "" {
-		t.Fatalf("%s: %s", name, cfg.versionConflict)
-		return nil, nil, nil
-	}
-	x, isExternal := srv.(external)
-	if isExternal {
-		if err := x.check(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-			return nil, nil, nil
-		}
-	}
-	h := newHarness(t, cfg, name, kindOf(srv))
-	dial := h.dialMemory(srv)
-	if isExternal {
+	h := newHarness(t, cfg, "mcptest."+fn.String(), kindOf(srv))
+	var dial servercheck.Dialer
+	if x, ok := srv.(external); ok {
 		dial = x.dial(h)
+	} else {
+		dial = h.dialMemory(srv)
 	}
 	h.start = cfg.leakCensus().connecting()
 	labelled := func(ctx context.Context) (tr client.Transport, err error) {

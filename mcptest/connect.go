@@ -89,22 +89,11 @@ const cancelWait = 500 * time.Millisecond
 // the handshake fails, Connect stops the test with t.Fatalf.
 func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 	t.Helper()
-	if srv == nil {
-		t.Fatalf("mcptest.Connect: the server is nil")
-		return nil
-	}
-	cfg := newConfig(opts)
-	if msg := cfg.misused(connectCall); msg != "" {
-		// goleak's rule: an option that cannot apply is a mistake to
-		// report, not one to ignore.
-		t.Fatalf("mcptest.Connect: %s", msg)
+	cfg := configure(t, connectCall, srv, opts)
+	if cfg == nil {
 		return nil
 	}
 	if x, ok := srv.(external); ok {
-		if err := x.check(); err != nil {
-			t.Fatalf("mcptest.Connect: %v", err)
-			return nil
-		}
 		return x.connect(newHarness(t, cfg, "mcptest.Connect", kindOf(srv)))
 	}
 	if cfg.version == "" && eachVersionOf(t) == "" {
@@ -123,6 +112,34 @@ func Connect(t testing.TB, srv Server, opts ...Option) *client.Client {
 		h.mem = inmem.Serve(ctx, srv, srvEnd, h.reportCrash)
 		return cliEnd, nil
 	})
+}
+
+// configure returns the configuration of fn (Connect, CheckServer or Fuzz)
+// given srv and opts, or fails the test and returns nil: when srv is nil or
+// was made from bad arguments (a nil command, a bad URL), when an option
+// does not apply to fn, or when two options pin different versions.
+func configure(t testing.TB, fn call, srv Server, opts []Option) *config {
+	t.Helper()
+	name := "mcptest." + fn.String()
+	if srv == nil {
+		t.Fatalf("%s: the server is nil", name)
+		return nil
+	}
+	cfg := newConfig(opts)
+	msg := cfg.misused(fn) // goleak's rule: an option that cannot apply is a mistake to report
+	if msg == "" {
+		msg = cfg.versionConflict
+	}
+	if x, ok := srv.(external); ok && msg == "" {
+		if err := x.check(); err != nil {
+			msg = err.Error()
+		}
+	}
+	if msg != "" {
+		t.Fatalf("%s: %s", name, msg)
+		return nil
+	}
+	return cfg
 }
 
 // legacyStart returns the version at which to start a connection to srv
@@ -326,10 +343,6 @@ func (c *config) keepFrames() int { return transcriptFrames }
 func (h *harness) connect(base context.Context, record bool, open func(ctx context.Context) (client.Transport, error)) *client.Client {
 	t, cfg := h.t, h.cfg
 	t.Helper()
-	if cfg.versionConflict != "" {
-		t.Fatalf("%s: %s", h.name, cfg.versionConflict)
-		return nil
-	}
 	copts := cfg.client
 	// In an EachVersion subtest the connection speaks the subtest's version
 	// unless the test pinned another.
