@@ -47,7 +47,16 @@ func TestStopSaysHowServeEnded(t *testing.T) {
 			t.Parallel()
 			_, end := memtransport.Pair()
 			s := Serve(context.Background(), tc.srv, end, func(crash.Report) { t.Error("no panic expected") })
-			got, err := s.Stop(50*time.Millisecond, func() time.Duration { return 50 * time.Millisecond })
+			// A short first wait only where it must run out, a long one
+			// where Serve returns: no scheduling delay changes the answer.
+			grace, afterCancel := 50*time.Millisecond, 5*time.Second
+			switch tc.want {
+			case Returned:
+				grace = 5 * time.Second
+			case Stuck:
+				afterCancel = 50 * time.Millisecond
+			}
+			got, err := s.Stop(grace, func() time.Duration { return afterCancel })
 			assert.Equal(t, tc.want, got)
 			if tc.want == Returned {
 				assert.EqualError(t, err, "closed")
@@ -94,10 +103,10 @@ func TestDialer(t *testing.T) {
 	require.Error(t, sctx.Err(), "Close ends it")
 	require.NoError(t, tr.Close(), "Close is idempotent")
 
-	stubborn := Dialer(serveFunc(func(ctx context.Context, _ *memtransport.Conn) error { <-ctx.Done(); return nil }), StopWithin(20*time.Millisecond))
+	stubborn := Dialer(serveFunc(func(ctx context.Context, _ *memtransport.Conn) error { <-ctx.Done(); return nil }), StopWithin(time.Second))
 	tr, err = stubborn(context.Background())
 	require.NoError(t, err)
-	assert.EqualError(t, tr.Close(), "Serve did not return within 20ms of its connection closing; it returned only when its context was cancelled")
+	assert.EqualError(t, tr.Close(), "Serve did not return within 1s of its connection closing; it returned only when its context was cancelled")
 
 	stops := 0
 	counted := Dialer(serveFunc(untilClosed), func(s *Served) error { stops++; _, err := s.Stop(time.Second, nil); return err })
