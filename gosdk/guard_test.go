@@ -19,6 +19,7 @@ import (
 	adapter "github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 
@@ -117,49 +118,49 @@ func TestGuardPanics(t *testing.T) {
 		return &jsonrpc.Error{Code: -32603, Message: "Error reading resource " + uri, Data: json.RawMessage(`{"uri":"` + uri + `"}`)}
 	}
 	cases := []sdktest.Crash{{
-		Name: "typed tool", Send: sdktest.CallTool("explode", nil),
+		Name: "typed tool", Send: adaptertest.CallTool("explode", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
 		Method: "tools/call",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode"), logcapture.Attr(guard.PanicKey, "kaboom")},
 		Func:   "gosdk_test.explode(",
 	}, {
-		Name: "raw tool", Send: sdktest.CallTool("explode_raw", nil),
+		Name: "raw tool", Send: adaptertest.CallTool("explode_raw", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode_raw"},
 		Method: "tools/call",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode_raw"), logcapture.Attr(guard.PanicKey, "kaboom")},
 		Func:   "gosdk_test.explodeRaw(",
 	}, {
-		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
+		Name: "resource", Send: adaptertest.ReadResource("file:///crash"),
 		Want:   sdktest.Answer{Err: crashed("file:///crash")},
 		Method: "resources/read",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "file:///crash"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "gosdk_test.readCrash(",
 	}, {
-		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
+		Name: "resource template", Send: adaptertest.ReadResource("books://Dune"),
 		Want:   sdktest.Answer{Err: crashed("books://Dune")},
 		Method: "resources/read",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "books://Dune"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "gosdk_test.readBook(",
 	}, {
-		Name: "prompt", Send: sdktest.GetPrompt("greet"),
+		Name: "prompt", Send: adaptertest.GetPrompt("greet"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Error rendering prompt greet"}},
 		Method: "prompts/get",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.PromptKey, "greet"), logcapture.Attr(guard.PanicKey, "prompt kaboom")},
 		Func:   "gosdk_test.renderGreet(",
 	}, {
-		Name: "other method", Send: sdktest.Complete(client.PromptReference("greet"), "name"),
+		Name: "other method", Send: adaptertest.Complete(client.PromptReference("greet"), "name"),
 		Want:   sdktest.Answer{Err: &jsonrpc.Error{Code: -32603, Message: "Internal server error"}},
 		Method: "completion/complete",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.PanicKey, "completion kaboom"),
 			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.ToolKey), logcapture.HasAttr(guard.URIKey), logcapture.HasAttr(guard.PromptKey)))},
 		Func: "gosdk_test.completeArg(",
 	}}
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		for _, c := range cases {
 			t.Run(c.Name, func(t *testing.T) {
 				t.Parallel()
 				cl, logs, sv := guardedSession(t, era.Version)
-				sdktest.AssertCrash(t, cl, sv, logs, c)
+				sdktest.AssertCrash(t, cl, sv.Client.Transcript(), logs, c)
 			})
 		}
 	})
@@ -187,35 +188,35 @@ func TestGuardFailures(t *testing.T) {
 	notFound, ok := mcp.ResourceNotFoundError("file:///missing").(*jsonrpc.Error)
 	require.True(t, ok, "mcp.ResourceNotFoundError is a *jsonrpc.Error")
 	cases := []sdktest.Failure{{
-		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
+		Name: "tool error result", Send: adaptertest.CallTool("get_author", map[string]any{"title": "Nothing"}),
 		Want: sdktest.Answer{IsError: true, Text: noBook},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.MethodKey, "tools/call"),
 			logcapture.Attr(guard.ToolKey, "get_author"), logcapture.Attr(guard.ErrorKey, noBook)},
 	}, {
-		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
+		Name: "success", Send: adaptertest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
-		Name: "handler's JSON-RPC error", Send: sdktest.CallTool("protocol", nil),
+		Name: "handler's JSON-RPC error", Send: adaptertest.CallTool("protocol", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32001, Message: "custom", Data: json.RawMessage(`{"k":1}`)}},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "tools/call"),
 			logcapture.Attr(guard.ToolKey, "protocol"), logcapture.Attr(guard.CodeKey, -32001), logcapture.Attr(guard.ErrorKey, "custom")},
 	}, {
-		Name: "SDK's unknown tool", Send: sdktest.CallTool("nope", nil),
+		Name: "SDK's unknown tool", Send: adaptertest.CallTool("nope", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: -32602, Message: `unknown tool "nope"`}},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.ToolKey, "nope"),
 			logcapture.Attr(guard.CodeKey, -32602)},
 	}, {
-		Name: "SDK's resource not found", Send: sdktest.ReadResource("file:///missing"),
+		Name: "SDK's resource not found", Send: adaptertest.ReadResource("file:///missing"),
 		Want: sdktest.Answer{Err: notFound},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "resources/read"),
 			logcapture.Attr(guard.URIKey, "file:///missing"), logcapture.Attr(guard.CodeKey, notFound.Code)},
 	}, {
-		Name: "raw handler's plain error", Send: sdktest.CallTool("raw_fail", nil),
+		Name: "raw handler's plain error", Send: adaptertest.CallTool("raw_fail", nil),
 		Want: sdktest.Answer{Err: &jsonrpc.Error{Code: 0, Message: "raw boom"}},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.ToolKey, "raw_fail"),
 			logcapture.Attr(guard.CodeKey, 0), logcapture.Attr(guard.ErrorKey, "raw boom")},
 	}}
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		for _, f := range cases {
 			t.Run(f.Name, func(t *testing.T) {
 				t.Parallel()
@@ -230,9 +231,9 @@ func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
 	c, logs, _ := guardedSession(t, "", guard.ToolErrorsAsResults)
 
-	res := sdktest.Call(t, c, "raw_fail", nil)
+	res := adaptertest.Call(t, c, "raw_fail", nil)
 	assert.True(t, res.IsError)
-	assert.Equal(t, "raw boom", sdktest.Text(t, res))
+	assert.Equal(t, "raw boom", adaptertest.Text(t, res))
 	logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
 		logcapture.Attr(guard.ToolKey, "raw_fail"), logcapture.Attr(guard.ErrorKey, "raw boom"))
 
@@ -247,8 +248,8 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 	t.Parallel()
 	c, logs, _ := guardedSession(t, "")
 	for range 3 {
-		assert.True(t, sdktest.Call(t, c, "explode", nil).IsError)
-		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
+		assert.True(t, adaptertest.Call(t, c, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", adaptertest.Text(t, adaptertest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
 	}
 	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcpgo"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
@@ -145,39 +146,39 @@ func guardedSession(t *testing.T, s *server.MCPServer, version string) (c *clien
 func TestGuardPanics(t *testing.T) {
 	t.Parallel()
 	cases := []sdktest.Crash{{
-		Name: "tool", Send: sdktest.CallTool("explode", nil),
+		Name: "tool", Send: adaptertest.CallTool("explode", nil),
 		Want:   sdktest.Answer{IsError: true, Text: "Error executing tool explode"},
 		Method: "tools/call",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode"), logcapture.Attr(guard.PanicKey, "kaboom")},
 		Func:   "mcpgo_test.explode(",
 	}, {
 		// mcp-go gives a handler's error no data: no {"uri": ...} here.
-		Name: "resource", Send: sdktest.ReadResource("file:///crash"),
+		Name: "resource", Send: adaptertest.ReadResource("file:///crash"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error reading resource file:///crash")},
 		Method: "resources/read",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "file:///crash"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "mcpgo_test.readCrash(",
 	}, {
-		Name: "resource template", Send: sdktest.ReadResource("books://Dune"),
+		Name: "resource template", Send: adaptertest.ReadResource("books://Dune"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error reading resource books://Dune")},
 		Method: "resources/read",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgResourcePanic), logcapture.Attr(guard.URIKey, "books://Dune"), logcapture.HasAttr(guard.PanicKey)},
 		Func:   "mcpgo_test.readBook(",
 	}, {
-		Name: "prompt", Send: sdktest.GetPrompt("greet"),
+		Name: "prompt", Send: adaptertest.GetPrompt("greet"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Error rendering prompt greet")},
 		Method: "prompts/get",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPromptPanic), logcapture.Attr(guard.PromptKey, "greet"), logcapture.Attr(guard.PanicKey, "prompt kaboom")},
 		Func:   "mcpgo_test.renderGreet(",
 	}, {
-		Name: "guarded completion provider", Send: sdktest.Complete(client.PromptReference("greet"), "name"),
+		Name: "guarded completion provider", Send: adaptertest.Complete(client.PromptReference("greet"), "name"),
 		Want:   sdktest.Answer{Err: sdktest.WireErr(-32603, "Internal server error")},
 		Method: "completion/complete",
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgPanic), logcapture.Attr(guard.PanicKey, "completion kaboom"),
 			logcapture.Not(logcapture.Any(logcapture.HasAttr(guard.ToolKey), logcapture.HasAttr(guard.URIKey), logcapture.HasAttr(guard.PromptKey)))},
 		Func: "mcpgo_test.crashingCompletions.CompletePromptArgument(",
 	}}
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		for _, c := range cases {
 			t.Run(c.Name, func(t *testing.T) {
 				t.Parallel()
@@ -196,39 +197,39 @@ func TestGuardFailures(t *testing.T) {
 	t.Parallel()
 	notFound := `No book titled "Nothing" in the catalog.`
 	cases := []sdktest.Failure{{
-		Name: "tool error result", Send: sdktest.CallTool("get_author", map[string]any{"title": "Nothing"}),
+		Name: "tool error result", Send: adaptertest.CallTool("get_author", map[string]any{"title": "Nothing"}),
 		Want: sdktest.Answer{IsError: true, Text: notFound},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgToolError), logcapture.Attr(guard.MethodKey, "tools/call"),
 			logcapture.Attr(guard.ToolKey, "get_author"), logcapture.Attr(guard.ErrorKey, notFound)},
 	}, {
-		Name: "success", Send: sdktest.CallTool("get_author", map[string]any{"title": "Dune"}),
+		Name: "success", Send: adaptertest.CallTool("get_author", map[string]any{"title": "Dune"}),
 		Want: sdktest.Answer{Text: "Frank Herbert"},
 	}, {
-		Name: "tool's Go error", Send: sdktest.CallTool("fail", nil),
+		Name: "tool's Go error", Send: adaptertest.CallTool("fail", nil),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "tools/call"),
 			logcapture.Attr(guard.ToolKey, "fail"), logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "boom")},
 	}, {
-		Name: "resource's Go error", Send: sdktest.ReadResource("file:///fail"),
+		Name: "resource's Go error", Send: adaptertest.ReadResource("file:///fail"),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "resource boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "resources/read"),
 			logcapture.Attr(guard.URIKey, "file:///fail"), logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "resource boom")},
 	}, {
-		Name: "prompt's Go error", Send: sdktest.GetPrompt("fail"),
+		Name: "prompt's Go error", Send: adaptertest.GetPrompt("fail"),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "prompt boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "prompts/get"),
 			logcapture.Attr(guard.PromptKey, "fail"), logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "prompt boom")},
 	}, {
-		Name: "guarded completion provider's error", Send: sdktest.Complete(client.ResourceReference("books://{title}"), "title"),
+		Name: "guarded completion provider's error", Send: adaptertest.Complete(client.ResourceReference("books://{title}"), "title"),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32603, "completion boom")},
 		Record: []logcapture.Matcher{logcapture.Message(guard.MsgRequestFailed), logcapture.Attr(guard.MethodKey, "completion/complete"),
 			logcapture.Attr(guard.CodeKey, -32603), logcapture.Attr(guard.ErrorKey, "completion boom")},
 	}, {
 		// mcp-go rejects it before any handler runs: the guard logs nothing.
-		Name: "mcp-go's unknown tool", Send: sdktest.CallTool("nope", nil),
+		Name: "mcp-go's unknown tool", Send: adaptertest.CallTool("nope", nil),
 		Want: sdktest.Answer{Err: sdktest.WireErr(-32602, "tool 'nope' not found: tool not found")},
 	}}
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		for _, f := range cases {
 			t.Run(f.Name, func(t *testing.T) {
 				t.Parallel()
@@ -247,12 +248,12 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 	t.Parallel()
 	requests := []struct {
 		name   string
-		send   sdktest.Request
+		send   adaptertest.Request
 		record logcapture.Matcher
 	}{
-		{"tool", sdktest.CallTool("elicit", nil), logcapture.Attr(guard.ToolKey, "elicit")},
-		{"resource", sdktest.ReadResource("file:///elicit"), logcapture.Attr(guard.URIKey, "file:///elicit")},
-		{"prompt", sdktest.GetPrompt("elicit"), logcapture.Attr(guard.PromptKey, "elicit")},
+		{"tool", adaptertest.CallTool("elicit", nil), logcapture.Attr(guard.ToolKey, "elicit")},
+		{"resource", adaptertest.ReadResource("file:///elicit"), logcapture.Attr(guard.URIKey, "file:///elicit")},
+		{"prompt", adaptertest.GetPrompt("elicit"), logcapture.Attr(guard.PromptKey, "elicit")},
 	}
 	for _, era := range []struct{ name, version string }{{"legacy", "2025-11-25"}, {"2026-07-28", ""}} {
 		for _, r := range requests {
@@ -268,7 +269,7 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 				c, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.version)
 
 				_, err := r.send(t.Context(), c)
-				assert.Equal(t, want, sdktest.WireError(t, err).Code, "on %s", sdktest.Release())
+				assert.Equal(t, want, adaptertest.WireError(t, err).Code, "on %s", sdktest.Release())
 				logs.AssertLogged(t, logcapture.Message(guard.MsgRequestFailed), r.record, logcapture.Attr(guard.CodeKey, want))
 			})
 		}
@@ -277,13 +278,13 @@ func TestGuardURLElicitationKeepsItsCode(t *testing.T) {
 
 func TestGuardToolErrorsAsResults(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		logs := logcapture.New(t)
 		c, _ := guardedSession(t, guarded(logs, guard.ToolErrorsAsResults), era.Version)
 
-		res := sdktest.Call(t, c, "fail", nil)
+		res := adaptertest.Call(t, c, "fail", nil)
 		assert.True(t, res.IsError)
-		assert.Equal(t, "boom", sdktest.Text(t, res))
+		assert.Equal(t, "boom", adaptertest.Text(t, res))
 		logs.AssertLogged(t, logcapture.Level(slog.LevelInfo), logcapture.Message(guard.MsgToolError),
 			logcapture.Attr(guard.ToolKey, "fail"), logcapture.Attr(guard.ErrorKey, "boom"))
 		logs.AssertNone(t, logcapture.Message(guard.MsgRequestFailed))
@@ -299,8 +300,8 @@ func TestGuardRetrofitted(t *testing.T) {
 	mcpgo.Guard(logs.Logger())(s) // on a server someone else built
 
 	c, _ := guardedSession(t, s, "")
-	res := sdktest.Call(t, c, "explode", nil)
-	assert.Equal(t, "Error executing tool explode", sdktest.Text(t, res))
+	res := adaptertest.Call(t, c, "explode", nil)
+	assert.Equal(t, "Error executing tool explode", adaptertest.Text(t, res))
 	logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.ToolKey, "explode"))
 }
 
@@ -309,8 +310,8 @@ func TestGuardKeepsServingAfterPanic(t *testing.T) {
 	logs := logcapture.New(t)
 	c, _ := guardedSession(t, guarded(logs), "")
 	for range 3 {
-		assert.True(t, sdktest.Call(t, c, "explode", nil).IsError)
-		assert.Equal(t, "Frank Herbert", sdktest.Text(t, sdktest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
+		assert.True(t, adaptertest.Call(t, c, "explode", nil).IsError)
+		assert.Equal(t, "Frank Herbert", adaptertest.Text(t, adaptertest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
 	}
 	logs.AssertCount(t, 3, logcapture.Message(guard.MsgToolPanic))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -25,7 +26,7 @@ import (
 
 func TestCallToolInBothEras(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		sv := sdktest.Serve(t, gosdktest.Server(newServer(nil)))
 		c := sv.Connect(t, era.Version)
 		assert.Equal(t, era.Want, c.ProtocolVersion())
@@ -50,11 +51,11 @@ func TestCallToolInBothEras(t *testing.T) {
 // it: in the transcript.)
 func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		sv := sdktest.Serve(t, gosdktest.Server(newServer(nil)))
 		c := sv.Connect(t, era.Version)
-		sdktest.CallWithProgress(t, c, "progress", 200)
-		calls, late := sdktest.ProgressOrder(t, sv.Client.Transcript())
+		adaptertest.CallWithProgress(t, c, "progress", "tok-", 200)
+		calls, late := adaptertest.ProgressOrder(t, sv.Client.Transcript())
 		assert.Equal(t, 200, calls)
 		assert.Zero(t, late, "responses written before their progress notification")
 	})
@@ -62,7 +63,7 @@ func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 
 func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		sv := sdktest.Serve(t, gosdktest.Server(newServer(nil)))
 		c := sv.Connect(t, era.Version)
 
@@ -108,7 +109,7 @@ func TestOwnRecoveryMiddlewareRunsFirst(t *testing.T) {
 	res, err := c.CallTool(t.Context(), "boom", map[string]any{})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
-	assert.Equal(t, "recovered by the server", sdktest.Text(t, res))
+	assert.Equal(t, "recovered by the server", adaptertest.Text(t, res))
 	sv.AssertNoPanic(t)
 }
 
@@ -176,9 +177,9 @@ func TestOneAdapterManyConnections(t *testing.T) {
 		want := "conn-" + strconv.Itoa(i)
 		t.Run(want, func(t *testing.T) {
 			t.Parallel() // the 20 connections are served at once
-			era := sdktest.EraOf(i)
+			era := adaptertest.EraOf(i, sdktest.SpeaksModern())
 			c := sdktest.Serve(t, a).Connect(t, era.Version)
-			res := sdktest.Call(t, c, "echo", map[string]any{"text": want})
+			res := adaptertest.Call(t, c, "echo", map[string]any{"text": want})
 			assert.JSONEq(t, `{"echo":"`+want+`"}`, string(res.StructuredContent))
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -17,7 +18,7 @@ import (
 // and the SDK, from raw frames on the client end (the same frames as
 // mcpgo/mcpgotest's benchmark, so the two compare).
 func BenchmarkCallTool(b *testing.B) {
-	sdktest.BenchCallTool(b, gosdktest.Server(newServer(nil)))
+	adaptertest.BenchCallTool(b, gosdktest.Server(newServer(nil)))
 }
 
 // Frames of a whole connection as mcptest's client sends them, in each era.

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
 // Serving a server, again and again, through one Adapter or several, one
@@ -22,10 +24,10 @@ func TestServingLeavesTheServerAlone(t *testing.T) {
 	t.Parallel()
 	s := newServer(nil)
 	reused := gosdktest.Server(s)
-	sdktest.ServeRepeatedly(t, []sdktest.Server{reused, reused, gosdktest.Server(s), gosdktest.Server(s)}, func(t *testing.T, sv *sdktest.Served, era sdktest.Era) {
+	adaptertest.ServeRepeatedly(t, []mcptest.Server{reused, reused, gosdktest.Server(s), gosdktest.Server(s)}, sdktest.SpeaksModern(), func(t *testing.T, sv *adaptertest.Served, era adaptertest.Era) {
 		c := sv.Connect(t, era.Version)
-		sdktest.AssertPanicAnswered(t, c, sv)
-		assert.JSONEq(t, `{"echo":"hi"}`, string(sdktest.Call(t, c, "echo", map[string]any{"text": "hi"}).StructuredContent))
+		adaptertest.AssertPanicAnswered(t, c, sv)
+		assert.JSONEq(t, `{"echo":"hi"}`, string(adaptertest.Call(t, c, "echo", map[string]any{"text": "hi"}).StructuredContent))
 	})
 
 	// Now serve it as production would, with no adapter, and watch from an

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 )
 
 // layersServer has a tool that answers with the number of last-resort
@@ -29,7 +30,7 @@ func layersServer() *mcp.Server {
 
 func layers(t *testing.T, a *Adapter) string {
 	t.Helper()
-	return sdktest.Text(t, sdktest.Call(t, sdktest.Serve(t, a).Connect(t, ""), "layers", nil))
+	return adaptertest.Text(t, adaptertest.Call(t, sdktest.Serve(t, a).Connect(t, ""), "layers", nil))
 }
 
 // However often a server is served, it has one last-resort layer.

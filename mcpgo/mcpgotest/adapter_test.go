@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
@@ -35,12 +36,12 @@ func connect(t *testing.T, a *mcpgotest.Adapter, version string, opts ...mcptest
 
 func TestCallToolInBothEras(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		c := connect(t, mcpgotest.Server(newServer("probe")), era.Version)
 		assert.Equal(t, era.Want, c.ProtocolVersion())
-		res := sdktest.Call(t, c, "echo", map[string]any{"text": "hi"})
+		res := adaptertest.Call(t, c, "echo", map[string]any{"text": "hi"})
 		assert.False(t, res.IsError)
-		assert.Equal(t, "hi", sdktest.Text(t, res))
+		assert.Equal(t, "hi", adaptertest.Text(t, res))
 	})
 }
 
@@ -54,7 +55,7 @@ func TestNegotiatedVersionIsTheNewestTheReleaseSpeaks(t *testing.T) {
 	c := connect(t, a, "")
 	require.NotEmpty(t, a.ProtocolVersions())
 	assert.Equal(t, a.ProtocolVersions()[0], c.ProtocolVersion(), "on %s", sdktest.Release())
-	assert.Equal(t, "hi", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "hi"})))
+	assert.Equal(t, "hi", adaptertest.Text(t, adaptertest.Call(t, c, "echo", map[string]any{"text": "hi"})))
 }
 
 // ProtocolVersions lists what the linked release speaks, newest first: the
@@ -84,11 +85,11 @@ func TestProtocolVersionsListWhatTheReleaseSpeaks(t *testing.T) {
 // notification sent by a handler before it returns must precede its response.
 func TestProgressIsWrittenBeforeResponse(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
 		var tr mcptest.Transcript
 		c := connect(t, mcpgotest.Server(newServer("probe")), era.Version, mcptest.WithTranscript(&tr))
-		sdktest.CallWithProgress(t, c, "progress", "tok-", 200)
-		calls, late := sdktest.ProgressOrder(t, tr.Snapshot())
+		adaptertest.CallWithProgress(t, c, "progress", "tok-", 200)
+		calls, late := adaptertest.ProgressOrder(t, tr.Snapshot())
 		assert.Equal(t, 200, calls)
 		assert.Zero(t, late, "responses written before their progress notification")
 	})
@@ -111,8 +112,8 @@ func TestParallelConnectionsDoNotCrossTalk(t *testing.T) {
 			t.Parallel()
 			var tr mcptest.Transcript
 			c := connect(t, a, "2025-06-18", mcptest.WithTranscript(&tr))
-			sdktest.CallWithProgress(t, c, "progress", name+"-", 50)
-			calls, late := sdktest.ProgressOrder(t, tr.Snapshot())
+			adaptertest.CallWithProgress(t, c, "progress", name+"-", 50)
+			calls, late := adaptertest.ProgressOrder(t, tr.Snapshot())
 			assert.Equal(t, 50, calls, name)
 			assert.Zero(t, late, name)
 			notes := 0
@@ -145,7 +146,7 @@ func TestSessionsAreUniqueAndUnregistered(t *testing.T) {
 		go func() { done <- a.Serve(t.Context(), srvEnd) }()
 		c, err := client.Connect(t.Context(), end, &client.Options{ProtocolVersion: "2025-06-18"})
 		require.NoError(t, err)
-		id := sdktest.Text(t, sdktest.Call(t, c, "session", nil))
+		id := adaptertest.Text(t, adaptertest.Call(t, c, "session", nil))
 		assert.Regexp(t, `^mcptest-`, id)
 		assert.False(t, ids[id], "session id %s reused", id)
 		ids[id] = true
@@ -172,9 +173,9 @@ func TestServerToClientRequestsAtLegacyVersion(t *testing.T) {
 		},
 	}))
 
-	assert.Equal(t, `test-model said "hi there"`, sdktest.Text(t, sdktest.Call(t, c, "sample", nil)))
-	assert.Equal(t, "accept: map[name:Ada]", sdktest.Text(t, sdktest.Call(t, c, "ask", nil)))
-	assert.Equal(t, "file:///work", sdktest.Text(t, sdktest.Call(t, c, "roots", nil)))
+	assert.Equal(t, `test-model said "hi there"`, adaptertest.Text(t, adaptertest.Call(t, c, "sample", nil)))
+	assert.Equal(t, "accept: map[name:Ada]", adaptertest.Text(t, adaptertest.Call(t, c, "ask", nil)))
+	assert.Equal(t, "file:///work", adaptertest.Text(t, adaptertest.Call(t, c, "roots", nil)))
 }
 
 // At 2026-07-28 server-initiated requests are gone; mcp-go refuses them and
@@ -187,29 +188,29 @@ func TestServerToClientRequestsRefusedAtModernVersion(t *testing.T) {
 			return nil, errors.New("not reached")
 		},
 	}))
-	res := sdktest.Call(t, c, "sample", nil)
+	res := adaptertest.Call(t, c, "sample", nil)
 	assert.True(t, res.IsError)
-	assert.Contains(t, sdktest.Text(t, res), "server-initiated requests are not supported")
-	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "ok"})))
+	assert.Contains(t, adaptertest.Text(t, res), "server-initiated requests are not supported")
+	assert.Equal(t, "ok", adaptertest.Text(t, adaptertest.Call(t, c, "echo", map[string]any{"text": "ok"})))
 }
 
 func TestClientErrorAnswerReachesTheHandler(t *testing.T) {
 	t.Parallel()
 	// No sampling callback: the client answers with an error.
 	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18")
-	res := sdktest.Call(t, c, "sample", nil)
+	res := adaptertest.Call(t, c, "sample", nil)
 	assert.True(t, res.IsError)
-	assert.Contains(t, sdktest.Text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
+	assert.Contains(t, adaptertest.Text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
 }
 
 func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 	t.Parallel()
-	sdktest.EachEra(t, func(t *testing.T, era sdktest.Era) {
-		sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
-		c := sv.Connect(t, era.Version, nil)
+	sdktest.EachEra(t, func(t *testing.T, era adaptertest.Era) {
+		sv := adaptertest.Serve(t, mcpgotest.Server(newServer("probe")))
+		c := sv.Connect(t, era.Version)
 
 		_, err := c.CallTool(t.Context(), "boom", map[string]any{})
-		assert.Equal(t, sdktest.WireErr(client.CodeInternalError, `panic in tool "boom": kaboom`), sdktest.WireError(t, err))
+		assert.Equal(t, sdktest.WireErr(client.CodeInternalError, `panic in tool "boom": kaboom`), adaptertest.WireError(t, err))
 		r := <-sv.Reports
 		assert.Equal(t, "tools/call", r.Method)
 		assert.Equal(t, "boom", r.Name)
@@ -217,11 +218,11 @@ func TestPanicIsReportedAndAnsweredAndServingGoesOn(t *testing.T) {
 		assert.Contains(t, string(r.Stack), "helpers_test.go", "the stack reaches the panicking handler")
 
 		_, err = c.GetPrompt(t.Context(), "crash", nil)
-		assert.Equal(t, `panic in prompt "crash": prompt kaboom`, sdktest.WireError(t, err).Message)
+		assert.Equal(t, `panic in prompt "crash": prompt kaboom`, adaptertest.WireError(t, err).Message)
 		r = <-sv.Reports
 		assert.Equal(t, crash.Report{Method: "prompts/get", Name: "crash", Value: r.Value, Stack: r.Stack}, r)
 
-		assert.Equal(t, "still here", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "still here"})))
+		assert.Equal(t, "still here", adaptertest.Text(t, adaptertest.Call(t, c, "echo", map[string]any{"text": "still here"})))
 	})
 }
 
@@ -232,14 +233,14 @@ func TestOwnRecoveryRunsFirst(t *testing.T) {
 	t.Parallel()
 	c := connect(t, mcpgotest.Server(newServer("probe", server.WithRecovery())), "2025-06-18")
 	_, err := c.CallTool(t.Context(), "boom", map[string]any{})
-	assert.Contains(t, sdktest.WireError(t, err).Message, "panic recovered in boom tool handler: kaboom")
+	assert.Contains(t, adaptertest.WireError(t, err).Message, "panic recovered in boom tool handler: kaboom")
 }
 
 // Exact wire behaviour, with raw frames: malformed JSON gets -32700 and the
 // session goes on; a batch gets mcp-go's own answer.
 func TestMalformedInputOnTheWire(t *testing.T) {
 	t.Parallel()
-	sv := sdktest.Serve(t, mcpgotest.Server(newServer("probe")))
+	sv := adaptertest.Serve(t, mcpgotest.Server(newServer("probe")))
 	raw := rawSession{t, sv.Client}
 
 	raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"v0"}}}`)
@@ -261,10 +262,10 @@ func TestOversizedResponseIsAnsweredWithAnError(t *testing.T) {
 	t.Parallel()
 	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18", mcptest.WithTransportOptions(memtransport.WithMaxMessageSize(2048)))
 	_, err := c.CallTool(t.Context(), "big", map[string]any{})
-	werr := sdktest.WireError(t, err)
+	werr := adaptertest.WireError(t, err)
 	assert.Equal(t, client.CodeInternalError, werr.Code)
 	assert.Contains(t, werr.Message, "exceeds the maximum message size of 2048 bytes")
-	assert.Equal(t, "ok", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "ok"})))
+	assert.Equal(t, "ok", adaptertest.Text(t, adaptertest.Call(t, c, "echo", map[string]any{"text": "ok"})))
 }
 
 // The restriction is the adapter's own, so it holds on every release; only
@@ -309,7 +310,7 @@ func TestProtocolVersionsRestrictWhatTheServerOffers(t *testing.T) {
 		assert.Equal(t, "2026-07-28", c.ProtocolVersion())
 		assert.Equal(t, []string{"2026-07-28"}, c.ServerVersions())
 		assert.Contains(t, tr.String(), `"supportedVersions":["2026-07-28"]`)
-		assert.Equal(t, "new", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "new"})))
+		assert.Equal(t, "new", adaptertest.Text(t, adaptertest.Call(t, c, "echo", map[string]any{"text": "new"})))
 	})
 }
 
@@ -323,7 +324,7 @@ func TestContextFuncReachesHandlers(t *testing.T) {
 	c := connect(t, mcpgotest.Server(s, mcpgotest.WithContextFunc(func(ctx context.Context) context.Context {
 		return context.WithValue(ctx, userKey{}, "alice")
 	})), "")
-	assert.Equal(t, "alice", sdktest.Text(t, sdktest.Call(t, c, "whoami", nil)))
+	assert.Equal(t, "alice", adaptertest.Text(t, adaptertest.Call(t, c, "whoami", nil)))
 }
 
 func TestShutdownIsClean(t *testing.T) {
@@ -404,7 +405,7 @@ func TestNotificationBufferBoundsWhatWaits(t *testing.T) {
 	})
 
 	c := connect(t, mcpgotest.Server(s, mcpgotest.WithNotificationBuffer(2)), "2025-06-18", mcptest.WithTransportOptions(holdNotifications))
-	assert.Equal(t, "3", sdktest.Text(t, sdktest.Call(t, c, "flood", nil)))
+	assert.Equal(t, "3", adaptertest.Text(t, adaptertest.Call(t, c, "flood", nil)))
 }
 
 func TestNotificationBufferMustHoldOne(t *testing.T) {

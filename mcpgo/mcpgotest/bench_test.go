@@ -3,7 +3,7 @@ package mcpgotest_test
 import (
 	"testing"
 
-	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 
@@ -11,5 +11,5 @@ import (
 // and the SDK, from raw frames on the client end (the same frames as
 // gosdk/gosdktest's benchmark, so the two compare).
 func BenchmarkCallTool(b *testing.B) {
-	sdktest.BenchCallTool(b, mcpgotest.Server(newServer("bench")))
+	adaptertest.BenchCallTool(b, mcpgotest.Server(newServer("bench")))
 }

@@ -6,8 +6,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
 // The adapter recovers on its own side of the boundary (each request's
@@ -19,10 +21,10 @@ func TestServingLeavesTheServerAlone(t *testing.T) {
 	t.Parallel()
 	s := newServer("probe")
 	reused := mcpgotest.Server(s)
-	sdktest.ServeRepeatedly(t, []sdktest.Server{reused, reused, mcpgotest.Server(s), mcpgotest.Server(s)}, func(t *testing.T, sv *sdktest.Served, era sdktest.Era) {
-		c := sv.Connect(t, era.Version, nil)
-		sdktest.AssertPanicAnswered(t, c, sv)
-		assert.Equal(t, "hi", sdktest.Text(t, sdktest.Call(t, c, "echo", map[string]any{"text": "hi"})))
+	adaptertest.ServeRepeatedly(t, []mcptest.Server{reused, reused, mcpgotest.Server(s), mcpgotest.Server(s)}, sdktest.SpeaksModern(), func(t *testing.T, sv *adaptertest.Served, era adaptertest.Era) {
+		c := sv.Connect(t, era.Version)
+		adaptertest.AssertPanicAnswered(t, c, sv)
+		assert.Equal(t, "hi", adaptertest.Text(t, adaptertest.Call(t, c, "echo", map[string]any{"text": "hi"})))
 	})
 
 	panicked := func() (v any) {

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 
@@ -42,7 +42,7 @@ func TestCancelledBeforeTheHandlerRegisters(t *testing.T) {
 		ended <- ctx.Err()
 		return nil, ctx.Err()
 	})
-	sv := sdktest.Serve(t, mcpgotest.Server(s))
+	sv := adaptertest.Serve(t, mcpgotest.Server(s))
 	raw := rawSession{t, sv.Client}
 	raw.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"v0"}}}`)
 	assert.Contains(t, raw.receive(), `"protocolVersion":"2025-06-18"`)

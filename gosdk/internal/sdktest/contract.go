@@ -1,113 +1,52 @@
 package sdktest
 
 import (
-	"log/slog"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/guard"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 
-// The crash guards of both SDKs give a server the same contract (see the
-// docs of gosdk and mcpgo). Each guard's tests list the cases
-// for its SDK, as Crash and Failure values; the checks below say once what
-// each case means.
+// The guard's tests state JSON-RPC errors as go-sdk's jsonrpc.Error, so
+// that they say what the server sent in the server's terms.
 
-// Answer is what the client should get for a request: a tool result with
-// exactly one text content, Text, or the JSON-RPC error Err.
-type Answer struct {
-	// Text is the tool result's one text block (unused when Err is set).
-	Text    string
-	IsError bool // for a tool result: whether it is an error result
-	// Err is the JSON-RPC error the request should fail with; nil for a tool
-	// result.
-	Err *jsonrpc.Error
-}
+// Answer is what the client should get for a request; see
+// [adaptertest.Answer].
+type Answer = adaptertest.Answer[jsonrpc.Error]
 
-// assertAnswer checks what Request got against want.
-func assertAnswer(t testing.TB, res *client.CallToolResult, err error, want Answer) {
+// Crash is one crash row of the guard contract; see [adaptertest.Crash].
+type Crash = adaptertest.Crash[jsonrpc.Error]
+
+// Failure is one expected-failure row of the guard contract (or a
+// success); see [adaptertest.Failure].
+type Failure = adaptertest.Failure[jsonrpc.Error]
+
+// AssertCrash is [adaptertest.AssertCrash] for go-sdk's guard.
+func AssertCrash(t testing.TB, cl *client.Client, transcript fmt.Stringer, logs *logcapture.Recorder, c Crash) {
 	t.Helper()
-	if want.Err != nil {
-		assert.Equal(t, want.Err, WireError(t, err))
-		return
-	}
-	require.NoError(t, err, "a tool result, not a protocol error")
-	assert.Equal(t, want.IsError, res.IsError, "isError")
-	assert.Equal(t, []client.Content{&client.TextContent{Text: want.Text}}, res.Content)
+	adaptertest.AssertCrash(t, cl, transcript, logs, c, WireError)
 }
 
-// A Crash is one crash row of the guard contract: a request whose handler
-// panics.
-type Crash struct {
-	// Name names the case's subtest.
-	Name string
-	// Send makes the request whose handler panics.
-	Send Request
-	Want Answer // never the panic's text
-	// Method is the MCP method the ERROR record names ("tools/call").
-	Method string
-	// Record is what the one ERROR record has, besides its level and method.
-	Record []logcapture.Matcher
-	// Func is the function the record's stack must name: the one that
-	// panicked (as "pkg.Func(").
-	Func string
-}
-
-// AssertCrash sends c's request on cl and checks that the client got
-// c.Want, that no panic text (containing "kaboom" or "nil map") crossed the
-// connection, and that logs has exactly one record at WARN or above: the
-// ERROR record c describes.
-func AssertCrash(t testing.TB, cl *client.Client, sv *Served, logs *logcapture.Recorder, c Crash) {
-	t.Helper()
-	res, err := c.Send(t.Context(), cl)
-	assertAnswer(t, res, err, c.Want)
-	if res != nil {
-		assert.Empty(t, res.StructuredContent)
-	}
-	tr := sv.Client.Transcript().String()
-	assert.NotContains(t, tr, "kaboom", "the panic text reached the client")
-	assert.NotContains(t, tr, "nil map", "the panic text reached the client")
-
-	ms := append([]logcapture.Matcher{logcapture.Level(slog.LevelError), logcapture.Attr(guard.MethodKey, c.Method)}, c.Record...)
-	rec := logs.RequireLogged(t, ms...)
-	assert.Contains(t, rec.Stack(), c.Func, "the stack names the panicking function")
-	logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
-}
-
-// A Failure is one expected-failure row of the guard contract (or a
-// success): a request whose handler, or the SDK, answers with an error.
-type Failure struct {
-	// Name names the case's subtest.
-	Name string
-	// Send makes the request.
-	Send Request
-	// Want is what the client should get.
-	Want Answer
-	// Record is what the one INFO record the guard writes has, besides its
-	// level; nil when the guard logs nothing.
-	Record []logcapture.Matcher
-}
-
-// AssertFailure sends f's request on c and checks that the client got
-// f.Want and that the guard wrote f's INFO record, once and without a stack,
-// or nothing; and that nothing was logged at WARN or above.
+// AssertFailure is [adaptertest.AssertFailure] for go-sdk's guard.
 func AssertFailure(t testing.TB, c *client.Client, logs *logcapture.Recorder, f Failure) {
 	t.Helper()
-	res, err := f.Send(t.Context(), c)
-	assertAnswer(t, res, err, f.Want)
+	adaptertest.AssertFailure(t, c, logs, f, WireError)
+}
 
-	guardRecords := logcapture.Any(logcapture.Message(guard.MsgToolError), logcapture.Message(guard.MsgRequestFailed))
-	if f.Record == nil {
-		logs.AssertNone(t, guardRecords)
-	} else {
-		logs.AssertLogged(t, append([]logcapture.Matcher{logcapture.Level(slog.LevelInfo)}, f.Record...)...)
-		logs.AssertCount(t, 1, guardRecords)
+// WireError returns the JSON-RPC error err carries, from the mcptestkit
+// client or go-sdk's, as the SDK's own error type, and fails the test at
+// once if it carries none.
+func WireError(t testing.TB, err error) *jsonrpc.Error {
+	t.Helper()
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we
 	}
-	logs.AssertNone(t, logcapture.HasAttr(guard.StackKey))
-	logs.AssertNoWarnings(t)
+	ce := adaptertest.WireError(t, err)
+	return &jsonrpc.Error{Code: ce.Code, Message: ce.Message, Data: ce.Data}
 }

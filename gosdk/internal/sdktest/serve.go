@@ -1,56 +1,25 @@
 package sdktest
 
 import (
-	"context"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
-	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
-// Server is what the adapters' *Adapter types satisfy (and what the mcptest
-// harness serves).
-type Server interface {
-	Serve(ctx context.Context, conn *memtransport.Conn) error
-}
-
-// Served is one connection to a Server, running for the length of a test.
+// Served is one connection to a server, running for the length of a test
+// ([adaptertest.Served]), whose Connect starts as go-sdk needs.
 type Served struct {
-	// Client is the client end of the pair.
-	Client *memtransport.Conn
-	// Reports receives each panic the adapter's last-resort recovery
-	// reported, in order (buffered; a test reads what it provoked).
-	Reports chan crash.Report
-
-	result chan error // what Serve returned
+	*adaptertest.Served
 }
 
-// Serve runs s.Serve on the server end of a fresh pair, made with opts, with
-// a crash reporter that feeds Served.Reports. When the test ends it closes
-// the client end, waits for Serve, fails the test if Serve returned an
-// error, and logs the transcript if the test failed.
-func Serve(t testing.TB, s Server, opts ...memtransport.Option) *Served {
+// Serve is [adaptertest.Serve], for a go-sdk adapter.
+func Serve(t testing.TB, s mcptest.Server, opts ...memtransport.Option) *Served {
 	t.Helper()
-	c, end := memtransport.Pair(opts...)
-	sv := &Served{Client: c, Reports: make(chan crash.Report, 16), result: make(chan error, 1)}
-	ctx := crash.WithReporter(t.Context(), func(r crash.Report) { sv.Reports <- r })
-	go func() { sv.result <- s.Serve(ctx, end) }()
-	t.Cleanup(func() {
-		c.Close()
-		if err := <-sv.result; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-		if t.Failed() {
-			t.Logf("transcript:\n%s", c.Transcript())
-		}
-	})
-	return sv
+	return &Served{adaptertest.Serve(t, s, opts...)}
 }
 
 // Connect starts the mcptestkit client over the client end, asking for
@@ -59,13 +28,7 @@ func Serve(t testing.TB, s Server, opts ...memtransport.Option) *Served {
 // from release to release. The client is closed when the test ends.
 func (sv *Served) Connect(t testing.TB, version string) *client.Client {
 	t.Helper()
-	c, err := client.Connect(t.Context(), sv.Client, &client.Options{
-		ClientInfo:      client.Implementation{Name: "test-client", Version: "v0.0.1"},
-		ProtocolVersion: StartVersion(version),
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { c.Close() })
-	return c
+	return sv.Served.Connect(t, StartVersion(version))
 }
 
 // StartVersion is the client's Options.ProtocolVersion for a test that asks
@@ -78,10 +41,18 @@ func StartVersion(version string) string {
 	if version != "" {
 		return version
 	}
-	if speaks, known := release.Speaks(release.Linked(), client.Version20260728); known && !speaks {
+	if !SpeaksModern() {
 		return client.LatestLegacyVersion
 	}
 	return ""
+}
+
+// SpeaksModern reports whether the linked go-sdk release speaks 2026-07-28,
+// or may: true when the release is unknown (replaced by a directory or a
+// fork).
+func SpeaksModern() bool {
+	speaks, known := release.Speaks(release.Linked(), client.Version20260728)
+	return speaks || !known
 }
 
 // SkipUnlessSpeaks skips the test when the linked go-sdk release is known
@@ -94,102 +65,10 @@ func SkipUnlessSpeaks(t testing.TB, proto string) {
 	}
 }
 
-// AssertNoPanic fails the test if the adapter has reported a panic (one the
-// server should have recovered itself), and reports whether it had not.
-func (sv *Served) AssertNoPanic(t testing.TB) bool {
+// EachEra runs f in one parallel subtest per era ([adaptertest.Eras]); an
+// era the linked go-sdk release does not speak is skipped, naming the
+// release.
+func EachEra(t *testing.T, f func(t *testing.T, era adaptertest.Era)) {
 	t.Helper()
-	select {
-	case r := <-sv.Reports:
-		t.Errorf("the adapter's last-resort recovery reported a panic in %s %q: %v", r.Method, r.Name, r.Value)
-		return false
-	default:
-		return true
-	}
-}
-
-// Era is one protocol generation a test runs in.
-type Era struct {
-	// Name names the subtest.
-	Name string
-	// Version is what the client asks for: a legacy version for the
-	// initialize handshake, or "" to let it negotiate 2026-07-28.
-	Version string
-	// Want is the version the session should end up with.
-	Want string
-}
-
-// Eras returns the two eras the adapters' tests cover: legacy (the
-// initialize handshake, at 2025-06-18, which every go-sdk release the
-// adapter builds with speaks) and 2026-07-28 (per-request versions,
-// negotiated through server/discover).
-func Eras() []Era {
-	return []Era{
-		{Name: "legacy", Version: client.Version20250618, Want: client.Version20250618},
-		{Name: client.Version20260728, Version: "", Want: client.Version20260728},
-	}
-}
-
-// EachEra runs f in one parallel subtest per era; an era the linked go-sdk
-// release does not speak is skipped, naming the release.
-func EachEra(t *testing.T, f func(t *testing.T, era Era)) {
-	t.Helper()
-	for _, era := range Eras() {
-		t.Run(era.Name, func(t *testing.T) {
-			t.Parallel()
-			SkipUnlessSpeaks(t, era.Want)
-			f(t, era)
-		})
-	}
-}
-
-// EraOf returns the era of the i-th connection of a test that alternates
-// them: legacy, 2026-07-28, legacy, ...; every one legacy where the linked
-// go-sdk release is known not to speak 2026-07-28, so that such a test
-// still makes all its connections.
-func EraOf(i int) Era {
-	era := Eras()[i%2]
-	if speaks, known := release.Speaks(release.Linked(), era.Want); known && !speaks {
-		era = Eras()[0]
-	}
-	return era
-}
-
-// ServeRepeatedly serves each of servers (typically several Adapters of one
-// SDK server, some the same) in a subtest per Serve: first one after another,
-// then all at once, so that a test can check that serving the same server
-// again changes nothing. check runs on each connection, at the era of the
-// server's position in the list ([EraOf]).
-func ServeRepeatedly(t *testing.T, servers []Server, check func(t *testing.T, sv *Served, era Era)) {
-	t.Helper()
-	t.Run("one after another", func(t *testing.T) {
-		for i, s := range servers {
-			era := EraOf(i)
-			t.Run(era.Name, func(t *testing.T) { check(t, Serve(t, s), era) })
-		}
-	})
-	t.Run("at once", func(t *testing.T) {
-		for i, s := range servers {
-			era := EraOf(i)
-			t.Run(era.Name, func(t *testing.T) {
-				t.Parallel()
-				check(t, Serve(t, s), era)
-			})
-		}
-	})
-}
-
-// AssertPanicAnswered calls the tool "boom", which panics with "kaboom",
-// and checks that the adapter answered -32603 naming the panic and reported
-// it once.
-func AssertPanicAnswered(t testing.TB, c *client.Client, sv *Served) {
-	t.Helper()
-	_, err := c.CallTool(t.Context(), "boom", map[string]any{})
-	assert.Equal(t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `panic in tool "boom": kaboom`}, WireError(t, err))
-	select {
-	case r := <-sv.Reports:
-		assert.Equal(t, "boom", r.Name)
-	default:
-		t.Error("the panic was not reported")
-	}
-	sv.AssertNoPanic(t) // one panic, one report
+	adaptertest.EachEra(t, SkipUnlessSpeaks, f)
 }

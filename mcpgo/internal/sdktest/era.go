@@ -10,61 +10,34 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 )
 
-// Modern is the first protocol version of the per-request era.
-const Modern = "2026-07-28"
-
-// Era is one protocol generation a test runs in.
-type Era struct {
-	// Name names the subtest.
-	Name string
-	// Version is what the client asks for: a legacy version for the
-	// initialize handshake, or "" to let it negotiate 2026-07-28.
-	Version string
-	// Want is the version the session should end up with.
-	Want string
-}
-
-// Modern reports whether the era is 2026-07-28.
-func (e Era) Modern() bool { return e.Want == Modern }
-
-// Eras returns the two eras the tests cover: legacy (the initialize
-// handshake, at 2025-06-18) and 2026-07-28 (per-request versions,
-// negotiated through server/discover).
-func Eras() []Era {
-	return []Era{
-		{Name: "legacy", Version: "2025-06-18", Want: "2025-06-18"},
-		{Name: Modern, Version: "", Want: Modern},
-	}
-}
-
-// EachEra runs f in one parallel subtest per era; the 2026-07-28 one is
-// skipped on a release without it.
-func EachEra(t *testing.T, f func(t *testing.T, era Era)) {
+// EachEra runs f in one parallel subtest per era ([adaptertest.Eras]); the
+// 2026-07-28 one is skipped on a release without it.
+func EachEra(t *testing.T, f func(t *testing.T, era adaptertest.Era)) {
 	t.Helper()
-	for _, era := range Eras() {
-		t.Run(era.Name, func(t *testing.T) {
-			t.Parallel()
-			if era.Modern() {
-				SkipUnlessModern(t)
-			}
-			f(t, era)
-		})
-	}
+	adaptertest.EachEra(t, func(t testing.TB, version string) {
+		t.Helper()
+		if version == client.Version20260728 {
+			SkipUnlessModern(t)
+		}
+	}, f)
 }
 
 // SpeaksModern reports whether the linked mcp-go release speaks 2026-07-28,
 // as it says itself (mcp.ValidProtocolVersions, which every supported
 // release has; 2026-07-28 is in it from v1.0.0).
-func SpeaksModern() bool { return slices.Contains(mcp.ValidProtocolVersions, Modern) }
+func SpeaksModern() bool { return slices.Contains(mcp.ValidProtocolVersions, client.Version20260728) }
 
 // SkipUnlessModern skips the test on an mcp-go release that does not speak
 // 2026-07-28, naming the release.
 func SkipUnlessModern(t testing.TB) {
 	t.Helper()
 	if !SpeaksModern() {
-		t.Skipf("%s does not speak protocol %s (mcp-go does from v1.0.0)", Release(), Modern)
+		t.Skipf("%s does not speak protocol %s (mcp-go does from v1.0.0)", Release(), client.Version20260728)
 	}
 }
 

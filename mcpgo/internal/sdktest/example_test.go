@@ -13,7 +13,7 @@ import (
 )
 
 // The test kit's client talks to the adapter over a memtransport pair: the
-// client end is a client.Transport. (In a test, sdktest.Serve and
+// client end is a client.Transport. (In a test, adaptertest.Serve and
 // Served.Connect do this and clean up.)
 func Example() {
 	srv := server.NewMCPServer("greeter", "v1")

@@ -1,7 +1,8 @@
-package sdktest
+package adaptertest
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,12 +57,14 @@ func Call(t testing.TB, c *client.Client, name string, args map[string]any) *cli
 	return res
 }
 
-// CallWithProgress calls the tool name n times, each call asking for
-// progress (so with a progress token of its own).
-func CallWithProgress(t testing.TB, c *client.Client, name string, n int) {
+// CallWithProgress calls the tool name n times, each call with its own
+// progress token: prefix followed by the call's number. The token is a
+// string of the test's choosing, so that a test can tell whose notification
+// a client got.
+func CallWithProgress(t testing.TB, c *client.Client, name, prefix string, n int) {
 	t.Helper()
 	for i := range n {
-		_, err := c.CallTool(t.Context(), name, map[string]any{}, client.WithProgress(func(client.Progress) {}))
+		_, err := c.CallTool(t.Context(), name, map[string]any{}, client.WithMeta(client.Meta{"progressToken": prefix + strconv.Itoa(i)}))
 		require.NoError(t, err, "call %d", i)
 	}
 }

@@ -1,8 +1,9 @@
-package sdktest
+package adaptertest
 
 import (
 	"testing"
 
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -10,7 +11,7 @@ import (
 // frames on the client end, so that the measure is the adapter and the SDK
 // and not a client. The server must have a tool "echo" that takes
 // {"text": string}. Both adapter packages run it, so their numbers compare.
-func BenchCallTool(b *testing.B, s Server) {
+func BenchCallTool(b *testing.B, s mcptest.Server) {
 	ctx := b.Context()
 	c, end := memtransport.Pair(memtransport.WithTranscriptLimit(0))
 	done := make(chan error, 1)

@@ -1,4 +1,4 @@
-package sdktest
+package adaptertest
 
 import (
 	"encoding/json"
@@ -17,12 +17,6 @@ func Text(t testing.TB, res *client.CallToolResult) string {
 	tc, ok := res.Content[0].(*client.TextContent)
 	require.True(t, ok, "content is %T", res.Content[0])
 	return tc.Text
-}
-
-// WireErr is a JSON-RPC error as it crosses the wire, without data: what
-// [WireError] returns for it.
-func WireErr(code int64, message string) *client.Error {
-	return &client.Error{Code: code, Message: message}
 }
 
 // WireError returns the JSON-RPC error err carries (code, message and
