@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# A user's view of the module split (issue 24): a server module pinned to an older SDK release and
-# an older Go adds mcptestkit as a test dependency, runs `go mod tidy`, and keeps its SDK release
-# and its go directive; its tests pass, and a default mcptest.Connect leaves the server's log
-# without WARN or ERROR records.
+# A user's view of the kit as published: a server module pinned to an SDK release and an older Go,
+# whose production code installs the crash guard, adds the kit the way the README says,
+#   go get github.com/mcptestkit/mcptestkit/gosdk@V        (the guard alone: production code)
+#   go get github.com/mcptestkit/mcptestkit/gosdk/gosdktest@V   (the test adapter, and with it the kit)
+# (mcpgo and mcpgo/mcpgotest for mcp-go) and nothing else. After each step the module builds, keeps
+# its SDK release and go directive, and `go list -m all` differs from before only by additions: no
+# module the user already had moves. Then its tests pass, and a default mcptest.Connect leaves the
+# server's log without WARN or ERROR records.
 #
-# usage: .ci/usermodule.sh gosdk <go-sdk version> | mcpgo <mcp-go version>
-# The kit is not tagged yet, so the user's go.mod points at this checkout with replace directives,
-# exactly as a published release would be required; nothing else differs.
+# usage: .ci/usermodule.sh gosdk|mcpgo SDK-VERSION [deps]
+#   deps: the module checks only, not the user's tests
+# It runs inside .ci/published.sh, which serves a release candidate of the kit as
+# github.com/mcptestkit/mcptestkit at $KIT_VERSION (no replace directive: what a user gets).
 set -euo pipefail
-kind=${1:?usage: usermodule.sh gosdk|mcpgo VERSION}
-version=${2:?usage: usermodule.sh gosdk|mcpgo VERSION}
-root=$(cd "$(dirname "$0")/.." && pwd)
+kind=${1:?usage: usermodule.sh gosdk|mcpgo SDK-VERSION [deps]}
+version=${2:?usage: usermodule.sh gosdk|mcpgo SDK-VERSION [deps]}
+only=${3:-}
+: "${KIT_VERSION:?usermodule.sh runs inside .ci/published.sh, which serves the kit at KIT_VERSION}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-export GOWORK=off GOFLAGS=-mod=mod
+export GOWORK=off
 
 kit=github.com/mcptestkit/mcptestkit
 case $kind in
@@ -50,7 +56,7 @@ func New(logger *slog.Logger) *mcp.Server {
 	return srv
 }
 GO
-  adapter="$kit/gosdk/gosdktest"; serve='gosdktest.Server(New(logs.Logger()))'
+  adapter="$kit/gosdk/gosdktest"; serve='gosdktest.Server(NewGuarded(logs.Logger()))'
   ;;
 mcpgo)
   sdk=github.com/mark3labs/mcp-go
@@ -86,12 +92,11 @@ func New(*slog.Logger) *server.MCPServer {
 	return srv
 }
 GO
-  adapter="$kit/mcpgo/mcpgotest"; serve='mcpgotest.Server(New(logs.Logger()))'
+  adapter="$kit/mcpgo/mcpgotest"; serve='mcpgotest.Server(NewGuarded(logs.Logger()))'
   ;;
 *) echo "usermodule.sh: unknown kind $kind (want gosdk or mcpgo)" >&2; exit 2 ;;
 esac
 pkg=${adapter##*/}
-
 cat > go.mod <<EOF2
 module example.com/user
 
@@ -100,8 +105,72 @@ go 1.25
 require $sdk $version
 EOF2
 go mod tidy >/dev/null 2>&1 || go mod tidy
-cp go.mod before.mod; cp go.sum before.sum 2>/dev/null || true
+go list -m all | sort > before.txt
 
+# moved fails when a module of the user's graph before the kit came has another version now.
+moved() {
+  local now
+  now=$(go list -m all | sort)
+  if [ -n "$(comm -23 before.txt <(echo "$now"))" ]; then
+    echo "FAIL: adding $1 moved modules of the user's build (- before, + after):"
+    diff before.txt <(echo "$now") | grep -E '^[<>]' | sed 's/^</-/; s/^>/+/' | grep -F -f <(comm -23 before.txt <(echo "$now") | awk '{print $1" "}') || true
+    return 1
+  fi
+}
+# kept fails when the go directive or the SDK release moved, or the other SDK came in.
+kept() {
+  local fail=0 other
+  grep -q "^go 1.25$" go.mod || { echo "FAIL: the go directive moved (want go 1.25):"; grep '^go ' go.mod; fail=1; }
+  grep -qE "^\s*(require )?$sdk $version( // indirect)?$" go.mod || { echo "FAIL: $sdk moved from $version"; fail=1; }
+  other=$([ "$kind" = gosdk ] && echo github.com/mark3labs/mcp-go || echo github.com/modelcontextprotocol/go-sdk)
+  if go list -m all | grep -q "^$other "; then echo "FAIL: the module graph names $other, an SDK the user does not use"; fail=1; fi
+  return $fail
+}
+
+echo "== $sdk $version: go get $kit/$kind@$KIT_VERSION  (the production guard alone)"
+case $kind in
+gosdk) cat > guarded.go <<'GO'
+package server
+
+import (
+	"log/slog"
+
+	"github.com/mcptestkit/mcptestkit/gosdk"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NewGuarded is the server as production runs it: with the crash guard.
+func NewGuarded(logger *slog.Logger) *mcp.Server {
+	srv := New(logger)
+	srv.AddReceivingMiddleware(gosdk.Guard(logger))
+	return srv
+}
+GO
+  ;;
+mcpgo) cat > guarded.go <<'GO'
+package server
+
+import (
+	"log/slog"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcptestkit/mcptestkit/mcpgo"
+)
+
+// NewGuarded is the server as production runs it: with the crash guard.
+func NewGuarded(logger *slog.Logger) *server.MCPServer {
+	srv := New(logger)
+	mcpgo.Guard(logger)(srv)
+	return srv
+}
+GO
+  ;;
+esac
+go get "$kit/$kind@$KIT_VERSION"
+go build ./...
+kept; moved "the guard"
+
+echo "== $sdk $version: go get $adapter@$KIT_VERSION  (the kit, for tests)"
 cat > server_test.go <<GO
 package server
 
@@ -148,20 +217,15 @@ func TestWaitAnHourInABubble(t *testing.T) {
 }
 GO
 if [ -n "${USERMODULE_EXTRA_TEST:-}" ]; then cp "$USERMODULE_EXTRA_TEST" extra_test.go; fi
-go mod edit -require=$kit@v0.0.0-00010101000000-000000000000 -replace=$kit=$root \
-  -require=$kit/$kind@v0.0.0-00010101000000-000000000000 -replace=$kit/$kind=$root/$kind
+go get "$adapter@$KIT_VERSION"
 go mod tidy
+kept; moved "the kit"
+echo "== modules the kit added to the user's build (go list -m all, less those of the server alone)"
+comm -13 before.txt <(go list -m all | sort)
+[ "$only" = deps ] && exit 0
 
-echo "== go.mod of the user's module after adding mcptestkit and go mod tidy"
+echo "== go.mod of the user's module"
 cat go.mod
-fail=0
-if ! grep -q "^go 1.25$" go.mod; then echo "FAIL: the go directive moved (want go 1.25)"; fail=1; fi
-if ! grep -qE "^\s*(require )?$sdk $version( // indirect)?$" go.mod; then echo "FAIL: $sdk moved from $version"; fail=1; fi
-other=$([ "$kind" = gosdk ] && echo github.com/mark3labs/mcp-go || echo github.com/modelcontextprotocol/go-sdk)
-if go list -m all | grep -q "^$other "; then echo "FAIL: the module graph names $other, an SDK the user does not use"; fail=1; fi
-echo "== modules a $kind-only user downloads for mcptestkit (go list -m all, less those of the server alone)"
-comm -13 <(GOFLAGS=-mod=mod go list -modfile=before.mod -m all | sort) <(go list -m all | sort)
-[ $fail = 0 ] || exit 1
 echo "== go test in the user's module"
 start=$(date +%s.%N)
 go test -count=1 -v ./... | grep -E '^(=== RUN|--- |ok|FAIL|PASS)'

@@ -6,9 +6,9 @@ module github.com/mcptestkit/mcptestkit/cmd
 go 1.25.5
 
 require (
-	github.com/mcptestkit/mcptestkit v0.0.0-00010101000000-000000000000
-	github.com/mcptestkit/mcptestkit/examples v0.0.0-00010101000000-000000000000
-	github.com/mcptestkit/mcptestkit/gosdk v0.0.0-00010101000000-000000000000
+	github.com/mcptestkit/mcptestkit v0.1.0
+	github.com/mcptestkit/mcptestkit/examples v0.1.0
+	github.com/mcptestkit/mcptestkit/gosdk v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
@@ -28,7 +28,3 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
-
-
-
-

@@ -3,7 +3,7 @@ module github.com/mcptestkit/mcptestkit/gosdk
 go 1.25
 
 require (
-	github.com/mcptestkit/mcptestkit v0.0.0-00010101000000-000000000000
+	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.2.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0

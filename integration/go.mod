@@ -4,10 +4,10 @@ go 1.25.5
 
 require (
 	github.com/mark3labs/mcp-go v1.2.1
-	github.com/mcptestkit/mcptestkit v0.0.0-00010101000000-000000000000
-	github.com/mcptestkit/mcptestkit/examples v0.0.0-00010101000000-000000000000
-	github.com/mcptestkit/mcptestkit/gosdk v0.0.0-00010101000000-000000000000
-	github.com/mcptestkit/mcptestkit/mcpgo v0.0.0-00010101000000-000000000000
+	github.com/mcptestkit/mcptestkit v0.1.0
+	github.com/mcptestkit/mcptestkit/examples v0.1.0
+	github.com/mcptestkit/mcptestkit/gosdk v0.1.0
+	github.com/mcptestkit/mcptestkit/mcpgo v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0

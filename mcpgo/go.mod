@@ -4,7 +4,7 @@ go 1.25
 
 require (
 	github.com/mark3labs/mcp-go v0.46.0
-	github.com/mcptestkit/mcptestkit v0.0.0-00010101000000-000000000000
+	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
 )
