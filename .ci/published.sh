@@ -27,7 +27,7 @@ kit=github.com/mcptestkit/mcptestkit
 git clone -q --no-tags "$root" "$work/src"
 base=$(grep -E "^\s*(require\s+)?$kit v" "$work/src/gosdk/go.mod" | awk '{print $NF}')
 version=${PUBLISHED_VERSION:-$base-rc.ci}
-(cd "$work/src" && git -c user.name=ci -c user.email=ci@localhost.invalid -c tag.gpgSign=false ./release.sh "$version")
+(cd "$work/src" && GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@localhost.invalid GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@localhost.invalid ./release.sh "$version")
 git clone -q --bare "$work/src" "$work/kit.git"
 
 # 2. The go command fetches github.com/mcptestkit/mcptestkit from that clone; everything else from
