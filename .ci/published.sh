@@ -46,7 +46,7 @@ export GOBIN=$work/bin
 rm -f "$GOBIN/mcptestkit"
 echo "== go install $kit/cmd/mcptestkit@latest"
 (cd "$work" && go install "$kit/cmd/mcptestkit@latest")
-go version -m "$GOBIN/mcptestkit" | grep -E "^\s+dep\s+$kit\s" | grep -q " $version" ||
+[ "$(go version -m "$GOBIN/mcptestkit" | awk '$1 == "mod" {print $3}')" = "$version" ] ||
 	{ echo "FAIL: @latest did not install $version:"; go version -m "$GOBIN/mcptestkit"; exit 1; }
 
 echo "== a user's module adds only the adapter, and its tests pass"
