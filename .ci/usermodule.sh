@@ -106,6 +106,7 @@ require $sdk $version
 EOF2
 go mod tidy >/dev/null 2>&1 || go mod tidy
 go list -m all | sort > before.txt
+godirective=$(grep '^go ' go.mod)
 
 # moved fails when a module of the user's graph before the kit came has another version now.
 moved() {
@@ -120,7 +121,7 @@ moved() {
 # kept fails when the go directive or the SDK release moved, or the other SDK came in.
 kept() {
   local fail=0 other
-  grep -q "^go 1.25$" go.mod || { echo "FAIL: the go directive moved (want go 1.25):"; grep '^go ' go.mod; fail=1; }
+  grep -qx "$godirective" go.mod || { echo "FAIL: the go directive moved from $godirective to $(grep '^go ' go.mod)"; fail=1; }
   grep -qE "^\s*(require )?$sdk $version( // indirect)?$" go.mod || { echo "FAIL: $sdk moved from $version"; fail=1; }
   other=$([ "$kind" = gosdk ] && echo github.com/mark3labs/mcp-go || echo github.com/modelcontextprotocol/go-sdk)
   if go list -m all | grep -q "^$other "; then echo "FAIL: the module graph names $other, an SDK the user does not use"; fail=1; fi
