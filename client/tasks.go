@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -286,9 +287,16 @@ type taskWire struct {
 	ResultType     string                  `json:"resultType"`
 }
 
+// millis is the first positive count of milliseconds as a Duration. A count
+// past the longest Duration (a server may send 1e300) is the longest
+// Duration: converting it would overflow to a negative one.
 func millis(ms ...*float64) time.Duration {
+	const most = float64(math.MaxInt64 / int64(time.Millisecond))
 	for _, v := range ms {
 		if v != nil && *v > 0 {
+			if *v >= most {
+				return math.MaxInt64
+			}
 			return time.Duration(*v * float64(time.Millisecond))
 		}
 	}

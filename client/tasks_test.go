@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -450,4 +451,26 @@ func TestToolTaskSupport(t *testing.T) {
 	assert.True(t, TaskCancelled.Terminal())
 	assert.False(t, TaskInputRequired.Terminal())
 	assert.True(t, errors.Is(&TaskCancelledError{Task: &Task{ID: "x"}}, ErrTaskCancelled))
+}
+
+// A ttl or pollInterval past what a Duration holds is the longest Duration,
+// never a negative one that would end a wait at once or expire a task.
+func TestTaskDurationsNeverOverflow(t *testing.T) {
+	for _, wire := range []string{
+		`{"taskId":"t","status":"working","ttl":1e300,"pollInterval":1e300}`,
+		`{"taskId":"t","status":"working","ttlMs":9.3e15,"pollIntervalMs":1.7976931348623157e308}`,
+	} {
+		var w taskWire
+		require.NoError(t, json.Unmarshal([]byte(wire), &w))
+		task, err := w.task(op{})
+		require.NoError(t, err)
+		assert.Equal(t, time.Duration(math.MaxInt64), task.TTL, wire)
+		assert.Equal(t, time.Duration(math.MaxInt64), task.PollInterval, wire)
+	}
+	var w taskWire
+	require.NoError(t, json.Unmarshal([]byte(`{"taskId":"t","status":"working","ttl":60000,"pollInterval":0.5}`), &w))
+	task, err := w.task(op{})
+	require.NoError(t, err)
+	assert.Equal(t, time.Minute, task.TTL)
+	assert.Equal(t, 500*time.Microsecond, task.PollInterval)
 }
