@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 )
@@ -302,16 +303,7 @@ func (a *Assertions) Golden(name string, value any, opts ...Option) bool {
 		return a.fail("mcptest: Golden(%q): %v", name, err)
 	}
 	if update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return a.fail("mcptest: Golden(%q): creating the directory for %s: %v", name, file, err)
-		}
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			return a.fail("mcptest: Golden(%q): writing %s: %v", name, file, err)
-		}
-		if l, ok := a.t.(interface{ Logf(string, ...any) }); ok {
-			l.Logf("mcptest: Golden: wrote %s", file)
-		}
-		return true
+		return a.updateGolden(name, file, got)
 	}
 	want, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
@@ -321,11 +313,78 @@ func (a *Assertions) Golden(name string, value any, opts ...Option) bool {
 		return a.fail("mcptest: Golden(%q): reading %s: %v", name, file, err)
 	}
 	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n")) // a Windows checkout may convert line ends
+	want = bytes.TrimPrefix(want, []byte("\ufeff"))             // and an editor may add a byte order mark
 	if bytes.Equal(want, got) {
 		return true
 	}
 	diff := textdiff.Unified(file, "actual", string(want), string(got))
 	return a.fail("mcptest: Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
+}
+
+// goldenWrites is what each golden file was updated to in this test binary,
+// and by which test. The files are shared by every test of the process, so
+// tests that update one file under t.Parallel must agree on its content: a
+// second, different value is a failure, not a silent last write wins.
+var goldenWrites sync.Map // absolute path -> goldenWrite
+
+type goldenWrite struct {
+	test    string
+	content []byte
+}
+
+// updateGolden writes got to file, atomically (a temporary file renamed over
+// it), so a reader never sees half a file.
+func (a *Assertions) updateGolden(name, file string, got []byte) bool {
+	a.h.Helper()
+	test := "a test"
+	if n, ok := a.t.(interface{ Name() string }); ok {
+		test = n.Name()
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return a.fail("mcptest: Golden(%q): %v", name, err)
+	}
+	if prev, loaded := goldenWrites.LoadOrStore(abs, goldenWrite{test, got}); loaded {
+		prev := prev.(goldenWrite)
+		if bytes.Equal(prev.content, got) {
+			return true
+		}
+		diff := textdiff.Unified(file+" (from "+prev.test+")", "this value (from "+test+")", string(prev.content), string(got))
+		return a.fail("mcptest: Golden(%q): %s was already updated in this run by %s with another value; "+
+			"tests that share a golden file must give it the same value:\n%s", name, file, prev.test, diff)
+	}
+	if err := writeAtomically(file, got); err != nil {
+		goldenWrites.Delete(abs)
+		return a.fail("mcptest: Golden(%q): writing %s: %v", name, file, err)
+	}
+	if l, ok := a.t.(interface{ Logf(string, ...any) }); ok {
+		l.Logf("mcptest: Golden: wrote %s", file)
+	}
+	return true
+}
+
+func writeAtomically(file string, content []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(content)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // CreateTemp makes it 0600
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change."

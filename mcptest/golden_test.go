@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -218,4 +219,64 @@ func TestGoldenHonoursTheUpdateFlags(t *testing.T) {
 	runFake(t, func(tb testing.TB) { Assert(tb).Golden("flagged", 1) }).expectPass(t)
 	_, err := os.Stat(filepath.Join("testdata", "flagged.json"))
 	assert.NoError(t, err)
+}
+
+// Issue 30.10: tests updating one golden file at once leave it whole (it is
+// written to a temporary file and renamed), and when they give it different
+// values the second one fails instead of the last write silently winning.
+func TestGoldenParallelUpdates(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(updateEnv, "1")
+	value := func(i int) map[string]any {
+		tools := make([]string, 200)
+		for j := range tools {
+			tools[j] = fmt.Sprintf("tool-%d", j)
+		}
+		tools[0] = fmt.Sprintf("first-of-%d", i)
+		return map[string]any{"tools": tools}
+	}
+	run := func(name string, valueOf func(i int) map[string]any) []*fakeTB {
+		fakes := make([]*fakeTB, 50)
+		var wg sync.WaitGroup
+		for i := range fakes {
+			wg.Go(func() { fakes[i] = runFake(t, func(tb testing.TB) { Assert(tb).Golden(name, valueOf(i)) }) })
+		}
+		wg.Wait()
+		return fakes
+	}
+
+	for _, f := range run("same", func(int) map[string]any { return value(0) }) {
+		f.expectPass(t)
+	}
+	want, err := Normalize(value(0))
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join("testdata", "same.json"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+
+	failed := 0
+	for _, f := range run("differ", value) {
+		if f.Failed() {
+			failed++
+			assert.Contains(t, f.output(), "was already updated in this run by")
+		}
+	}
+	assert.Equal(t, 49, failed, "every test but the first to update the file fails")
+	got, err = os.ReadFile(filepath.Join("testdata", "differ.json"))
+	require.NoError(t, err)
+	assert.True(t, json.Valid(got), "the file is one whole value")
+	entries, err := os.ReadDir("testdata")
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary file is left behind")
+}
+
+// A golden file an editor saved with a byte order mark still matches.
+func TestGoldenIgnoresAByteOrderMark(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(updateEnv, "")
+	golden, err := Normalize([]int{1})
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll("testdata", 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "bom.json"), append([]byte("\ufeff"), golden...), 0o644))
+	runFake(t, func(tb testing.TB) { Assert(tb).Golden("bom", []int{1}) }).expectPass(t)
 }

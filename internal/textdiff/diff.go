@@ -96,18 +96,65 @@ type edit struct {
 	oldLine, newLine int
 }
 
-// diffLines returns a shortest edit script turning a into b, by Myers'
-// algorithm ("An O(ND) Difference Algorithm and Its Variations", 1986):
-// time and memory grow with the size of the difference, not the files.
+// maxEdits bounds the work of a diff: past this many differing lines the
+// middle of the texts (between their common first and last lines) is shown
+// as removed and then added, which is what a reader would make of so many
+// changes anyway, and it costs time and memory in proportion to the texts
+// instead of to the square of the difference.
+const maxEdits = 1000
+
+// diffLines returns an edit script turning a into b: the shortest one
+// (Myers' algorithm, "An O(ND) Difference Algorithm and Its Variations",
+// 1986) when at most maxEdits lines differ.
 func diffLines(a, b []string) []edit {
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	ops := make([]edit, 0, len(a)+len(b)-pre-suf)
+	for i := range pre {
+		ops = append(ops, edit{' ', a[i], i + 1, i + 1})
+	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	mid, ok := myers(ma, mb)
+	if !ok {
+		mid = mid[:0]
+		for i, line := range ma {
+			mid = append(mid, edit{'-', line, i + 1, 1})
+		}
+		for j, line := range mb {
+			mid = append(mid, edit{'+', line, len(ma) + 1, j + 1})
+		}
+	}
+	for _, e := range mid {
+		e.oldLine += pre
+		e.newLine += pre
+		ops = append(ops, e)
+	}
+	for i := range suf {
+		x, y := len(a)-suf+i, len(b)-suf+i
+		ops = append(ops, edit{' ', a[x], x + 1, y + 1})
+	}
+	return ops
+}
+
+// myers returns the shortest edit script turning a into b, or false when it
+// has more than maxEdits edits. Each round keeps only the diagonals it
+// reached, so memory grows with the square of the difference, not with the
+// texts times the difference.
+func myers(a, b []string) ([]edit, bool) {
 	n, m := len(a), len(b)
-	maxD := n + m
+	maxD := min(n+m, maxEdits)
 	offset := maxD + 1
 	v := make([]int, 2*maxD+3)
-	var trace [][]int
+	var trace [][]int // trace[d] is v[-d-1 .. d+1] as round d found it
 	done := false
 	for d := 0; d <= maxD && !done; d++ {
-		trace = append(trace, append([]int(nil), v...))
+		trace = append(trace, append([]int(nil), v[offset-d-1:offset+d+2]...))
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || (k != d && v[offset+k-1] < v[offset+k+1]) {
@@ -126,19 +173,22 @@ func diffLines(a, b []string) []edit {
 			}
 		}
 	}
+	if !done {
+		return nil, false
+	}
 	// Walk the trace back from (n, m), collecting the edits in reverse.
 	var rev []edit
 	x, y := n, m
 	for d := len(trace) - 1; d >= 0; d-- {
-		v := trace[d]
+		at := func(k int) int { return trace[d][k+d+1] }
 		k := x - y
 		var prevK int
-		if k == -d || (k != d && v[offset+k-1] < v[offset+k+1]) {
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
 			prevK = k + 1
 		} else {
 			prevK = k - 1
 		}
-		prevX := v[offset+prevK]
+		prevX := at(prevK)
 		prevY := prevX - prevK
 		for x > prevX && y > prevY {
 			x, y = x-1, y-1
@@ -158,5 +208,5 @@ func diffLines(a, b []string) []edit {
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
-	return rev
+	return rev, true
 }
