@@ -2,7 +2,6 @@ package mcptest
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -150,5 +149,5 @@ func TestUnclosedHTTPResponseBodyIsALeak(t *testing.T) {
 	require.NoError(t, (<-bodies).Close()) // the connection can go back to the pool
 	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection",
 		"net/http.(*persistConn).readLoop", "holds an HTTP response whose body was never closed",
-		fmt.Sprintf("mcptest.IgnoreLeaks(%q)", httpReadLoop))
+		`mcptest.IgnoreLeaks("net/http.(*persistConn).readLoop")`)
 }
