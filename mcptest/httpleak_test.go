@@ -110,7 +110,12 @@ func TestLeakHintNamesTheLeakedFunction(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	hs := upstream(t, false)
-	fetch := fetchTool(http.DefaultClient, hs.URL, nil)
+	// A pool of its own: httptest.Server.Close closes every idle connection
+	// of http.DefaultTransport, and another test's doing so while this leak
+	// is waited out could add a closing reader to the report.
+	pool := &http.Transport{}
+	t.Cleanup(pool.CloseIdleConnections)
+	fetch := fetchTool(&http.Client{Transport: pool}, hs.URL, nil)
 	srv := probeServer(fetch, newTool("spawn", func(context.Context, *fakeCall) (*fakeResult, error) {
 		go blockForever(release)
 		return fakeText("started"), nil
