@@ -168,7 +168,7 @@ func startFunction(g goroutineGroup) string {
 // only while it waits for the server's next bytes (Peek): stuck anywhere
 // else, it holds a response whose body was never closed, a leak of
 // whoever made the request; writeLoop ends with it. HTTP/2 multiplexes
-// streams on one readLoop, so it counts whatever its streams do.
+// streams on one readLoop, which is left out whatever its streams do.
 func idleHTTPConn(g goroutineGroup) bool {
 	n := len(g.functions)
 	switch startFunction(g) {
