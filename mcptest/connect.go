@@ -507,11 +507,6 @@ func (h *harness) cleanup() {
 	}
 }
 
-// leakHint ends every leak report.
-const leakHint = "A goroutine the server (or a handler) started must end when the connection closes. " +
-	"If it is meant to outlive the connection, ignore it with mcptest.IgnoreLeaks(\"<function>\") " +
-	"or turn the check off with mcptest.WithoutLeakCheck()."
-
 // checkLeaks hands the closed connection to the census (see leak.go) and
 // fails the test with what it found: this connection's leak, now or never
 // (a census made later reports it), and the leaks of connections of tests
@@ -542,15 +537,15 @@ func (h *harness) checkLeaks() {
 		wait:   wait,
 		start:  h.start,
 	}, now)
-	if own != "" {
-		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own, leakHint)
+	if own.report != "" {
+		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own.report, leakHint(own.starts))
 	}
 	for _, o := range others {
 		h.t.Errorf("mcptest: goroutine leak in a connection of %s, a test that has ended: %s\n"+
 			"It was found by this test's cleanup, %v after that connection closed: with many goroutines in the process "+
 			"(tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in "+
 			"proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s",
-			o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint)
+			o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint(o.starts))
 	}
 }
 

@@ -182,7 +182,11 @@
 // the transcript once it has run.
 //
 // SDK-owned goroutines that may outlive a connection by design (mcp-go's
-// task expiry) are ignored. A connection to a server outside the process
+// task expiry) are ignored, and so are those net/http keeps for an idle
+// client connection in an http.Transport's pool (a handler's request
+// through http.DefaultClient leaves them): they belong to the Transport,
+// which may reuse the connection for any test. One still holding a
+// response whose body was never closed is a leak. A connection to a server outside the process
 // makes its transport inside the label too, and sends every message from a labelled
 // goroutine, so that what a transport starts per message (an HTTP request,
 // an in-process handler call and the server session it opens) is counted

@@ -281,10 +281,10 @@ func (s *urlServer) check() error {
 }
 
 // dial gives the connections an HTTP client of their own, whose idle
-// connections h closes once they have closed, and leaves the goroutines of
-// its pool out of the leak check.
+// connections h closes once they have closed. The leak check leaves idle
+// connections' goroutines out (they end once closed) and reports a
+// connection still holding a response.
 func (s *urlServer) dial(h *harness) servercheck.Dialer {
-	h.cfg.leakIgnores = append(h.cfg.leakIgnores, httpPoolFunctions()...)
 	pool := &http.Transport{}
 	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
 		pool = dt.Clone()
@@ -302,17 +302,6 @@ func (s *urlServer) connect(h *harness) *client.Client {
 	h.t.Helper()
 	h.closeErrOK = func(err error) bool { return errors.Is(err, client.ErrClosed) }
 	return h.connect(context.Background(), true, s.dial(h))
-}
-
-// httpPoolFunctions are the goroutines net/http keeps for a pooled
-// connection: they belong to the http.Transport, not to one MCP
-// connection, and end when the pool closes the connection.
-func httpPoolFunctions() []string {
-	return []string{
-		"net/http.(*persistConn).readLoop",
-		"net/http.(*persistConn).writeLoop",
-		"net/http.(*http2ClientConn).readLoop",
-	}
 }
 
 // Transport returns a Server reached through any [client.Transport]: dial

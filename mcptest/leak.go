@@ -34,6 +34,8 @@ const leakLabel = "mcptest.connection"
 // handlers, keepalive, notification writers) all end when the connection
 // closes, which the harness's own tests check. Debounce timers
 // (time.AfterFunc) run on unlabelled goroutines and are never counted.
+// Idle pooled HTTP client connections are left out by their state, not
+// by this list (see idleHTTPConn).
 func defaultLeakIgnores() []string {
 	return []string{
 		"github.com/mark3labs/mcp-go/server.(*MCPServer).scheduleTaskCleanup",
@@ -135,15 +137,52 @@ func parseGroup(block string) (goroutineGroup, bool) {
 	return g, true
 }
 
+// filterIgnored returns the groups that count as the connection's: not
+// ignored, and not an idle pooled HTTP client connection's.
 func filterIgnored(groups []goroutineGroup, ignore []string) []goroutineGroup {
 	var out []goroutineGroup
 	for _, g := range groups {
-		if !ignored(g, ignore) {
+		if !ignored(g, ignore) && !idleHTTPConn(g) {
 			out = append(out, g)
 		}
 	}
 	return out
 }
+
+// startFunction is the function the goroutine was started with: the
+// outermost frame the profile lists ("" if none).
+func startFunction(g goroutineGroup) string {
+	if len(g.functions) == 0 {
+		return ""
+	}
+	return g.functions[len(g.functions)-1]
+}
+
+// idleHTTPConn reports whether g is one of the goroutines net/http keeps
+// for a client connection in an http.Transport's pool while no response
+// is open on it. They carry the label of whichever goroutine dialled, but
+// belong to the Transport (http.DefaultTransport is the process's): they
+// end only when the Transport or the server closes the connection, and a
+// later request, of any test, may reuse it. A goroutine is known by its
+// start function, which no other goroutine has. HTTP/1's readLoop counts
+// only while it waits for the server's next bytes (Peek): stuck anywhere
+// else, it holds a response whose body was never closed, a leak of
+// whoever made the request; writeLoop ends with it. HTTP/2 multiplexes
+// streams on one readLoop, which is left out whatever its streams do.
+func idleHTTPConn(g goroutineGroup) bool {
+	n := len(g.functions)
+	switch startFunction(g) {
+	case "net/http.(*persistConn).writeLoop", "net/http.(*http2ClientConn).readLoop":
+		return true
+	case httpReadLoop:
+		return n >= 2 && g.functions[n-2] == "bufio.(*Reader).Peek"
+	}
+	return false
+}
+
+// httpReadLoop is the goroutine that reads an HTTP/1 client connection's
+// responses.
+const httpReadLoop = "net/http.(*persistConn).readLoop"
 
 func ignored(g goroutineGroup, ignore []string) bool {
 	for _, fn := range g.functions {
@@ -311,19 +350,20 @@ type leakReport struct {
 	test   string
 	closed time.Duration // how long before it was found
 	report string
+	starts []string // the leaked goroutines' start functions
 }
 
 // check adds the connection labelled label to the census and reads the
 // profile at once when now is set, when reading is cheap and the count of
 // goroutines does not vouch for the connection, or when a connection
 // waiting is due. It returns the
-// report on this connection's leaked goroutines ("" if none, or if it was
-// not checked yet) and those on other tests' connections.
+// report on this connection's leaked goroutines (empty if none, or if it
+// was not checked yet) and those on other tests' connections.
 //
 // The caller must hold no reference to label's bytes after the call (the
 // census keeps a copy): the cleanup that clears the connection runs once
 // only goroutines could have held them, and none does.
-func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool) (string, []leakReport) {
+func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool) (leakReport, []leakReport) {
 	c.open.Add(-1)
 	alone := c.events.Add(1) == lc.start.events+1 && !lc.start.others
 	n := c.goroutines()
@@ -361,7 +401,7 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.id)
 	}
 	if !due {
-		return "", nil
+		return leakReport{}, nil
 	}
 	return c.read(ctx, p.id, now)
 }
@@ -545,7 +585,7 @@ func (c *census) earliestDue() time.Time {
 // until every connection waiting is one or the other (a leak costs its
 // wait), for those of other tests no longer than own's wait; those still
 // running goroutines after that are read for again once their wait is over.
-func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []leakReport) {
+func (c *census) read(ctx context.Context, own uint64, exact bool) (leakReport, []leakReport) {
 	// One read at a time, which may serve others waiting for the lock; but
 	// not held between reads, so that a leak waited out does not hold up
 	// every other test's check.
@@ -562,12 +602,12 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 		// A read that began after it was added, or the collector, found
 		// it clean, and the others due.
 		c.reading.Unlock()
-		return "", nil
+		return leakReport{}, nil
 	}
 	// The connections of the reading test: closed earlier in the same
 	// test, they wait for its reads too.
 	mine := func(id uint64, p *leakCheck) bool { return id == own || test != "" && p.test == test }
-	var ownReports []string
+	var ownReport leakReport // its test and closed unset: the caller knows them
 	var reports []leakReport
 	delay := 50 * time.Microsecond
 	for {
@@ -594,10 +634,19 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 				// Its test is waiting to read; the leak is its to report.
 			case now.Sub(p.closed) >= p.wait || ctx.Err() != nil:
 				delete(c.pending, id)
-				if mine(id, p) {
-					ownReports = append(ownReports, describeLeaks(groups))
-				} else {
-					reports = append(reports, leakReport{test: p.test, closed: now.Sub(p.closed), report: describeLeaks(groups)})
+				report, starts := describeLeaks(groups)
+				if !mine(id, p) {
+					reports = append(reports, leakReport{test: p.test, closed: now.Sub(p.closed), report: report, starts: starts})
+					break
+				}
+				if ownReport.report != "" {
+					report = ownReport.report + "\n\nAnother connection of this test: " + report
+				}
+				ownReport.report = report
+				for _, fn := range starts {
+					if !slices.Contains(ownReport.starts, fn) {
+						ownReport.starts = append(ownReport.starts, fn)
+					}
 				}
 			case exact && (mine(id, p) || now.Before(until)):
 				// Read for at once, maybe as the suite ends: no
@@ -614,7 +663,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 		c.mu.Unlock()
 		c.reading.Unlock()
 		if !left {
-			return strings.Join(ownReports, "\n\nAnother connection of this test: "), reports
+			return ownReport, reports
 		}
 		t := time.NewTimer(delay)
 		select {
@@ -627,15 +676,42 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (string, []le
 	}
 }
 
-func describeLeaks(groups []goroutineGroup) string {
+// describeLeaks lists the groups' stacks and the start functions that
+// IgnoreLeaks would need to ignore them (see leakHint).
+func describeLeaks(groups []goroutineGroup) (string, []string) {
 	var b strings.Builder
 	total := 0
+	var starts []string
 	for _, g := range groups {
 		total += g.count
+		if fn := startFunction(g); fn != "" && !slices.Contains(starts, fn) {
+			starts = append(starts, fn)
+		}
 	}
 	fmt.Fprintf(&b, "%d goroutine(s) started by the connection were still running after it closed:\n", total)
 	for _, g := range groups {
 		fmt.Fprintf(&b, "\n%d goroutine(s) with this stack:\n%s", g.count, g.text)
 	}
+	return b.String(), starts
+}
+
+// leakHint ends every leak report: what to fix, or how to ignore the
+// goroutines reported, named by their start functions (IgnoreLeaks
+// matches any function in a stack, and a goroutine's start function is in
+// its stack and names the goroutine, not whatever it is blocked in).
+func leakHint(starts []string) string {
+	var b strings.Builder
+	if slices.Contains(starts, httpReadLoop) {
+		b.WriteString(httpReadLoop + " holds an HTTP response whose body was never closed: close every response's Body. ")
+	}
+	b.WriteString("A goroutine the server (or a handler) started must end when the connection closes. If it is meant to outlive the connection, ")
+	if len(starts) > 0 {
+		quoted := make([]string, len(starts))
+		for i, fn := range starts {
+			quoted[i] = fmt.Sprintf("%q", fn)
+		}
+		fmt.Fprintf(&b, "ignore it with mcptest.IgnoreLeaks(%s) or ", strings.Join(quoted, ", "))
+	}
+	b.WriteString("turn the check off with mcptest.WithoutLeakCheck().")
 	return b.String()
 }

@@ -132,7 +132,7 @@ func labelledGoroutines(value string, ignore []string) []goroutineGroup {
 func waitForLeaks(ctx context.Context, value string, ignore []string, limit time.Duration) string {
 	c := newCensus()
 	own, _ := c.check(ctx, value, leakCheck{ignore: ignore, wait: limit}, true)
-	return own
+	return own.report
 }
 
 // requireCollected runs the collector until the census has no connection

@@ -3,7 +3,10 @@ package mcptest_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -469,4 +472,35 @@ func TestSessionGoldenGoSDK(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A go-sdk tool that calls an upstream HTTP API with http.DefaultClient
+// leaves the connection idle in http.DefaultTransport's pool, with
+// net/http's goroutines carrying the connection's label: they belong to
+// the process, so the test passes, and its leak check does not wait for
+// them. Alone in its process (see runAlone), the check decides as the test
+// ends.
+func TestGoSDKToolCallingHTTPAPIDoesNotLeak(t *testing.T) {
+	if child, _ := runAlone(t); !child {
+		return
+	}
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "sunny")
+	}))
+	t.Cleanup(api.Close) // after Connect's cleanup, which checks for leaks
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "weather"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			resp, err := http.DefaultClient.Get(api.URL)
+			if err != nil {
+				return nil, nil, err
+			}
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil, err
+		})
+	})
+	c := mcptest.Connect(t, gosdktest.Server(srv))
+	res, err := c.CallTool(t.Context(), "weather", nil)
+	require.NoError(t, err)
+	mcptest.Assert(t).Text(res, "sunny")
 }

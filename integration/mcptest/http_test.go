@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"runtime"
 	"testing"
 	"time"
@@ -128,20 +126,11 @@ func blockForever(release <-chan struct{}) { <-release }
 
 // The leak check sees a goroutine that a go-sdk tool started while serving
 // an HTTP request, in both eras. Its connections must be alone in their
-// process: one open beside others leaves its verdict to the process-wide
-// census (see mcptest's leak check), which this package cannot tell to
-// decide at once as mcptest's own tests do. So the test runs itself in a
-// child process of the test binary, one connection after the other.
+// process (see runAlone).
 func TestHandlerLeakCheckReachesGoSDKHandlers(t *testing.T) {
-	const childEnv = "MCPTEST_INTEGRATION_LEAK_CHILD"
-	if os.Getenv(childEnv) != "1" {
-		t.Parallel()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHandlerLeakCheckReachesGoSDKHandlers$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), childEnv+"=1")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "the child test failed:\n%s", out)
-		assert.Contains(t, string(out), "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2026-07-28")
-		assert.Contains(t, string(out), "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2025-11-25")
+	if child, out := runAlone(t); !child {
+		assert.Contains(t, out, "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2026-07-28")
+		assert.Contains(t, out, "--- PASS: TestHandlerLeakCheckReachesGoSDKHandlers/2025-11-25")
 		return
 	}
 	// What runs now: the test binary's main goroutine and this test's.

@@ -63,6 +63,31 @@ func cmdServer(t testing.TB, mode string) *exec.Cmd {
 	return cmd
 }
 
+// aloneEnv names, in a child process of the test binary, the test that
+// child runs alone (see runAlone).
+const aloneEnv = "MCPTEST_INTEGRATION_ALONE"
+
+// runAlone reports whether t is running alone in a child process of the
+// test binary. If not, it runs t's test there, fails t unless the child
+// passed, and returns the child's output. A connection open beside others
+// leaves its leak check's verdict to the process-wide census (see
+// mcptest's leak check), which this package cannot tell to decide at once
+// as mcptest's own tests do; in the child, one connection after the other,
+// each connection's check decides when its test ends.
+func runAlone(t *testing.T) (child bool, out string) {
+	t.Helper()
+	if os.Getenv(aloneEnv) == t.Name() {
+		return true, ""
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), aloneEnv+"="+t.Name())
+	b, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the child test failed:\n%s", b)
+	require.Contains(t, string(b), "--- PASS: "+t.Name()+" ", "the child ran the test")
+	return false, string(b)
+}
+
 // runFake runs body against a fake test (internal/faketb) and returns it.
 func runFake(t testing.TB, body func(tb testing.TB)) *faketb.TB {
 	t.Helper()
