@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -176,4 +177,28 @@ func TestConnectPrintsACrashStackOnce(t *testing.T) {
 	out := f.output()
 	assert.Equal(t, 1, strings.Count(out, "mcptest.explode("), out)
 	assert.Contains(t, out, `mcptest: the server panicked in tools/call "boom": kaboom (crash 3 with the same stack as reported above)`)
+}
+
+// Behind a crash guard, the crashes are the server's ERROR records, which
+// the failing test's log dump lists: there too each stack is written once.
+func TestCheckServerLogDumpWritesEachCrashStackOnce(t *testing.T) {
+	t.Parallel()
+	count := `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	boom := boomTool()
+	boom.input = count
+	bang := newTool("bang", func(context.Context, *fakeCall) (*fakeResult, error) {
+		explodeElsewhere()
+		return nil, nil
+	})
+	bang.input = count
+	f := runFake(t, func(tb testing.TB) {
+		logs := logcapture.New(tb)
+		CheckServer(tb, &fakeServer{name: "guarded", guard: true, logger: logs.Logger(), tools: []*fakeTool{boom, bang}}, CheckLogs(logs))
+	})
+	f.expectFailure(t, "Captured log", "the handler crashed (the crash guard caught it")
+	out := f.output()
+	for _, frame := range []string{"mcptest.explode(", "mcptest.explodeElsewhere("} {
+		assert.Equal(t, 1, strings.Count(out, frame), "the stack of %s is written once:\n%s", frame, out)
+	}
+	assert.Contains(t, out, "stack: the same as written above (record 2 with this stack)")
 }
