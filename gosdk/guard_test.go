@@ -1,11 +1,13 @@
 package gosdk_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -271,5 +273,44 @@ func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
 	for i := range n {
 		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.PanicKey, fmt.Sprintf("kaboom %d", i)))
+	}
+}
+
+// With AddSource, the ERROR record's source is the line that panicked, in the
+// handler, not the guard's code: for a call of panic and for a runtime error
+// (a nil map), which the runtime raises from helpers of its own.
+func TestGuardRecordSourceIsThePanickingLine(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{AddSource: true}))
+	var file string
+	var line int
+	nextLine := func() { _, file, line, _ = runtime.Caller(1); line++ } // the caller's next line
+	s := mcp.NewServer(&mcp.Implementation{Name: "source", Version: "v0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "explode"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		nextLine()
+		panic("kaboom")
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "nil_map"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		var catalog map[string]string
+		nextLine()
+		catalog["x"] = "y"
+		return nil, nil, nil
+	})
+	s.AddReceivingMiddleware(gosdk.Guard(logger))
+	c := sdktest.Serve(t, adapter.Server(s)).Connect(t, "")
+	for _, tool := range []string{"explode", "nil_map"} {
+		out.Reset()
+		assert.True(t, adaptertest.Call(t, c, tool, nil).IsError, tool)
+		var rec struct {
+			Msg    string `json:"msg"`
+			Source struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"source"`
+		}
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rec), "one JSON record:\n%s", out.String())
+		assert.Equal(t, guard.MsgToolPanic, rec.Msg)
+		assert.Equal(t, fmt.Sprintf("%s:%d", file, line), fmt.Sprintf("%s:%d", rec.Source.File, rec.Source.Line), tool)
 	}
 }

@@ -7,12 +7,17 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mcptestkit/mcptestkit/internal/stacktrace"
 )
 
 // formatRecords writes one record per line; if mark is not nil, records it
-// selects are prefixed with "> " and the others with "  ".
+// selects are prefixed with "> " and the others with "  ". A stack with the
+// frames of one written above is written as a note, so that a handler that
+// crashed many times the same way does not bury the listing in copies.
 func formatRecords(recs []Record, mark func(Record) bool) string {
 	var b strings.Builder
+	stacks := map[string]int{}
 	for _, r := range recs {
 		prefix := ""
 		if mark != nil {
@@ -21,7 +26,7 @@ func formatRecords(recs []Record, mark func(Record) bool) string {
 				prefix = "> "
 			}
 		}
-		writeRecord(&b, r, prefix)
+		writeRecord(&b, r, prefix, stacks)
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -37,8 +42,9 @@ func formatRecords(recs []Record, mark func(Record) bool) string {
 // Multi-line values (stacks, wrapped errors) go in indented blocks after the
 // line so that they stay readable. Like pytest's captured log, it leaves the
 // time out: the order of the lines is what a reader needs, and the text stays
-// the same from run to run.
-func writeRecord(b *strings.Builder, r Record, prefix string) {
+// the same from run to run. stacks, if not nil, counts the stacks (their
+// frames) written so far: a stack written before becomes a one-line note.
+func writeRecord(b *strings.Builder, r Record, prefix string, stacks map[string]int) {
 	b.WriteString(prefix)
 	fmt.Fprintf(b, "%-5s %s", r.Level, r.Message)
 	var blocks []attr
@@ -59,6 +65,13 @@ func writeRecord(b *strings.Builder, r Record, prefix string) {
 	indent := strings.Repeat(" ", len(prefix))
 	for _, a := range blocks {
 		fmt.Fprintf(b, "\n%s    %s:", indent, a.path())
+		if stacks != nil && a.key == StackKey {
+			frames := stacktrace.Frames(valueText(a.value))
+			if stacks[frames]++; stacks[frames] > 1 {
+				fmt.Fprintf(b, " the same as written above (record %d with this stack)", stacks[frames])
+				continue
+			}
+		}
 		for line := range strings.SplitSeq(strings.TrimRight(valueText(a.value), "\n"), "\n") {
 			b.WriteString("\n" + indent + "        " + line)
 		}

@@ -110,7 +110,7 @@ func (r Record) Source() *slog.Source {
 // block for each multi-line attribute (such as a stack).
 func (r Record) String() string {
 	var b strings.Builder
-	writeRecord(&b, r, "")
+	writeRecord(&b, r, "", nil)
 	return b.String()
 }
 

@@ -1,16 +1,20 @@
 package mcpgo_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/guard"
@@ -334,5 +338,44 @@ func TestGuardConcurrentPanicsAreEachReportedOnce(t *testing.T) {
 	logs.AssertCount(t, n, logcapture.Level(slog.LevelError))
 	for i := range n {
 		logs.AssertCount(t, 1, logcapture.Message(guard.MsgToolPanic), logcapture.Attr(guard.PanicKey, fmt.Sprintf("kaboom %d", i)))
+	}
+}
+
+// With AddSource, the ERROR record's source is the line that panicked, in the
+// handler, not the guard's code: in a tool (a call of panic) and in a
+// resource (a nil map, a runtime error the runtime raises from helpers of
+// its own), which the guard recovers in two places.
+func TestGuardRecordSourceIsThePanickingLine(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{AddSource: true}))
+	var file string
+	var line int
+	nextLine := func() { _, file, line, _ = runtime.Caller(1); line++ } // the caller's next line
+	s := server.NewMCPServer("source", "v0", mcpgo.Guard(logger))
+	s.AddTool(mcp.NewTool("explode"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		nextLine()
+		panic("kaboom")
+	})
+	s.AddResource(mcp.NewResource("file:///nil-map", "nil map"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		var catalog map[string]string
+		nextLine()
+		catalog["x"] = "y"
+		return nil, nil
+	})
+	c, _ := guardedSession(t, s, "")
+	for _, send := range []adaptertest.Request{adaptertest.CallTool("explode", nil), adaptertest.ReadResource("file:///nil-map")} {
+		out.Reset()
+		_, _ = send(t.Context(), c) // the client's answer is TestGuardPanics's
+		var rec struct {
+			Msg    string `json:"msg"`
+			Source struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"source"`
+		}
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rec), "one JSON record:\n%s", out.String())
+		assert.Contains(t, []string{guard.MsgToolPanic, guard.MsgResourcePanic}, rec.Msg)
+		assert.Equal(t, fmt.Sprintf("%s:%d", file, line), fmt.Sprintf("%s:%d", rec.Source.File, rec.Source.Line), rec.Msg)
 	}
 }

@@ -1,6 +1,8 @@
 package mcptest
 
 import (
+	"fmt"
+
 	"github.com/mcptestkit/mcptestkit/client"
 )
 
@@ -13,7 +15,11 @@ func (h *harness) catchClientPanics(opts *client.Options) {
 	next := opts.OnPanic
 	opts.OnPanic = func(p *client.PanicError) {
 		if h.cfg.crashCatcher {
-			h.logf(true, "mcptest: %v\nThe client recovered it and answered the server with error -32603.\nStack of the panicking goroutine:\n%s", p, panicStack(p.Stack))
+			h.mu.Lock()
+			if !h.over {
+				h.failCrash(fmt.Sprintf("mcptest: %v", p), "The client recovered it and answered the server with error -32603.\nStack of the panicking goroutine:", p.Stack)
+			}
+			h.mu.Unlock()
 		} else {
 			h.logf(false, "%s", crashNote("the client's callback "+p.Callback+" panicked", p.Value))
 		}

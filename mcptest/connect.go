@@ -207,6 +207,9 @@ type harness struct {
 
 	mu   sync.Mutex
 	over bool // the cleanup has finished: t must not be used any more
+	// stacks counts the crashes reported with each stack (its
+	// stacktrace.Frames), so that each stack is printed once.
+	stacks map[string]int
 }
 
 // newHarness starts the harness of a connection to a server of kind (see
@@ -444,7 +447,7 @@ func (h *harness) reportCrash(r crash.Report) {
 		h.t.Logf("%s", crashNote("the server panicked in "+what, r.Value))
 		return
 	}
-	h.t.Errorf("mcptest: the server panicked in %s: %v\n\n%s\n%s", what, r.Value, crashHint, panicStack(r.Stack))
+	h.failCrash(fmt.Sprintf("mcptest: the server panicked in %s: %v", what, r.Value), "\n"+crashHint, r.Stack)
 }
 
 // crashHint tells the reader how to make the server recover panics itself,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcptestkit/mcptestkit/internal/stacktrace"
 )
 
 // panicStack returns the part of stack, a goroutine's stack as
@@ -28,6 +30,29 @@ func panicStack(stack []byte) []byte {
 		rest = after
 	}
 	return stack
+}
+
+// failCrash fails the test with the report of a crash: event (what panicked,
+// and the value), then detail (what it means, ending with the stack's
+// heading) and the stack from its panic frame on. A crash whose stack has
+// the frames of one reported before gets one line instead, with its count,
+// so that a handler that crashes on every call (CheckServer calls each tool
+// many times) prints its stack once. The caller holds h.mu and has checked
+// h.over.
+func (h *harness) failCrash(event, detail string, stack []byte) {
+	shown := panicStack(stack)
+	if len(shown) > 0 {
+		key := stacktrace.Frames(string(shown))
+		if h.stacks == nil {
+			h.stacks = map[string]int{}
+		}
+		h.stacks[key]++
+		if n := h.stacks[key]; n > 1 {
+			h.t.Errorf("%s (crash %d with the same stack as reported above)", event, n)
+			return
+		}
+	}
+	h.t.Errorf("%s\n%s\n%s", event, detail, shown)
 }
 
 // crashNote is the one line a recovered panic leaves in the test log under

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -133,4 +134,71 @@ func TestWithoutCrashReportsLogsOneLine(t *testing.T) {
 			assert.NotContains(t, out, "goroutine ")
 		})
 	}
+}
+
+func explodeElsewhere() { panic("kaboom elsewhere") }
+
+// CheckServer calls a tool that crashes on every call many times: its stack
+// is printed once, and each later crash with the same stack is one line that
+// says so. A second tool that crashes elsewhere gets its own stack. (Over
+// HTTP, where the harness, not the checks, reports a handler's panic.)
+func TestCheckServerPrintsEachCrashStackOnce(t *testing.T) {
+	t.Parallel()
+	count := `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	boom := boomTool()
+	boom.input = count
+	bang := newTool("bang", func(context.Context, *fakeCall) (*fakeResult, error) {
+		explodeElsewhere()
+		return nil, nil
+	})
+	bang.input = count
+	f := runFake(t, func(tb testing.TB) { CheckServer(tb, Handler(probeServer(boom, bang).handler())) })
+	f.expectFailure(t, "the HTTP handler panicked serving a POST request: kaboom\n")
+	out := f.output()
+	for _, frame := range []string{"mcptest.explode(", "mcptest.explodeElsewhere("} {
+		assert.Equal(t, 1, strings.Count(out, frame), "the stack of %s is printed once:\n%s", frame, out)
+	}
+	assert.Equal(t, 2, strings.Count(out, "Stack of the panicking goroutine:"), out)
+	assert.Contains(t, out, "mcptest: the HTTP handler panicked serving a POST request: kaboom (crash 2 with the same stack as reported above)\n")
+	assert.Contains(t, out, "mcptest: the HTTP handler panicked serving a POST request: kaboom elsewhere (crash 2 with the same stack as reported above)\n")
+}
+
+// Connect's harness prints a stack once too: a test that calls a crashing
+// tool three times gets one stack and two lines.
+func TestConnectPrintsACrashStackOnce(t *testing.T) {
+	t.Parallel()
+	f := runFake(t, func(tb testing.TB) {
+		c := Connect(tb, probeServer(boomTool()))
+		for range 3 {
+			_, _ = c.CallTool(tb.Context(), "boom", nil)
+		}
+	})
+	f.expectFailure(t, `mcptest: the server panicked in tools/call "boom": kaboom`+"\n")
+	out := f.output()
+	assert.Equal(t, 1, strings.Count(out, "mcptest.explode("), out)
+	assert.Contains(t, out, `mcptest: the server panicked in tools/call "boom": kaboom (crash 3 with the same stack as reported above)`)
+}
+
+// Behind a crash guard, the crashes are the server's ERROR records, which
+// the failing test's log dump lists: there too each stack is written once.
+func TestCheckServerLogDumpWritesEachCrashStackOnce(t *testing.T) {
+	t.Parallel()
+	count := `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	boom := boomTool()
+	boom.input = count
+	bang := newTool("bang", func(context.Context, *fakeCall) (*fakeResult, error) {
+		explodeElsewhere()
+		return nil, nil
+	})
+	bang.input = count
+	f := runFake(t, func(tb testing.TB) {
+		logs := logcapture.New(tb)
+		CheckServer(tb, &fakeServer{name: "guarded", guard: true, logger: logs.Logger(), tools: []*fakeTool{boom, bang}}, CheckLogs(logs))
+	})
+	f.expectFailure(t, "Captured log", "the handler crashed (the crash guard caught it")
+	out := f.output()
+	for _, frame := range []string{"mcptest.explode(", "mcptest.explodeElsewhere("} {
+		assert.Equal(t, 1, strings.Count(out, frame), "the stack of %s is written once:\n%s", frame, out)
+	}
+	assert.Contains(t, out, "stack: the same as written above (record 2 with this stack)")
 }

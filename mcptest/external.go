@@ -486,7 +486,11 @@ func (l *testLog) Handle(ctx context.Context, r slog.Record) error {
 				l.h.logf(false, "%s", crashNote(event, panicValue))
 				return nil
 			}
-			l.h.logf(true, "mcptest: %s: %s\n\n%s\n%s", event, panicValue, httpCrashHint, panicStack([]byte(stack)))
+			l.h.mu.Lock()
+			defer l.h.mu.Unlock()
+			if !l.h.over {
+				l.h.failCrash(fmt.Sprintf("mcptest: %s: %s", event, panicValue), "\n"+httpCrashHint, []byte(stack))
+			}
 			return nil
 		}
 	}

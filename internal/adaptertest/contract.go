@@ -55,8 +55,8 @@ type Crash[E any] struct {
 	Method string
 	// Record is what the one ERROR record has, besides its level and method.
 	Record []logcapture.Matcher
-	// Func is the function the record's stack must name: the one that
-	// panicked (as "pkg.Func(").
+	// Func is the function that panicked (as "pkg.Func("): the record's
+	// stack must name it, and its source must be in it.
 	Func string
 }
 
@@ -78,6 +78,9 @@ func AssertCrash[E any](t testing.TB, cl *client.Client, transcript fmt.Stringer
 	ms := append([]logcapture.Matcher{logcapture.Level(slog.LevelError), logcapture.Attr(guard.MethodKey, c.Method)}, c.Record...)
 	rec := logs.RequireLogged(t, ms...)
 	assert.Contains(t, rec.Stack(), c.Func, "the stack names the panicking function")
+	if src := rec.Source(); assert.NotNil(t, src, "the record has no source") {
+		assert.Contains(t, src.Function+"(", c.Func, "the record's source (slog's AddSource) is in the panicking function")
+	}
 	logs.AssertCount(t, 1, logcapture.AtLeast(slog.LevelWarn))
 }
 

@@ -3,7 +3,10 @@ package contract
 import (
 	"context"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
+	"strings"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/guard"
 )
@@ -76,16 +79,47 @@ func (r Reporter) log() *slog.Logger {
 // Panic writes the ERROR record for the panic value v, recovered while
 // handling method; name is the tool, URI or prompt ("" for other methods).
 // Call it from the deferred function that recovered v: the stack it records
-// then still has the panicking frames.
+// then still has the panicking frames, and the record's source is the frame
+// that panicked, not this package.
 func (r Reporter) Panic(ctx context.Context, method, name string, v any) {
-	msg, key := subject(method)
-	attrs := make([]slog.Attr, 0, 4)
-	attrs = append(attrs, slog.String(guard.MethodKey, method))
-	if key != "" {
-		attrs = append(attrs, slog.String(key, name))
+	h := r.log().Handler()
+	if !h.Enabled(ctx, slog.LevelError) {
+		return
 	}
-	attrs = append(attrs, slog.Any(guard.PanicKey, v), slog.String(guard.StackKey, string(debug.Stack())))
-	r.log().LogAttrs(ctx, slog.LevelError, msg, attrs...)
+	msg, key := subject(method)
+	rec := slog.NewRecord(time.Now(), slog.LevelError, msg, panicPC())
+	rec.AddAttrs(slog.String(guard.MethodKey, method))
+	if key != "" {
+		rec.AddAttrs(slog.String(key, name))
+	}
+	rec.AddAttrs(slog.Any(guard.PanicKey, v), slog.String(guard.StackKey, string(debug.Stack())))
+	_ = h.Handle(ctx, rec) // as slog.Logger does: a handler's error has nowhere to go
+}
+
+// panicPC returns the program counter slog takes for a record's source
+// (AddSource) of the frame that panicked: the first one under the newest
+// runtime.gopanic on this goroutine's stack that is not the runtime's own,
+// so that a nil dereference or a bad index (raised by runtime helpers)
+// points at the line that made it. It returns 0 (no source, rather than a
+// wrong one) when no panic is under way.
+func panicPC() uintptr {
+	var pcs [32]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(f.Function, "runtime."):
+			// f.PC is the call's own address; slog, like runtime.Callers,
+			// wants the address after it.
+			return f.PC + 1
+		}
+		if !more {
+			return 0
+		}
+	}
 }
 
 // ToolError writes the INFO record for a tool that reported a failure.

@@ -3,6 +3,7 @@ package contract_test
 import (
 	"errors"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -33,10 +34,33 @@ func TestPanic(t *testing.T) {
 		if !strings.Contains(rec.Stack(), "contract_test.TestPanic(") {
 			t.Errorf("%s: the stack does not name the caller:\n%s", tc.method, rec.Stack())
 		}
+		if src := rec.Source(); src != nil {
+			t.Errorf("%s: outside a panic the record has a source, %s:%d; want none rather than a wrong one", tc.method, src.File, src.Line)
+		}
 		logs.AssertCount(t, 1)
 		if tc.key == "" {
 			logs.AssertNone(t, logcapture.Any(logcapture.HasAttr(guard.ToolKey), logcapture.HasAttr(guard.URIKey), logcapture.HasAttr(guard.PromptKey)))
 		}
+	}
+}
+
+// The record's source is the line that panicked, also for a nil
+// dereference, which the runtime raises from a signal through helpers of its
+// own.
+func TestPanicSourceIsThePanickingLine(t *testing.T) {
+	logs := logcapture.New(t)
+	r := contract.New(logs.Logger(), nil)
+	var file string
+	var line int
+	func() {
+		defer func() { r.Panic(t.Context(), "tools/call", "nil", recover()) }()
+		var p *struct{ n int }
+		_, file, line, _ = runtime.Caller(0)
+		p.n = 1 // the line after runtime.Caller's
+	}()
+	src := logs.RequireLogged(t, logcapture.Level(slog.LevelError)).Source()
+	if src == nil || src.File != file || src.Line != line+1 {
+		t.Errorf("the record's source is %+v, want %s:%d", src, file, line+1)
 	}
 }
 
