@@ -130,6 +130,7 @@ func checkHarness(t testing.TB, fn call, srv Server, opts []Option) (*harness, s
 // closed: it checks for leaked goroutines, then stops h from touching t.
 func (h *harness) endChecks() {
 	h.t.Helper()
+	h.ending.Store(true)
 	for _, fn := range h.afterClose {
 		fn()
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,6 +206,13 @@ type harness struct {
 	watchdog *time.Timer // stops the connection before the deadline
 	timer    *time.Timer // bounds the cleanup's waits (waitTimer)
 
+	// place is where reports testing cannot place go (see report).
+	place placement
+	// ending: the harness ends on the test's goroutine (Connect's cleanup,
+	// the end of CheckServer and Fuzz), where testing places its reports
+	// itself, outside a bubble.
+	ending atomic.Bool
+
 	mu   sync.Mutex
 	over bool // the cleanup has finished: t must not be used any more
 	// stacks counts the crashes reported with each stack (its
@@ -221,8 +229,8 @@ func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
 		// report, not one to ignore.
 		t.Fatalf("%s: %s", name, msg)
 	}
-	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel()}
 	d, ok, bubble := testDeadline(t, cfg)
+	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), place: newPlacement(t, bubble)}
 	if ok {
 		h.deadline = d.Add(-reportTime)
 	}
@@ -444,7 +452,7 @@ func (h *harness) reportCrash(r crash.Report) {
 		what += " " + fmt.Sprintf("%q", r.Name)
 	}
 	if !h.cfg.crashCatcher {
-		h.t.Logf("%s", crashNote("the server panicked in "+what, r.Value))
+		h.report(false, "%s", crashNote("the server panicked in "+what, r.Value))
 		return
 	}
 	h.failCrash(fmt.Sprintf("mcptest: the server panicked in %s: %v", what, r.Value), "\n"+crashHint, r.Stack)
@@ -473,6 +481,7 @@ Stack of the panicking goroutine:`
 func (h *harness) cleanup() {
 	t := h.t
 	t.Helper() // what it prints is labelled with the test's line that called Connect
+	h.ending.Store(true)
 	if h.watchdog != nil {
 		h.watchdog.Stop()
 	}
@@ -501,11 +510,11 @@ func (h *harness) cleanup() {
 	}
 	if h.transcript != nil {
 		f := transcriptFormat{head: h.cfg.head, tail: h.cfg.tail, lineMax: h.cfg.lineMax, compact: !h.cfg.verbatim, missing: h.missing}
-		t.Logf("mcptest: %s", f.render(h.transcript()))
+		h.report(false, "mcptest: %s", f.render(h.transcript()))
 	}
 	for _, note := range h.failureNotes {
 		if s := note(); s != "" {
-			t.Logf("mcptest: %s", s)
+			h.report(false, "mcptest: %s", s)
 		}
 	}
 }
@@ -541,32 +550,15 @@ func (h *harness) checkLeaks() {
 		start:  h.start,
 	}, now)
 	if own.report != "" {
-		h.t.Errorf("mcptest: goroutine leak: %s\n%s", own.report, leakHint(own.starts))
+		h.report(true, "mcptest: goroutine leak: %s\n%s", own.report, leakHint(own.starts))
 	}
 	for _, o := range others {
-		h.t.Errorf("mcptest: goroutine leak in a connection of %s, a test that has ended: %s\n"+
+		h.report(true, "mcptest: goroutine leak in a connection of %s, a test that has ended: %s\n"+
 			"It was found by this test's cleanup, %v after that connection closed: with many goroutines in the process "+
 			"(tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in "+
 			"proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s",
 			o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint(o.starts))
 	}
-}
-
-// logf logs on the test unless the cleanup has finished, after which the
-// testing package would panic. It is for the goroutines of a connection
-// that may still run while the cleanup does (stderr readers, loggers).
-func (h *harness) logf(fail bool, format string, args ...any) {
-	h.t.Helper()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.over {
-		return
-	}
-	if fail {
-		h.t.Errorf(format, args...)
-		return
-	}
-	h.t.Logf(format, args...)
 }
 
 // waitServe stops the Server served in memory: it closes the server's end
@@ -627,10 +619,10 @@ func (h *harness) closeClient() {
 	select {
 	case err := <-done:
 		if err != nil && !errors.Is(err, io.ErrClosedPipe) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
-			h.t.Errorf("mcptest: closing the connection: %v", err)
+			h.report(true, "mcptest: closing the connection: %v", err)
 		}
 	case <-timer.C:
-		h.t.Errorf("mcptest: closing the client did not finish within %v: one of its callbacks (sampling, elicitation, roots, a notification handler) is still running", limit)
+		h.report(true, "mcptest: closing the client did not finish within %v: one of its callbacks (sampling, elicitation, roots, a notification handler) is still running", limit)
 	}
 }
 
@@ -646,6 +638,7 @@ func (h *harness) waitTimer(d time.Duration) *time.Timer {
 }
 
 func (h *harness) serveReturned(err error) {
+	h.t.Helper()
 	if err == nil || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, context.Canceled) {
 		return
 	}

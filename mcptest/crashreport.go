@@ -48,11 +48,11 @@ func (h *harness) failCrash(event, detail string, stack []byte) {
 		}
 		h.stacks[key]++
 		if n := h.stacks[key]; n > 1 {
-			h.t.Errorf("%s (crash %d with the same stack as reported above)", event, n)
+			h.report(true, "%s (crash %d with the same stack as reported above)", event, n)
 			return
 		}
 	}
-	h.t.Errorf("%s\n%s\n%s", event, detail, shown)
+	h.report(true, "%s\n%s\n%s", event, detail, shown)
 }
 
 // crashNote is the one line a recovered panic leaves in the test log under

@@ -130,7 +130,12 @@
 // of the bubble is blocked: a leak fails the test with its stack (and
 // synctest.Test then panics for the goroutine still blocked). CheckServer
 // reports each check on t instead of as a subtest, since t.Run panics in a
-// bubble. A goroutine blocked on something outside the bubble (a mutex held
+// bubble. What the harness reports as a connection ends, or from one of its
+// goroutines (a server's panic), names the test's line that called Connect
+// (CheckServer), in a bubble as outside one; where go test cannot follow
+// t.Helper (in a bubble, or from a goroutine) that is the line of the call
+// itself, even inside a helper of the test's.
+// A goroutine blocked on something outside the bubble (a mutex held
 // elsewhere, I/O) stops the fake clock, and synctest.Test waits for it:
 // bound such tests with go test -timeout.
 //

@@ -141,7 +141,10 @@ func (s *commandServer) connect(h *harness) *client.Client {
 	}
 	copts = append(copts, s.opts...)
 	h.closeErrOK = func(err error) bool { return errors.Is(err, client.ErrClosed) }
-	h.afterClose = append(h.afterClose, func() { h.checkExit(cmd) })
+	h.afterClose = append(h.afterClose, func() {
+		h.t.Helper()
+		h.checkExit(cmd)
+	})
 	if !cfg.logStderr {
 		h.failureNotes = append(h.failureNotes, func() string {
 			if stdio == nil {
@@ -387,6 +390,7 @@ const commandKind = "a mcptest.Command server"
 // checkExit fails the test unless the server process exited cleanly by
 // itself once its stdin closed. The transport has reaped it by now.
 func (h *harness) checkExit(cmd *exec.Cmd) {
+	h.t.Helper()
 	ps := cmd.ProcessState
 	if !h.cfg.exitCheck || h.handshakeFailed || ps == nil {
 		return
@@ -395,7 +399,7 @@ func (h *harness) checkExit(cmd *exec.Cmd) {
 	var pe *transport.ProcessError
 	if errors.As(h.endErr, &pe) && (errors.Is(pe, transport.ErrLineTooLong) || errors.Is(pe, transport.ErrInvalidOutput)) {
 		// The stream broke first; how the process ended after that is no news.
-		h.t.Errorf("mcptest: the connection to the server process %s broke: %v", name, pe)
+		h.report(true, "mcptest: the connection to the server process %s broke: %v", name, pe)
 		return
 	}
 	if ps.Success() {
@@ -403,12 +407,12 @@ func (h *harness) checkExit(cmd *exec.Cmd) {
 	}
 	switch {
 	case errors.As(h.endErr, &pe) && errors.Is(pe, transport.ErrProcessExited):
-		h.t.Errorf("mcptest: the server process %s exited during the test (%s).%s", name, ps, exitCheckHint)
+		h.report(true, "mcptest: the server process %s exited during the test (%s).%s", name, ps, exitCheckHint)
 	case ps.ExitCode() == -1: // ended by a signal
-		h.t.Errorf("mcptest: the server process %s did not exit by itself after its stdin closed and was stopped with a signal (%s). "+
+		h.report(true, "mcptest: the server process %s did not exit by itself after its stdin closed and was stopped with a signal (%s). "+
 			"A stdio server must exit when its stdin closes.%s", name, ps, exitCheckHint)
 	default:
-		h.t.Errorf("mcptest: the server process %s exited with %s after its stdin closed; a clean shutdown exits with status 0.%s", name, ps, exitCheckHint)
+		h.report(true, "mcptest: the server process %s exited with %s after its stdin closed; a clean shutdown exits with status 0.%s", name, ps, exitCheckHint)
 	}
 }
 
