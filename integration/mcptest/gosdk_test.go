@@ -2,6 +2,7 @@ package mcptest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -469,4 +470,20 @@ func TestSessionGoldenGoSDK(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A go-sdk tool whose raw handler (Server.AddTool) returns a Go error
+// answers the call with JSON-RPC error 0: the test fails at the call, and
+// the error says that a failure the model should read is an isError result.
+func TestGoSDKRawToolErrorSaysWhatKindOfFailure(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		s.AddTool(&mcp.Tool{Name: "get_order", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("Order 99 not found")
+		})
+	})
+	c := mcptest.Connect(t, gosdktest.Server(srv))
+	_, err := c.CallTool(t.Context(), "get_order", map[string]any{"id": 99})
+	require.EqualError(t, err, `tools/call "get_order": error 0: Order 99 not found `+
+		`(a protocol error, which a client need not show the model; a tool failure for the model to read is a result with isError: true)`)
 }
