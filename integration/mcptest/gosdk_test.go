@@ -230,6 +230,42 @@ func TestGoSDKMissingCallbackHint(t *testing.T) {
 	)
 }
 
+// A tool written as go-sdk's documentation shows elicitation
+// (req.Session.Elicit in the handler) fails at 2026-07-28, which a test that
+// pins no version speaks to go-sdk v1.7.0 and later: the assertion and the
+// transcript say why and what to pin, and pinned, the same test passes.
+func TestGoSDKElicitAt20260728SaysWhatToPin(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "greet"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			el, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("hello %v", el.Content["name"])}}}, nil, nil
+		})
+	})
+	greet := func(opts ...mcptest.Option) func(tb testing.TB) {
+		return func(tb testing.TB) {
+			opts = append(opts, mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+				return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+			}}))
+			c := mcptest.Connect(tb, gosdktest.Server(srv), opts...)
+			res, err := c.CallTool(tb.Context(), "greet", nil)
+			require.NoError(tb, err)
+			mcptest.Assert(tb).Text(res, "hello Ada")
+		}
+	}
+	runFake(t, greet()).ExpectFailure(t,
+		`actual:   "\"elicitation/create\" cannot be sent while serving a request on protocol version 2026-07-28`,
+		"\nhint: at protocol version 2026-07-28 a handler asks the client for input with an input_required result",
+		`tools/call "greet" (id 2, message #3) failed at message #4: its handler tried to send elicitation/create; at protocol version 2026-07-28`,
+		"to test a handler written for the legacy protocol, pin a legacy version, mcptest.WithProtocolVersion(client.Version20251125)",
+	)
+	runFake(t, greet(mcptest.WithProtocolVersion(client.Version20251125))).ExpectPass(t)
+}
+
 // chattyServer is a go-sdk server whose "import" tool logs through its
 // session at three levels and reports progress, and whose resource
 // "books://dune" can be subscribed to.
