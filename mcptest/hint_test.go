@@ -151,7 +151,8 @@ func TestVersionNotes(t *testing.T) {
 	c2s, s2c := memtransport.ClientToServer, memtransport.ServerToClient
 	const discover = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`
 	legacyTasks := `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}}}}`
-	const taskCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"render","_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	const taskCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"render",` +
+		`"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
 	entries := []memtransport.Entry{
 		entry(1, c2s, discover),
 		entry(2, s2c, legacyTasks),
