@@ -159,12 +159,14 @@ func (h *harness) dialMemory(srv Server) servercheck.Dialer {
 	})
 }
 
-// runChecks runs the checks, telling them release, the SDK release that
-// serves the server ("" if not known), on a goroutine of their own, which hands each
+// runChecks runs the checks on a goroutine of their own, which hands each
 // check (or, for a t that is not a *testing.T, each result) back to this
 // goroutine: so t.Run and the failures are called from here, every frame
 // between them and the test's CheckServer line is a helper, and go test
 // reports a failure at that line rather than in this package or servercheck.
+// release, the SDK release serving the server ("" if not known), reaches
+// the checks in their context rather than in servercheck.Options: the
+// programs that use servercheck have none to give.
 func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options, release string) {
 	t.Helper()
 	type step struct {
