@@ -81,7 +81,9 @@ type Error struct {
 }
 
 // Error implements the error interface:
-// `tools/call "add": error -32602: invalid arguments (data: {...})`.
+// `tools/call "add": error -32602: invalid arguments (data: {...})`. A
+// tools/call error that is not about the request itself (code 0, -32603, a
+// server's own code) adds that a tool's failure belongs in an isError result.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Method != "" {
@@ -94,7 +96,24 @@ func (e *Error) Error() string {
 		b.Write(e.Data)
 		b.WriteByte(')')
 	}
+	if e.Method == methodCallTool && !requestFault(e.Code) {
+		// A handler's failure sent as an error response is easily taken for
+		// a tool's failure, which the protocol puts in the result instead.
+		b.WriteString(" (a protocol error, which a client need not show the model; a tool failure for the model to read is a result with isError: true)")
+	}
 	return b.String()
+}
+
+// requestFault reports whether code is one the protocol gives a fault of the
+// request itself (unparsable, unknown method or tool, bad arguments, a
+// missing capability or version), rather than of what the handler did.
+func requestFault(code int64) bool {
+	switch code {
+	case CodeParseError, CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams,
+		CodeHeaderMismatch, CodeMissingRequiredClientCapability, CodeUnsupportedProtocolVersion, CodeURLElicitationRequired:
+		return true
+	}
+	return false
 }
 
 // DataField decodes one member of Data into v. It reports false when Data is

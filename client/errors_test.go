@@ -50,3 +50,28 @@ func TestIsResourceNotFoundRealServers(t *testing.T) {
 	assert.False(t, IsResourceNotFound(&Error{Code: CodeLegacyResourceNotFound, Method: "tools/call"}))
 	assert.False(t, IsResourceNotFound(nil))
 }
+
+// A tools/call answered with an error a handler made (go-sdk's code 0 for a
+// plain Go error, -32603, a server's own code) says what kind of failure
+// that is; an error about the request itself (unknown tool, bad arguments),
+// or any other method's, is worded as it came.
+func TestErrorTextOfAToolCall(t *testing.T) {
+	t.Parallel()
+	const why = " (a protocol error, which a client need not show the model; a tool failure for the model to read is a result with isError: true)"
+	for _, tc := range []struct {
+		err  *Error
+		want string
+	}{
+		{&Error{Code: 0, Message: "Order 99 not found", Method: methodCallTool, Name: "get_order"}, `tools/call "get_order": error 0: Order 99 not found` + why},
+		{&Error{Code: CodeInternalError, Message: "db down", Data: json.RawMessage(`{"retry":true}`), Method: methodCallTool, Name: "get_order"},
+			`tools/call "get_order": error -32603: db down (data: {"retry":true})` + why},
+		{&Error{Code: -32001, Message: "quota", Method: methodCallTool, Name: "t"}, `tools/call "t": error -32001: quota` + why},
+		{&Error{Code: CodeInvalidParams, Message: "unknown tool", Method: methodCallTool, Name: "t"}, `tools/call "t": error -32602: unknown tool`},
+		{&Error{Code: CodeMethodNotFound, Message: "requires task augmentation", Method: methodCallTool, Name: "t"}, `tools/call "t": error -32601: requires task augmentation`},
+		{&Error{Code: CodeURLElicitationRequired, Message: "authorize", Method: methodCallTool, Name: "t"}, `tools/call "t": error -32042: authorize`},
+		{&Error{Code: 0, Message: "no such book", Method: methodReadResource, Name: "books://x"}, `resources/read "books://x": error 0: no such book`},
+		{&Error{Code: 0, Message: "sent"}, `error 0: sent`},
+	} {
+		assert.Equal(t, tc.want, tc.err.Error())
+	}
+}

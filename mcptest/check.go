@@ -11,6 +11,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -84,7 +85,15 @@ func CheckServer(t testing.TB, srv Server, opts ...Option) {
 		return
 	}
 	defer h.endChecks()
-	runChecks(t, h.name, dial, o)
+	runChecks(t, h.name, dial, o, sdkOf(srv))
+}
+
+// sdkOf returns the SDK release srv says serves it (see [Server]), or "".
+func sdkOf(srv Server) string {
+	if s, ok := srv.(interface{ SDK() string }); ok {
+		return s.SDK()
+	}
+	return ""
 }
 
 // checkHarness returns the harness of the connections that fn (CheckServer
@@ -156,7 +165,10 @@ func (h *harness) dialMemory(srv Server) servercheck.Dialer {
 // goroutine: so t.Run and the failures are called from here, every frame
 // between them and the test's CheckServer line is a helper, and go test
 // reports a failure at that line rather than in this package or servercheck.
-func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options) {
+// release, the SDK release serving the server ("" if not known), reaches
+// the checks in their context rather than in servercheck.Options: the
+// programs that use servercheck have none to give.
+func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options, release string) {
 	t.Helper()
 	type step struct {
 		name   string
@@ -182,7 +194,7 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 	var err error
 	go func() {
 		defer close(steps)
-		err = servercheck.Run(t.Context(), dial, o)
+		err = servercheck.Run(sdk.With(t.Context(), release), dial, o)
 	}()
 	for st := range steps {
 		if st.run != nil {

@@ -405,11 +405,54 @@ func TestCheckServerMalformedFrameEndsTheConnection(t *testing.T) {
 			}
 		}
 	})
-	runCheck(t, strict, withChecks(func(o *servercheck.Options) { o.Run = "malformed-frame" })).expectFailure(t,
+	only := withChecks(func(o *servercheck.Options) { o.Run = "malformed-frame" })
+	f := runCheck(t, strict, only)
+	f.expectFailure(t,
 		"malformed-frame: sent a frame that is not valid JSON",
 		"the connection ended",
-		`leave the check out with mcptest.SkipChecks("malformed-frame")`,
+		"\n(go-sdk ends a session on a frame it cannot decode, as its stdio transport does: for a go-sdk server this is the SDK's behaviour; "+
+			`leave the check out with mcptest.SkipChecks("malformed-frame"))`,
 	)
+	// A server that names its SDK release (as gosdktest's Adapter does) gets
+	// that release named.
+	runCheck(t, namedSDK{strict, "go-sdk v1.4.0"}, only).expectFailure(t,
+		"\n(go-sdk v1.4.0, which serves this server, ends a session on a frame it cannot decode, as its stdio transport does: "+
+			`for this server this is the SDK's behaviour; leave the check out with mcptest.SkipChecks("malformed-frame"))`,
+	)
+}
+
+// namedSDK is a Server that names the SDK release serving it, as the
+// adapters do (see Server).
+type namedSDK struct {
+	Server
+	sdk string
+}
+
+func (n namedSDK) SDK() string { return n.sdk }
+
+// go-sdk before v1.7.0 answers an unknown method with code 0: the check's
+// failure says so when the server names such a release, and how to leave
+// the check out; for any other server it is the check's failure alone.
+func TestCheckServerUnknownMethodNamesTheSDKRelease(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["mcptestkit/no-such-method"] = func(json.RawMessage) (any, *rpcError) {
+		return nil, &rpcError{Code: 0, Message: `JSON RPC not handled: "mcptestkit/no-such-method" unsupported`}
+	}
+	only := withChecks(func(o *servercheck.Options) { o.Run = "unknown-method" })
+	const failure = `unknown-method: sent mcptestkit/no-such-method; got JSON-RPC error 0 "JSON RPC not handled: \"mcptestkit/no-such-method\" unsupported"` +
+		"\nexpected: JSON-RPC error -32601 (Method not found)"
+	runCheck(t, namedSDK{srv, "go-sdk v1.4.0"}, only).expectFailure(t, failure+
+		"\n(go-sdk v1.4.0, which serves this server, answers an unknown method with code 0 (fixed in go-sdk v1.7.0): "+
+		`for this server that is the SDK's behaviour; upgrade go-sdk, or leave the check out with mcptest.SkipChecks("unknown-method"))`)
+	runCheck(t, namedSDK{srv, "go-sdk"}, only).expectFailure(t, failure+
+		"\n(go-sdk before v1.7.0 answers an unknown method with code 0: for such a release that is the SDK's behaviour; "+
+		`upgrade go-sdk, or leave the check out with mcptest.SkipChecks("unknown-method"))`)
+	for _, s := range []Server{srv, namedSDK{srv, "go-sdk v1.8.0"}, namedSDK{srv, "mcp-go v0.46.0"}} {
+		f := runCheck(t, s, only)
+		f.expectFailure(t, failure)
+		assert.NotContains(t, f.output(), "SkipChecks", "%T: only a release known to answer so is blamed", s)
+	}
 }
 
 func TestCheckServerTemplateEmptyContents(t *testing.T) {

@@ -50,6 +50,13 @@ import (
 // initialize at the newest version both speak instead of probing with
 // server/discover first, which a legacy SDK may log as an error. A nil
 // list, or one the client shares no legacy version with, changes nothing.
+// And it may name the SDK release that serves it:
+//
+//	SDK() string // "go-sdk v1.4.0"; the SDK's name alone when its release is not known
+//
+// [CheckServer] then names that release where it fails a check by design of
+// the SDK (go-sdk before v1.7.0 answers an unknown method with code 0), and
+// says how to leave the check out.
 type Server interface {
 	Serve(ctx context.Context, conn *memtransport.Conn) error
 }

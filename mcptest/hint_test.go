@@ -121,3 +121,76 @@ func TestInputNotesOnlyForMissingCallbacks(t *testing.T) {
 	assert.Contains(t, notes[2], "roots/list input (message #3")
 	assert.Contains(t, notes[3], "sampling/createMessage input (message #3")
 }
+
+// A request of the server's own refused by its SDK at 2026-07-28 (go-sdk's
+// and mcp-go's words): the hint says why, and how to pin a legacy version.
+func TestVersionRefusalHint(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		`"elicitation/create" cannot be sent while serving a request on protocol version 2026-07-28: return an InputRequests map instead (multi round-trip requests, SEP-2322)`,
+		`"sampling/createMessage": server-initiated requests are not supported in protocol version 2026-07-28 or later: return an InputRequests map from the handler instead`,
+	} {
+		hint := callbackHint(text)
+		assert.True(t, strings.HasPrefix(hint, "\nhint: at protocol version 2026-07-28 a handler asks the client for input with an input_required result"), hint)
+		assert.Contains(t, hint, "Connect speaks 2026-07-28 when the server does and the test pins no version")
+		assert.Contains(t, hint, "mcptest.WithProtocolVersion(client.Version20251125) (in mcptest.EachVersion: mcptest.Before(client.Version20260728))")
+	}
+	method, ok := refusedRequest(`"sampling/createMessage": server-initiated requests are not supported in protocol version 2026-07-28`)
+	assert.True(t, ok)
+	assert.Equal(t, "sampling/createMessage", method)
+	method, ok = refusedRequest(`it cannot be sent while serving a request on protocol version 2026-07-28`)
+	assert.True(t, ok)
+	assert.Empty(t, method, "no method quoted")
+}
+
+// The failing test's transcript says which call failed for the version and
+// why: a refused request of the handler's (as an isError result or an
+// error), and a task asked of a server that has only 2025-11-25 tasks.
+func TestVersionNotes(t *testing.T) {
+	t.Parallel()
+	c2s, s2c := memtransport.ClientToServer, memtransport.ServerToClient
+	const discover = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`
+	legacyTasks := `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}}}}`
+	const taskCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"render",` +
+		`"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	entries := []memtransport.Entry{
+		entry(1, c2s, discover),
+		entry(2, s2c, legacyTasks),
+		entry(3, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet"}}`),
+		entry(4, s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"\"elicitation/create\" cannot be sent while serving a request on protocol version 2026-07-28"}],"isError":true}}`),
+		entry(5, c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"where"}}`),
+		entry(6, s2c, `{"jsonrpc":"2.0","id":3,"error":{"code":0,"message":"\"roots/list\": server-initiated requests are not supported in protocol version 2026-07-28 or later"}}`),
+		entry(7, c2s, fmt.Sprintf(taskCall, 4)),
+		entry(8, s2c, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"tool 'render' requires task augmentation"}}`),
+		entry(9, c2s, fmt.Sprintf(taskCall, 5)),
+		entry(10, s2c, `{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"tool 'render' requires task augmentation"}}`),
+	}
+	notes := versionNotes(entries)
+	require.Len(t, notes, 3, strings.Join(notes, "\n"))
+	assert.True(t, strings.HasPrefix(notes[0], `tools/call "greet" (id 2, message #3) failed at message #4: its handler tried to send elicitation/create; `+
+		`at protocol version 2026-07-28 a handler asks the client for input with an input_required result`), notes[0])
+	assert.True(t, strings.HasPrefix(notes[1], `tools/call "where" (id 3, message #5) failed at message #6: its handler tried to send roots/list; `), notes[1])
+	assert.Equal(t, `tools/call "render" (id 4, message #7) asked for a task at protocol version 2026-07-28, but the server declares the tasks of 2025-11-25 `+
+		`(capabilities.tasks), not the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks), so at 2026-07-28 it runs no tool as a task: `+
+		`to test its tasks, connect with mcptest.WithProtocolVersion(client.Version20251125)`, notes[2], "one note for the server, at the first task asked")
+
+	// A server with the extension, or one that offers no 2025-11-25, or a
+	// call that asked for no task: nothing to say.
+	for _, discovered := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tasks":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tasks":{}}}}`,
+	} {
+		assert.Empty(t, versionNotes([]memtransport.Entry{entry(1, c2s, discover), entry(2, s2c, discovered), entry(3, c2s, fmt.Sprintf(taskCall, 2)),
+			entry(4, s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)}), discovered)
+	}
+	assert.Empty(t, versionNotes([]memtransport.Entry{entry(1, c2s, discover), entry(2, s2c, legacyTasks),
+		entry(3, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"plain"}}`), entry(4, s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)}))
+	// The same text in a successful result is the tool's business.
+	assert.Empty(t, versionNotes([]memtransport.Entry{entry(1, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quote"}}`),
+		entry(2, s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"cannot be sent while serving a request on protocol version"}]}}`)}))
+
+	// A failing test prints them under its transcript.
+	out := renderTranscript(memtransport.Transcript{Entries: entries}, -1, -1, 0)
+	assert.Contains(t, out, "\n\t"+notes[0])
+	assert.Contains(t, out, "\n\t"+notes[2])
+}

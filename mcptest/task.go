@@ -49,7 +49,7 @@ func (a *Assertions) Task(c *client.Client, name string, args any, opts ...clien
 	}
 	created, err := c.CallToolAsTask(ctx, name, args, opts...)
 	if err != nil {
-		a.fail("mcptest: calling tool %q as a task failed: %v%s", name, err, callbackHint(err.Error()))
+		a.fail("mcptest: calling tool %q as a task failed: %v%s%s", name, err, callbackHint(err.Error()), legacyTasks(c))
 		return nil
 	}
 	if created.ID == "" {
@@ -66,12 +66,28 @@ func taskHint(c *client.Client) string {
 	switch {
 	case c.ProtocolVersion() < client.Version20251125:
 		return "\n(tasks arrived in protocol version 2025-11-25; this connection speaks " + c.ProtocolVersion() + ")"
+	case legacyTasks(c) != "":
+		return legacyTasks(c)
 	case !c.SupportsTasks() && c.IsModern():
 		return "\n(the server does not declare the 2026-07-28 tasks extension, " + client.ExtensionTasks + "; if it serves 2025-11-25 tasks, connect with mcptest.WithProtocolVersion(\"2025-11-25\"))"
 	case !c.SupportsTasks():
 		return "\n(the server does not declare tasks for tools/call: capabilities.tasks.requests.tools.call)"
 	}
 	return "\n(at 2025-11-25 a server runs a tool whose execution.taskSupport is not \"optional\" or \"required\" as a plain call)"
+}
+
+// legacyTasks says why a server on a 2026-07-28 connection makes no task
+// when it declares the tasks of 2025-11-25 instead of the extension; "" for
+// any other connection.
+func legacyTasks(c *client.Client) string {
+	if !c.IsModern() || c.SupportsTasks() {
+		return ""
+	}
+	if caps := c.ServerCapabilities(); caps == nil || len(caps.Tasks) == 0 || string(caps.Tasks) == "null" ||
+		!slices.Contains(c.ServerVersions(), client.Version20251125) {
+		return ""
+	}
+	return "\n(" + legacyTasksHint + ")"
 }
 
 // saw records a state of the task: its status, when it changed.

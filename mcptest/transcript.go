@@ -75,7 +75,7 @@ func (f transcriptFormat) render(tr memtransport.Transcript) string {
 		b.WriteString("\n\t")
 		b.WriteString(cutLine(e.String(), f.lineMax))
 	}
-	notes := requestNotes(entries)
+	notes := append(requestNotes(entries), versionNotes(entries)...)
 	if f.missing != nil {
 		notes = append(notes, inputNotes(entries, f.missing)...)
 	}

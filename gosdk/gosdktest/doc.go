@@ -46,6 +46,12 @@
 // (go-sdk replaced by a directory or a fork, or vendored into a test
 // binary), and the harness then probes as before.
 //
+// [Adapter.SDK] names the release ("go-sdk v1.4.0"), and mcptest.CheckServer
+// names it where the release fails a check by design, saying how to leave
+// the check out: before v1.7.0 go-sdk answers an unknown method with code 0
+// (mcptest.SkipChecks("unknown-method")), and every release ends a session
+// on a frame that is not JSON (mcptest.SkipChecks("malformed-frame")).
+//
 // # The last-resort recovery
 //
 // go-sdk runs each handler on a goroutine of its own, where a panic kills

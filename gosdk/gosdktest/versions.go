@@ -20,3 +20,16 @@ import (
 func (a *Adapter) ProtocolVersions() []string {
 	return slices.Clone(release.ProtocolVersions(release.Linked()))
 }
+
+// SDK names the go-sdk release the binary is linked with, "go-sdk v1.4.0",
+// or "go-sdk" alone when the release is not known (as for ProtocolVersions).
+// mcptest.CheckServer reads it to name the release where it fails a check
+// by design of the SDK (go-sdk before v1.7.0 answers an unknown method with
+// code 0; every release ends a session on a frame that is not JSON), and
+// to say how to leave the check out.
+func (a *Adapter) SDK() string {
+	if v := release.Linked(); v != "" {
+		return "go-sdk " + v
+	}
+	return "go-sdk"
+}

@@ -2,6 +2,7 @@ package mcptest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -232,6 +233,42 @@ func TestGoSDKMissingCallbackHint(t *testing.T) {
 	)
 }
 
+// A tool written as go-sdk's documentation shows elicitation
+// (req.Session.Elicit in the handler) fails at 2026-07-28, which a test that
+// pins no version speaks to go-sdk v1.7.0 and later: the assertion and the
+// transcript say why and what to pin, and pinned, the same test passes.
+func TestGoSDKElicitAt20260728SaysWhatToPin(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		mcp.AddTool(s, &mcp.Tool{Name: "greet"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			el, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("hello %v", el.Content["name"])}}}, nil, nil
+		})
+	})
+	greet := func(opts ...mcptest.Option) func(tb testing.TB) {
+		return func(tb testing.TB) {
+			opts = append(opts, mcptest.WithClient(client.Options{Elicit: func(context.Context, *client.ElicitRequest) (*client.ElicitResult, error) {
+				return &client.ElicitResult{Action: client.ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+			}}))
+			c := mcptest.Connect(tb, gosdktest.Server(srv), opts...)
+			res, err := c.CallTool(tb.Context(), "greet", nil)
+			require.NoError(tb, err)
+			mcptest.Assert(tb).Text(res, "hello Ada")
+		}
+	}
+	runFake(t, greet()).ExpectFailure(t,
+		`actual:   "\"elicitation/create\" cannot be sent while serving a request on protocol version 2026-07-28`,
+		"\nhint: at protocol version 2026-07-28 a handler asks the client for input with an input_required result",
+		`tools/call "greet" (id 2, message #3) failed at message #4: its handler tried to send elicitation/create; at protocol version 2026-07-28`,
+		"to test a handler written for the legacy protocol, pin a legacy version, mcptest.WithProtocolVersion(client.Version20251125)",
+	)
+	runFake(t, greet(mcptest.WithProtocolVersion(client.Version20251125))).ExpectPass(t)
+}
+
 // chattyServer is a go-sdk server whose "import" tool logs through its
 // session at three levels and reports progress, and whose resource
 // "books://dune" can be subscribed to.
@@ -391,13 +428,15 @@ func TestCheckServerGoSDKCrashes(t *testing.T) {
 }
 
 // go-sdk v1.8.0 ends the session on a frame that is not JSON instead of
-// answering -32700: the check says so, and how to leave it out.
+// answering -32700: the check says so, naming the release, and how to leave
+// it out.
 func TestCheckServerGoSDKMalformedFrame(t *testing.T) {
 	t.Parallel()
 	srv := gosdktest.Server(crashingServer(slog.New(slog.DiscardHandler), true))
 	runCheck(t, srv).ExpectFailure(t,
 		"malformed-frame: sent a frame that is not valid JSON",
 		"the connection ended",
+		"(go-sdk v1.8.0, which serves this server, ends a session on a frame it cannot decode",
 		`leave the check out with mcptest.SkipChecks("malformed-frame")`,
 	)
 }
@@ -503,4 +542,20 @@ func TestGoSDKToolCallingHTTPAPIDoesNotLeak(t *testing.T) {
 	res, err := c.CallTool(t.Context(), "weather", nil)
 	require.NoError(t, err)
 	mcptest.Assert(t).Text(res, "sunny")
+}
+
+// A go-sdk tool whose raw handler (Server.AddTool) returns a Go error
+// answers the call with JSON-RPC error 0: the test fails at the call, and
+// the error says that a failure the model should read is an isError result.
+func TestGoSDKRawToolErrorSaysWhatKindOfFailure(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(func(s *mcp.Server) {
+		s.AddTool(&mcp.Tool{Name: "get_order", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("Order 99 not found")
+		})
+	})
+	c := mcptest.Connect(t, gosdktest.Server(srv))
+	_, err := c.CallTool(t.Context(), "get_order", map[string]any{"id": 99})
+	require.EqualError(t, err, `tools/call "get_order": error 0: Order 99 not found `+
+		`(a protocol error, which a client need not show the model; a tool failure for the model to read is a result with isError: true)`)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -94,4 +95,33 @@ func TestBothSDKsInParallel(t *testing.T) {
 			})
 		}
 	}
+}
+
+// mcp-go serves the tasks of 2025-11-25 only: a test that pins no version
+// speaks 2026-07-28 to it and gets no task. The failure says why and what
+// to pin, both where the test asks through the client and through the
+// harness's Task.
+func TestMCPGoTasksAt20260728SayWhatToPin(t *testing.T) {
+	t.Parallel()
+	s := server.NewMCPServer("reports", "v0", server.WithTaskCapabilities(true, true, true), server.WithToolCapabilities(false))
+	s.AddTaskTool(mcp.NewTool("render", mcp.WithTaskSupport(mcp.TaskSupportRequired)), func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+		return &mcp.CreateTaskResult{Content: []mcp.Content{mcp.NewTextContent("rendered")}}, nil
+	})
+	s.AddTool(mcp.NewTool("count", mcp.WithTaskSupport(mcp.TaskSupportOptional)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("3"), nil
+	})
+	const why = "the server declares the tasks of 2025-11-25 (capabilities.tasks), not the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks), " +
+		"so at 2026-07-28 it runs no tool as a task: to test its tasks, connect with mcptest.WithProtocolVersion(client.Version20251125)"
+	runFake(t, func(tb testing.TB) {
+		c := mcptest.Connect(tb, mcpgotest.Server(s))
+		_, err := c.CallTool(tb.Context(), "render", nil, client.WithTask(time.Minute))
+		require.NoError(tb, err)
+	}).ExpectFailure(t, `tools/call "render": error -32601`, `tools/call "render" (id 2, message #3) asked for a task at protocol version 2026-07-28, but `+why)
+
+	runFake(t, func(tb testing.TB) {
+		mcptest.Assert(tb).Task(mcptest.Connect(tb, mcpgotest.Server(s)), "render", nil)
+	}).ExpectFailure(t, `mcptest: calling tool "render" as a task failed: tools/call "render": error -32601`, "\n("+why+")")
+	runFake(t, func(tb testing.TB) {
+		mcptest.Assert(tb).Task(mcptest.Connect(tb, mcpgotest.Server(s)), "count", nil)
+	}).ExpectFailure(t, `mcptest: expected tool "count" to run as a task, the server answered at once instead`, "\n("+why+")")
 }

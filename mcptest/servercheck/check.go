@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 )
 
 // Dialer opens a fresh connection to the server under test. Run calls it
@@ -205,6 +206,10 @@ type suite struct {
 	failed []string
 
 	shutdowns shutdowns // stdio: how the server processes ended
+
+	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
+	// mcptest knows it, for the hints of the checks a release fails.
+	sdk string
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
@@ -230,6 +235,7 @@ func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
 		s.skip = append(s.skip, re)
 	}
 	s.ctx = crash.WithReporter(ctx, s.reportCrash)
+	s.sdk = sdk.From(ctx)
 	return s, nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 )
 
 // inventory is what the server lists, gathered once for the checks that
@@ -250,7 +251,17 @@ func (c *state) unknownMethod() {
 			"expected: a JSON-RPC response with error -32601 (Method not found): the request is well-formed "+
 			"JSON-RPC, and the specification answers a method the server does not offer with -32601 whatever the transport", method, describe(nil, err))
 	case e.Code != client.CodeMethodNotFound:
-		c.breakf("sent %s; got %s\nexpected: JSON-RPC error -32601 (Method not found)", method, describe(nil, err))
+		hint := ""
+		switch {
+		case e.Code != 0:
+		case sdk.Before(c.s.sdk, "go-sdk", "v1.7.0"):
+			hint = fmt.Sprintf("\n(%s, which serves this server, answers an unknown method with code 0 (fixed in go-sdk v1.7.0): "+
+				"for this server that is the SDK's behaviour; upgrade go-sdk, or leave the check out with mcptest.SkipChecks(\"unknown-method\"))", c.s.sdk)
+		case c.s.sdk == "go-sdk": // its release is not known
+			hint = "\n(go-sdk before v1.7.0 answers an unknown method with code 0: for such a release that is the SDK's behaviour; " +
+				"upgrade go-sdk, or leave the check out with mcptest.SkipChecks(\"unknown-method\"))"
+		}
+		c.breakf("sent %s; got %s\nexpected: JSON-RPC error -32601 (Method not found)%s", method, describe(nil, err), hint)
 	}
 }
 
@@ -278,11 +289,14 @@ func (c *state) malformedFrame() {
 	case err != nil && cn.alive() && timedOut(err):
 		c.breakf("sent a frame that is not valid JSON: %s\ngot no answer within %v\nexpected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open", bad, c.s.timeout)
 	case err != nil:
+		who := "go-sdk ends a session on a frame it cannot decode, as its stdio transport does: for a go-sdk server"
+		if strings.HasPrefix(c.s.sdk, "go-sdk ") {
+			who = c.s.sdk + ", which serves this server, ends a session on a frame it cannot decode, as its stdio transport does: for this server"
+		}
 		c.fatalf("sent a frame that is not valid JSON: %s\n"+
 			"the connection ended: %v\n"+
 			"expected: a JSON-RPC error response -32700 (Parse error) with id null, and the connection kept open\n"+
-			"(go-sdk v1.8.0 ends a session on a frame it cannot decode, as its stdio transport does: for a "+
-			"go-sdk server this is the SDK's behaviour; leave the check out with mcptest.SkipChecks(\"malformed-frame\"))", bad, err)
+			"(%s this is the SDK's behaviour; leave the check out with mcptest.SkipChecks(\"malformed-frame\"))", bad, err, who)
 	default:
 		var r struct {
 			Error *struct {
