@@ -40,21 +40,21 @@ mapfile -t mods < <(git ls-files go.mod '*/go.mod')
 tags=()
 for mod in "${mods[@]}"; do
 	dir=$(dirname "$mod")
-	# Every requirement of a module of this repository moves to the release.
-	while read -r path; do
-		go mod edit -require="$path@$version" "$mod"
-	done < <(requirements "$mod")
-	skip=
-	for u in "${unpublished[@]}"; do [ "$dir" = "$u" ] && skip=1; done
-	[ -n "$skip" ] && continue
+	for u in "${unpublished[@]}"; do [ "$dir" = "$u" ] && continue 2; done
 	if [ "$dir" = . ]; then tags+=("$version"); else tags+=("$dir/$version"); fi
 done
-
 for tag in "${tags[@]}"; do
 	if git rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
 		echo "release.sh: tag $tag already exists" >&2
 		exit 1
 	fi
+done
+
+# Every requirement of a module of this repository moves to the release.
+for mod in "${mods[@]}"; do
+	while read -r path; do
+		go mod edit -require="$path@$version" "$mod"
+	done < <(requirements "$mod")
 done
 
 if [ -n "$(git status --porcelain)" ]; then
