@@ -67,7 +67,7 @@ func usagef(cmd *command, format string, args ...any) error {
 // status.
 func run(ctx context.Context, args []string, term terminal) int {
 	if len(args) == 0 {
-		fmt.Fprint(term.stderr, mainUsage)
+		io.WriteString(term.stderr, mainUsage)
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
@@ -75,31 +75,31 @@ func run(ctx context.Context, args []string, term terminal) int {
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 {
 			if cmd := lookup(rest[0]); cmd != nil {
-				fmt.Fprint(term.stdout, cmd.usage())
+				io.WriteString(term.stdout, cmd.usage())
 				return exitOK
 			}
-			fmt.Fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], mainUsage)
+			fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], styled(mainUsage))
 			return exitUsage
 		}
-		fmt.Fprint(term.stdout, mainUsage)
+		io.WriteString(term.stdout, mainUsage)
 		return exitOK
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, mainUsage)
+		fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, styled(mainUsage))
 		return exitUsage
 	}
 	code, err := cmd.run(ctx, rest, term)
 	var ue *usageError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(term.stdout, cmd.usage())
+		io.WriteString(term.stdout, cmd.usage())
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name, ue.msg, cmd.usage())
+		fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name, lines(ue.msg), styled(cmd.usage()))
 		return exitUsage
 	case err != nil:
-		fmt.Fprintf(term.stderr, "mcptestkit %s: %v\n", cmd.name, err)
+		fprintf(term.stderr, "mcptestkit %s: %s\n", cmd.name, lines(err.Error()))
 		if code == exitOK {
 			code = exitUsage
 		}

@@ -39,6 +39,9 @@ func build(name, pkg string) (string, error) {
 }
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(hostileEnv); mode != "" {
+		os.Exit(serveHostile(mode)) // a test started this binary as its server
+	}
 	dir, err := os.MkdirTemp("", "mcptestkit-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
