@@ -382,14 +382,16 @@ server still answers as recorded. Re-record to accept a change.`,
 				if err != nil {
 					return exitUsage, usagef(cmd, "%v", err)
 				}
-				var rec session
+				var rec struct {
+					ProtocolVersion string            `json:"protocolVersion"`
+					Steps           []json.RawMessage `json:"steps"` // each decoded on its own, to name a bad one
+				}
 				if err := json.Unmarshal(data, &rec); err != nil || rec.ProtocolVersion == "" {
 					return exitUsage, usagef(cmd, "%s is not a session recorded by mcptestkit record (%v)", file, err)
 				}
-				for i, s := range rec.Steps {
-					if err := s.validate(); err != nil {
-						return exitUsage, usagef(cmd, "%s: step %d: %v", file, i+1, err)
-					}
+				steps, err := decodeSteps(rec.Steps, false)
+				if err != nil {
+					return exitUsage, usagef(cmd, "%s: %v", file, err)
 				}
 				want, err := mcptest.Normalize(json.RawMessage(data))
 				if err != nil {
@@ -398,7 +400,7 @@ server still answers as recorded. Re-record to accept a change.`,
 				if srv.version == "" {
 					srv.version = rec.ProtocolVersion
 				}
-				s, err := runSession(ctx, srv, rec.Steps)
+				s, err := runSession(ctx, srv, steps)
 				if errors.Is(err, errSession) {
 					return exitFail, err // the server broke: a regression
 				}
@@ -410,7 +412,7 @@ server still answers as recorded. Re-record to accept a change.`,
 					return exitUsage, err
 				}
 				if bytes.Equal(want, got) {
-					fprintf(term.stdout, "%s: the server answers as recorded (%d step(s))\n", file, len(rec.Steps))
+					fprintf(term.stdout, "%s: the server answers as recorded (%d step(s))\n", file, len(steps))
 					return exitOK, nil
 				}
 				fprintf(term.stdout, "%s: the server's answers differ from the recording:\n%s", file,
