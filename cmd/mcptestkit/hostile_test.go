@@ -129,6 +129,8 @@ func hostileServer(t *testing.T) string {
 //	exit   evil on stderr, then exit 3 before answering anything
 //	pages  every tools/list page hands out a new nextCursor, at once
 //	slow   100 tools, each call answered after 300ms
+//	slowgen  the same after "fast" and "heavy", whose arguments take seconds
+//	       to generate
 const hostileEnv = "MCPTESTKIT_HOSTILE"
 
 // evil is what a terminal obeys: a window title (OSC 0 ... BEL), clear
@@ -222,7 +224,7 @@ func (h *hostile) handle(method string, params json.RawMessage) any {
 		return h.tools(p.Cursor)
 	case "tools/call":
 		switch {
-		case h.mode == "slow":
+		case h.mode == "slow" || h.mode == "slowgen":
 			return map[string]any{"content": []any{map[string]any{"type": "text", "text": "done"}}}
 		case p.Name == "fail":
 			return rpcError{-32000, evil}
@@ -252,8 +254,14 @@ func (h *hostile) tools(cursor string) any {
 		h.pages++
 		return map[string]any{"tools": []any{map[string]any{"name": "t" + strconv.Itoa(h.pages), "inputSchema": object}},
 			"nextCursor": "page-" + strconv.Itoa(h.pages)}
-	case "slow":
+	case "slow", "slowgen":
 		var tools []any
+		if h.mode == "slowgen" {
+			// Arguments for "heavy" take the generator seconds to make.
+			heavy := map[string]any{"type": "object", "required": []any{"a"}, "properties": map[string]any{
+				"a": map[string]any{"type": "array", "minItems": 2000000, "items": map[string]any{"type": "string"}}}}
+			tools = append(tools, map[string]any{"name": "fast", "inputSchema": object}, map[string]any{"name": "heavy", "inputSchema": heavy})
+		}
 		for i := range 100 {
 			tools = append(tools, map[string]any{"name": fmt.Sprintf("slow_%03d", i), "description": "answers after 300ms", "inputSchema": object})
 		}
