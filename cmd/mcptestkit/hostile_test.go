@@ -91,6 +91,30 @@ func TestHostileText(t *testing.T) {
 	assert.Contains(t, r.stderr, "stderr ends with:\nstarting "+visible+"\nconfig: "+visible+"\n")
 }
 
+// A server whose tools/list never ends: every command that lists returns,
+// with the client's error (its page bound) and not the command's usage.
+// This needs the page bound of the client's list-all functions.
+func TestEndlessPages(t *testing.T) {
+	srv := hostileServer(t)
+	for _, args := range [][]string{{"list"}, {"record"}, {"call", "t1", "x=1"}} {
+		t.Run(args[0], func(t *testing.T) {
+			t.Parallel()
+			r := mcptestkitWithin(t, 30*time.Second, []string{hostileEnv + "=pages"}, append(args, "--", srv)...)
+			assert.Contains(t, []int{exitFail, exitUsage}, r.code, "%s", r)
+			assert.Regexp(t, `^mcptestkit `+args[0]+`: .*tools/list`, r.stderr)
+			assert.NotContains(t, r.stderr, "Usage:")
+		})
+	}
+}
+
+// A tools/list that fails while call types its key=value arguments is the
+// server's failure (exit status 1), not bad usage.
+func TestCallListFails(t *testing.T) {
+	r := mcptestkit(t, []string{hostileEnv + "=nolist"}, "call", "echo", "text=hi", "--", hostileServer(t))
+	assert.Equal(t, exitFail, r.code, "%s", r)
+	assert.Equal(t, "mcptestkit call: reading tools/list to type the arguments: tools/list: error -32603: the catalog is down\n", r.stderr)
+}
+
 // assertPrintable fails if what the command wrote holds a character a
 // terminal acts on, other than the newlines and tabs of its layout.
 func assertPrintable(t *testing.T, r result) {
@@ -128,6 +152,7 @@ func hostileServer(t *testing.T) string {
 //	       task statuses, its stderr
 //	exit   evil on stderr, then exit 3 before answering anything
 //	pages  every tools/list page hands out a new nextCursor, at once
+//	nolist tools/list fails
 //	slow   100 tools, each call answered after 300ms
 //	slowgen  the same after "fast" and "heavy", whose arguments take seconds
 //	       to generate
@@ -221,6 +246,9 @@ func (h *hostile) handle(method string, params json.RawMessage) any {
 	case "ping":
 		return map[string]any{}
 	case "tools/list":
+		if h.mode == "nolist" {
+			return rpcError{-32603, "the catalog is down"}
+		}
 		return h.tools(p.Cursor)
 	case "tools/call":
 		switch {

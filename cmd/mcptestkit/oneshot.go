@@ -157,7 +157,11 @@ at 2026-07-28) and no --version is given, call speaks 2025-11-25.`,
 					}
 				}
 				if len(pairs) > 0 {
-					if obj, err = toolArguments(ctx, c, tool, pairs); err != nil {
+					types, err := propertyTypes(ctx, c, tool)
+					if err != nil { // the server's fault, not the usage's
+						return exitFail, fmt.Errorf("reading tools/list to type the arguments: %w", err)
+					}
+					if obj, err = toolArguments(types, pairs); err != nil {
 						return exitUsage, usagef(cmd, "%v", err)
 					}
 				}
@@ -205,13 +209,13 @@ func requiresTask(ctx context.Context, c *client.Client, name string) bool {
 	return false
 }
 
-// toolArguments builds a call's arguments from key=value and key:=JSON
-// pairs, typing each value by the tool's input schema.
-func toolArguments(ctx context.Context, c *client.Client, name string, pairs []string) (map[string]any, error) {
+// propertyTypes returns the "type" of each property of the tool's input
+// schema, as the server lists it.
+func propertyTypes(ctx context.Context, c *client.Client, name string) (map[string]any, error) {
 	props := map[string]any{}
 	for t, err := range c.Tools(ctx) {
 		if err != nil {
-			return nil, fmt.Errorf("reading tools/list to type the arguments: %v", err)
+			return nil, err
 		}
 		if t.Name == name {
 			var schema struct {
@@ -228,6 +232,12 @@ func toolArguments(ctx context.Context, c *client.Client, name string, pairs []s
 			break
 		}
 	}
+	return props, nil
+}
+
+// toolArguments builds a call's arguments from key=value and key:=JSON
+// pairs, typing each value by props (propertyTypes).
+func toolArguments(props map[string]any, pairs []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, p := range pairs {
 		if k, v, ok := strings.Cut(p, ":="); ok && !strings.Contains(k, "=") {
