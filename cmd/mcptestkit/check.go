@@ -93,6 +93,11 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		out.header(rep.Server)
 	}
 	logs := &logRecorder{}
+	// Once ctx ends, the checks still running are cut short by it: their
+	// results are the run's, not the server's, and go unreported. mu guards
+	// rep and out, which the checks' goroutine writes until stopped.
+	var mu sync.Mutex
+	stopped := false
 	opts := &servercheck.Options{
 		Version: srv.version,
 		Run:     f.run,
@@ -101,10 +106,21 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		Timeout: srv.timeout,
 		Strict:  f.strict,
 		Runner: func(name string, check func() servercheck.Result) {
+			mu.Lock()
+			if stopped || ctx.Err() != nil {
+				mu.Unlock()
+				return // not run
+			}
 			out.progress(name, len(rep.Checks))
+			mu.Unlock()
 			check()
 		},
 		OnResult: func(r servercheck.Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped || ctx.Err() != nil {
+				return
+			}
 			if reason, ok := bundledSkips[r.Name]; ok && srv.bundled() && r.Status == servercheck.Skip {
 				r.Detail = reason
 			} else if r.Status == servercheck.Skip && r.Detail == "left out by Options.Skip" {
@@ -125,15 +141,19 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 			opts.Skip = append(opts.Skip, "^"+regexp.QuoteMeta(name)+"$")
 		}
 	}
-	err := servercheck.Run(ctx, srv.dialer(logs), opts)
+	err := runUntil(ctx, func() error { return servercheck.Run(ctx, srv.dialer(logs), opts) })
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
 	out.clearProgress()
 	rep.Duration = time.Since(rep.started)
 	code := exitOK
 	switch {
 	case ctx.Err() != nil:
-		rep.Error = fmt.Sprintf("interrupted after %d check(s): %v", len(rep.Checks), context.Cause(ctx))
+		err = fmt.Errorf("interrupted after %d check(s): %w", len(rep.Checks), context.Cause(ctx))
+		rep.Error = err.Error()
 		rep.stage = "interrupted"
-		code = exitUsage
+		code = exitUsage // run makes it the signal's
 	case errors.Is(err, servercheck.ErrConnect):
 		cause := strings.TrimPrefix(err.Error(), servercheck.ErrConnect.Error()+": ")
 		rep.Error = srv.connectError(errors.New(cause)).Error()
@@ -161,10 +181,39 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	} else if rep.Error == "" {
 		out.summary(rep)
 	}
-	if rep.Error != "" {
+	switch {
+	case rep.stage == "interrupted":
+		return code, err
+	case rep.Error != "":
 		return code, errors.New(rep.Error)
 	}
 	return code, nil
+}
+
+// stopWithin is how long an interrupted check waits for the checks to
+// stop, which closes their connections and so stops the servers.
+const stopWithin = time.Second
+
+// runUntil returns run's error, or once ctx ends, the end's cause: the run
+// stops then (the Runner starts no more checks, a request in flight ends
+// with ctx), but a check busy in between (generating arguments) may not
+// notice for a while, and the command does not wait past stopWithin.
+func runUntil(ctx context.Context, run func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- run() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(stopWithin)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return context.Cause(ctx)
+	}
 }
 
 // checkPattern reports whether p compiles as --run and --skip patterns do:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -216,7 +218,7 @@ func assertLine(t *testing.T, out, status, name string) {
 	assert.Regexp(t, `(?m)^`+status+`  `+regexp.QuoteMeta(name)+`( \([0-9.]+s\))?$`, out)
 }
 
-// Ctrl-C stops a run at once, the server with it: exit status 2, and the
+// Ctrl-C stops a run at once, the server with it: exit status 130, and the
 // reports say it was interrupted.
 func TestCheckInterrupted(t *testing.T) {
 	bin, err := binary()
@@ -237,10 +239,53 @@ func TestCheckInterrupted(t *testing.T) {
 	err = cmd.Wait()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
-	assert.Equal(t, exitUsage, ee.ExitCode())
+	assert.Equal(t, 130, ee.ExitCode())
 	assert.Contains(t, stderr.String(), "mcptestkit check: interrupted after 0 check(s): interrupt signal received")
 	data, err := os.ReadFile(junit)
 	require.NoError(t, err)
 	cases := validateJUnit(t, string(data))
 	assert.Contains(t, cases["interrupted"].children[0].attrs["message"], "interrupted after 0 check(s)")
+}
+
+// Ctrl-C in the middle of the tool calls stops the run at once, also while
+// a check generates arguments: the calls it cut short are the run's, not
+// failures of the server; exit status 130.
+func TestCheckInterruptedCalls(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	for _, mode := range []string{"slow", "slowgen"} {
+		t.Run(mode, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "check", "--run", "tools/calls", "--fuzz-calls", "1", "--", hostileServer(t))
+			cmd.Env = append(os.Environ(), hostileEnv+"="+mode)
+			stdout, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Start())
+			out := bufio.NewReader(stdout)
+			var before strings.Builder
+			for !strings.Contains(before.String(), "tools/calls/") {
+				line, err := out.ReadString('\n') // the first check's line: the run is in the calls
+				require.NoError(t, err, "stdout so far:\n%s", before.String())
+				before.WriteString(line)
+			}
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+			signalled := time.Now()
+			after, _ := io.ReadAll(out)
+			err = cmd.Wait()
+			took := time.Since(signalled)
+
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
+			assert.Equal(t, 130, ee.ExitCode(), "stderr: %s", stderr.String())
+			assert.Less(t, took, 3*time.Second, "a hang guard: the run stops at once")
+			assert.Regexp(t, `^mcptestkit check: interrupted after \d+ check\(s\): interrupt signal received\n$`, stderr.String())
+			all := before.String() + string(after)
+			assert.NotRegexp(t, `(?m)^(FAIL|WARN)  `, all, "an interrupted call is not the server's failure")
+			assert.NotContains(t, all, "interrupt", "an interrupted call is not the server's failure")
+			assert.NotContains(t, string(after), "passed", "no summary for a run that did not finish")
+		})
+	}
 }

@@ -62,5 +62,6 @@
 // 0: every check passed, the call succeeded, the replay matched. 1: a check
 // failed, the tool failed (isError or a JSON-RPC error), the replay differs
 // or the server broke during it. 2: bad usage, or the server could not be
-// started or reached.
+// started or reached. 130 (143 for SIGTERM): interrupted; check stops at
+// once, and blames the server for none of the calls it cut short.
 package main

@@ -16,13 +16,52 @@ const (
 	exitOK    = 0 // every check passed, the call succeeded, the session matched
 	exitFail  = 1 // a check failed, the tool failed, the session differs
 	exitUsage = 2 // bad usage, or the server could not be reached
+	// An interrupted command exits with 128 plus the signal's number:
+	// interrupted.exitCode.
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	code := run(ctx, os.Args[1:], newTerminal(os.Stdout, os.Stderr))
 	stop()
 	os.Exit(code)
+}
+
+// interrupted is the cause of the context of a run a signal ended.
+type interrupted struct{ sig os.Signal }
+
+func (i *interrupted) Error() string { return i.sig.String() + " signal received" }
+
+// exitCode is the shell's for a program a signal ended: 128 plus the
+// signal's number (130 for SIGINT, 143 for SIGTERM).
+func (i *interrupted) exitCode() int {
+	if s, ok := i.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels with an
+// *interrupted cause (signal.NotifyContext does not say which signal). A
+// second signal ends the program the default way.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs)
+			cancel(&interrupted{sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // terminal is where a command writes: its output, its diagnostics, and
@@ -67,7 +106,7 @@ func usagef(cmd *command, format string, args ...any) error {
 // status.
 func run(ctx context.Context, args []string, term terminal) int {
 	if len(args) == 0 {
-		fmt.Fprint(term.stderr, mainUsage)
+		io.WriteString(term.stderr, mainUsage)
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
@@ -75,31 +114,38 @@ func run(ctx context.Context, args []string, term terminal) int {
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 {
 			if cmd := lookup(rest[0]); cmd != nil {
-				fmt.Fprint(term.stdout, cmd.usage())
+				io.WriteString(term.stdout, cmd.usage())
 				return exitOK
 			}
-			fmt.Fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], mainUsage)
+			fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], styled(mainUsage))
 			return exitUsage
 		}
-		fmt.Fprint(term.stdout, mainUsage)
+		io.WriteString(term.stdout, mainUsage)
 		return exitOK
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, mainUsage)
+		fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, styled(mainUsage))
 		return exitUsage
 	}
 	code, err := cmd.run(ctx, rest, term)
 	var ue *usageError
+	if intr, ok := context.Cause(ctx).(*interrupted); ok && err != nil && !errors.As(err, &ue) {
+		// What failed after the signal failed because of it.
+		if !errors.Is(err, intr) {
+			err = fmt.Errorf("interrupted (%v)", err)
+		}
+		code = intr.exitCode()
+	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(term.stdout, cmd.usage())
+		io.WriteString(term.stdout, cmd.usage())
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name, ue.msg, cmd.usage())
+		fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name, lines(ue.msg), styled(cmd.usage()))
 		return exitUsage
 	case err != nil:
-		fmt.Fprintf(term.stderr, "mcptestkit %s: %v\n", cmd.name, err)
+		fprintf(term.stderr, "mcptestkit %s: %s\n", cmd.name, lines(err.Error()))
 		if code == exitOK {
 			code = exitUsage
 		}
@@ -122,7 +168,7 @@ SERVER is one of:
   -- CMD [ARGS...]   a program speaking MCP on stdin/stdout; everything after -- is its command line
 
 Exit status: 0 all passed; 1 a check failed, the tool failed or the session differs;
-2 bad usage or the server could not be reached.
+2 bad usage or the server could not be reached; 130 interrupted (143 for SIGTERM).
 
 Run 'mcptestkit help COMMAND' for a command's flags.
 `

@@ -39,6 +39,9 @@ func build(name, pkg string) (string, error) {
 }
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(hostileEnv); mode != "" {
+		os.Exit(serveHostile(mode)) // a test started this binary as its server
+	}
 	dir, err := os.MkdirTemp("", "mcptestkit-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -61,9 +64,15 @@ type result struct {
 // environment) and returns what it printed and its exit status.
 func mcptestkit(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return mcptestkitWithin(t, runTimeout, env, args...)
+}
+
+// mcptestkitWithin is mcptestkit with a hang guard of its own.
+func mcptestkitWithin(t *testing.T, within time.Duration, env []string, args ...string) result {
+	t.Helper()
 	bin, err := binary()
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), within)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -74,7 +83,7 @@ func mcptestkit(t *testing.T, env []string, args ...string) result {
 	if err != nil && !errors.As(err, &ee) {
 		t.Fatalf("running mcptestkit %q: %v\nstderr:\n%s", args, err, stderr.String())
 	}
-	require.NoError(t, ctx.Err(), "mcptestkit %q did not finish within %v", args, runTimeout)
+	require.NoError(t, ctx.Err(), "mcptestkit %q did not finish within %v", args, within)
 	return result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
 }
 

@@ -57,7 +57,7 @@ prompts, every page of each list its capabilities declare.`,
 func printList(w io.Writer, c *client.Client, s *session) {
 	info := c.ServerInfo()
 	caps := c.ServerCapabilities()
-	fmt.Fprintf(w, "%s %s, protocol %s\n", info.Name, info.Version, s.ProtocolVersion)
+	fprintf(w, "%s %s, protocol %s\n", info.Name, info.Version, s.ProtocolVersion)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	var absent []string
 	section := func(title string, declared bool, n int) bool {
@@ -65,39 +65,39 @@ func printList(w io.Writer, c *client.Client, s *session) {
 			absent = append(absent, strings.ToLower(title))
 			return false
 		}
-		fmt.Fprintf(tw, "\n%s (%d):\n", title, n)
+		fprintf(tw, "\n%s (%d):\n", title, n)
 		return true
 	}
 	if section("Tools", caps.Tools != nil, len(s.Tools)) {
 		for _, t := range s.Tools {
-			fmt.Fprintf(tw, "  %s\t%s\n", t.Name, firstLine(t.Description))
+			fprintf(tw, "  %s\t%s\n", t.Name, firstLine(t.Description))
 		}
 	}
 	if section("Resources", caps.Resources != nil, len(s.Resources)) {
 		for _, r := range s.Resources {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URI, r.Name, r.MIMEType)
+			fprintf(tw, "  %s\t%s\t%s\n", r.URI, r.Name, r.MIMEType)
 		}
-		fmt.Fprintf(tw, "\nResource templates (%d):\n", len(s.ResourceTemplates))
+		fprintf(tw, "\nResource templates (%d):\n", len(s.ResourceTemplates))
 		for _, r := range s.ResourceTemplates {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.URITemplate, r.Name, r.MIMEType)
+			fprintf(tw, "  %s\t%s\t%s\n", r.URITemplate, r.Name, r.MIMEType)
 		}
 	}
 	if section("Prompts", caps.Prompts != nil, len(s.Prompts)) {
 		for _, p := range s.Prompts {
 			var args []string
 			for _, a := range p.Arguments {
-				name := a.Name
+				name := string(sprintf("%s", a.Name))
 				if a.Required {
 					name += "*"
 				}
 				args = append(args, name)
 			}
-			fmt.Fprintf(tw, "  %s(%s)\t%s\n", p.Name, strings.Join(args, ", "), firstLine(p.Description))
+			fprintf(tw, "  %s(%s)\t%s\n", p.Name, styled(strings.Join(args, ", ")), firstLine(p.Description))
 		}
 	}
 	tw.Flush()
 	if len(absent) > 0 {
-		fmt.Fprintf(w, "\nNot offered (not in the server's capabilities): %s\n", strings.Join(absent, ", "))
+		fprintf(w, "\nNot offered (not in the server's capabilities): %s\n", strings.Join(absent, ", "))
 	}
 }
 
@@ -149,7 +149,7 @@ at 2026-07-28) and no --version is given, call speaks 2025-11-25.`,
 				if task && !c.SupportsTasks() && c.IsModern() && srv.version == "" && slices.Contains(c.ServerVersions(), client.Version20251125) {
 					// A server of the 2025-11-25 tasks only (mcp-go v1.2.1).
 					if legacy, err := srv.at(client.Version20251125).connect(ctx); err == nil && legacy.SupportsTasks() {
-						fmt.Fprintf(term.stderr, "the server has no tasks at %s (it does not declare the %s extension): calling at %s, where it has\n", c.ProtocolVersion(), client.ExtensionTasks, legacy.ProtocolVersion())
+						fprintf(term.stderr, "the server has no tasks at %s (it does not declare the %s extension): calling at %s, where it has\n", c.ProtocolVersion(), client.ExtensionTasks, legacy.ProtocolVersion())
 						c.Close()
 						c = legacy
 					} else if err == nil {
@@ -157,7 +157,11 @@ at 2026-07-28) and no --version is given, call speaks 2025-11-25.`,
 					}
 				}
 				if len(pairs) > 0 {
-					if obj, err = toolArguments(ctx, c, tool, pairs); err != nil {
+					types, err := propertyTypes(ctx, c, tool)
+					if err != nil { // the server's fault, not the usage's
+						return exitFail, fmt.Errorf("reading tools/list to type the arguments: %w", err)
+					}
+					if obj, err = toolArguments(types, pairs); err != nil {
 						return exitUsage, usagef(cmd, "%v", err)
 					}
 				}
@@ -167,11 +171,11 @@ at 2026-07-28) and no --version is given, call speaks 2025-11-25.`,
 				var opts []client.CallOption
 				if task {
 					opts = append(opts, client.WithTask(0), client.WithTaskUpdates(func(t *client.Task) {
-						msg := ""
+						msg := styled("")
 						if t.StatusMessage != "" {
-							msg = ": " + t.StatusMessage
+							msg = sprintf(": %s", t.StatusMessage)
 						}
-						fmt.Fprintf(term.stderr, "task %s %s%s\n", t.ID, t.Status, msg)
+						fprintf(term.stderr, "task %s %s%s\n", t.ID, t.Status, msg)
 					}))
 				}
 				res, err := c.CallTool(ctx, tool, obj, opts...)
@@ -205,13 +209,13 @@ func requiresTask(ctx context.Context, c *client.Client, name string) bool {
 	return false
 }
 
-// toolArguments builds a call's arguments from key=value and key:=JSON
-// pairs, typing each value by the tool's input schema.
-func toolArguments(ctx context.Context, c *client.Client, name string, pairs []string) (map[string]any, error) {
+// propertyTypes returns the "type" of each property of the tool's input
+// schema, as the server lists it.
+func propertyTypes(ctx context.Context, c *client.Client, name string) (map[string]any, error) {
 	props := map[string]any{}
 	for t, err := range c.Tools(ctx) {
 		if err != nil {
-			return nil, fmt.Errorf("reading tools/list to type the arguments: %v", err)
+			return nil, err
 		}
 		if t.Name == name {
 			var schema struct {
@@ -228,6 +232,12 @@ func toolArguments(ctx context.Context, c *client.Client, name string, pairs []s
 			break
 		}
 	}
+	return props, nil
+}
+
+// toolArguments builds a call's arguments from key=value and key:=JSON
+// pairs, typing each value by props (propertyTypes).
+func toolArguments(props map[string]any, pairs []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, p := range pairs {
 		if k, v, ok := strings.Cut(p, ":="); ok && !strings.Contains(k, "=") {
@@ -325,13 +335,13 @@ repeat: replay calls them again.`,
 					return exitUsage, err
 				}
 				if *out == "" {
-					_, err = term.stdout.Write(data)
+					_, err = term.stdout.Write(jsonSafe(data))
 					return exitOK, err
 				}
 				if err := os.WriteFile(*out, data, 0o644); err != nil {
 					return exitUsage, err
 				}
-				fmt.Fprintf(term.stderr, "recorded %s: %d tool(s), %d resource(s), %d template(s), %d prompt(s), %d step(s)\n",
+				fprintf(term.stderr, "recorded %s: %d tool(s), %d resource(s), %d template(s), %d prompt(s), %d step(s)\n",
 					*out, len(s.Tools), len(s.Resources), len(s.ResourceTemplates), len(s.Prompts), len(s.Steps))
 				return exitOK, nil
 			}
@@ -382,14 +392,16 @@ server still answers as recorded. Re-record to accept a change.`,
 				if err != nil {
 					return exitUsage, usagef(cmd, "%v", err)
 				}
-				var rec session
+				var rec struct {
+					ProtocolVersion string            `json:"protocolVersion"`
+					Steps           []json.RawMessage `json:"steps"` // each decoded on its own, to name a bad one
+				}
 				if err := json.Unmarshal(data, &rec); err != nil || rec.ProtocolVersion == "" {
 					return exitUsage, usagef(cmd, "%s is not a session recorded by mcptestkit record (%v)", file, err)
 				}
-				for i, s := range rec.Steps {
-					if err := s.validate(); err != nil {
-						return exitUsage, usagef(cmd, "%s: step %d: %v", file, i+1, err)
-					}
+				steps, err := decodeSteps(rec.Steps, false)
+				if err != nil {
+					return exitUsage, usagef(cmd, "%s: %v", file, err)
 				}
 				want, err := mcptest.Normalize(json.RawMessage(data))
 				if err != nil {
@@ -398,7 +410,7 @@ server still answers as recorded. Re-record to accept a change.`,
 				if srv.version == "" {
 					srv.version = rec.ProtocolVersion
 				}
-				s, err := runSession(ctx, srv, rec.Steps)
+				s, err := runSession(ctx, srv, steps)
 				if errors.Is(err, errSession) {
 					return exitFail, err // the server broke: a regression
 				}
@@ -410,22 +422,28 @@ server still answers as recorded. Re-record to accept a change.`,
 					return exitUsage, err
 				}
 				if bytes.Equal(want, got) {
-					fmt.Fprintf(term.stdout, "%s: the server answers as recorded (%d step(s))\n", file, len(rec.Steps))
+					fprintf(term.stdout, "%s: the server answers as recorded (%d step(s))\n", file, len(steps))
 					return exitOK, nil
 				}
-				fmt.Fprintf(term.stdout, "%s: the server's answers differ from the recording:\n%s", file,
-					textdiff.Unified(file+" (recorded)", srv.String()+" (now)", string(want), string(got)))
+				fprintf(term.stdout, "%s: the server's answers differ from the recording:\n%s", file,
+					lines(textdiff.Unified(file+" (recorded)", srv.String()+" (now)", string(want), string(got))))
 				return exitFail, nil
 			}
 		},
 	}
 }
 
+// writeIndented writes v as indented JSON, made safe for a terminal.
 func writeIndented(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonSafe(b.Bytes()))
+	return err
 }
 
 // at returns the server to be spoken to at version.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,4 +240,48 @@ func findTool(s session, name string) *struct{ InputSchema json.RawMessage } {
 		}
 	}
 	return &struct{ InputSchema json.RawMessage }{json.RawMessage("null")}
+}
+
+// A malformed step, in a script or a recorded session, is bad usage that
+// names the step; none crashes the command.
+func TestMalformedSteps(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		steps, want string
+	}{
+		{`[null]`, `step 1 is null: give an object with "tool", "resource" or "prompt"`},
+		{`[{"tool": "get_author"}, null]`, "step 2 is null"},
+		{`[1]`, "step 1: 1 is not a step such as"},
+		{`["get_author"]`, `step 1: "get_author" is not a step such as`},
+		{`[[]]`, "step 1: [] is not a step such as"},
+		{`[{}]`, `step 1: give exactly one of "tool", "resource" and "prompt"`},
+		{`[{"tool": 5}]`, `step 1: {"tool": 5} is not a step such as`},
+		{`[{"tool": ""}]`, `step 1: give exactly one of "tool", "resource" and "prompt"`},
+		{`[{"tool": "a", "arguments": [1]}]`, `step 1: "arguments" must be a JSON object, not [1]`},
+		{`[{"tool": "a", "arguments": null}]`, `step 1: "arguments" must be a JSON object, not null`},
+		{`[{"resource": "r", "arguments": {}}]`, `step 1: a resource step takes no "arguments"`},
+		{`[{"prompt": "p", "arguments": {"n": 1}}]`, `step 1: a prompt's "arguments" are strings`},
+		{`[{"tool": "a"}, {"tool": "b", "error": 5}]`, "step 2: "},
+	} {
+		script := filepath.Join(dir, fmt.Sprintf("script%d.json", i))
+		require.NoError(t, os.WriteFile(script, []byte(tc.steps), 0o644))
+		session := filepath.Join(dir, fmt.Sprintf("session%d.golden", i))
+		require.NoError(t, os.WriteFile(session, []byte(`{"protocolVersion": "2025-11-25", "server": "x", "capabilities": {}, "steps": `+tc.steps+`}`), 0o644))
+		for _, args := range [][]string{{"record", "--script", script}, {"replay", session}} {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, terminal{stdout: &stdout, stderr: &stderr})
+			assert.Equal(t, exitUsage, code, "%s %s", args[0], tc.steps)
+			assert.Contains(t, stderr.String(), tc.want, "%s %s", args[0], tc.steps)
+			assert.Empty(t, stdout.String(), "%s %s", args[0], tc.steps)
+		}
+	}
+	// Not an array at all.
+	for _, bad := range []string{`null`, `{"tool": "a"}`, `3`} {
+		script := filepath.Join(dir, "whole.json")
+		require.NoError(t, os.WriteFile(script, []byte(bad), 0o644))
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"record", "--script", script}, terminal{stdout: &stdout, stderr: &stderr})
+		assert.Equal(t, exitUsage, code, bad)
+		assert.Contains(t, stderr.String(), "not a JSON array of steps", bad)
+	}
 }

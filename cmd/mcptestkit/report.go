@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -41,15 +40,16 @@ func newTextReport(term terminal, verbose bool) *textReport {
 	return &textReport{term: term, verbose: verbose, nameWidth: 36}
 }
 
-func (t *textReport) paint(color, s string) string {
+// paint colours s, which sprintf escaped (or a literal of this command).
+func (t *textReport) paint(color string, s styled) styled {
 	if !t.term.color {
 		return s
 	}
-	return color + s + ansiReset
+	return styled(color) + s + ansiReset
 }
 
 func (t *textReport) header(server string) {
-	fmt.Fprintf(t.term.stdout, "Checking %s\n\n", server)
+	fprintf(t.term.stdout, "Checking %s\n\n", server)
 }
 
 // progress shows which check runs now.
@@ -57,59 +57,59 @@ func (t *textReport) progress(name string, done int) {
 	if !t.term.progress {
 		return
 	}
-	fmt.Fprintf(t.term.stderr, "%s  [%d done] running %s ...", clearLine, done, name)
+	fprintf(t.term.stderr, "%s  [%d done] running %s ...", styled(clearLine), done, name)
 	t.showing = true
 }
 
 func (t *textReport) clearProgress() {
 	if t.showing {
-		fmt.Fprint(t.term.stderr, clearLine)
+		io.WriteString(t.term.stderr, clearLine)
 		t.showing = false
 	}
 }
 
 // check prints one finished check: a line, and for a failure its detail
-// and transcript excerpt.
+// and transcript excerpt. The line is built from sprintf's pieces only.
 func (t *textReport) check(c checkResult) {
 	t.clearProgress()
-	var head, body strings.Builder
+	var head, body styled
 	switch c.Status {
 	case "pass":
-		fmt.Fprintf(&head, "%s  %s", t.paint(ansiGreen, "PASS"), c.Name)
+		head = sprintf("%s  %s", t.paint(ansiGreen, "PASS"), c.Name)
 		if c.Detail != "" && t.verbose {
-			body.WriteString("\n" + t.paint(ansiDim, indentLines(c.Detail, "      ")))
+			body = "\n" + t.paint(ansiDim, sprintf("%s", lines(indentLines(c.Detail, "      "))))
 		}
 	case "skip":
-		fmt.Fprintf(&head, "%s  %s", t.paint(ansiYellow, "SKIP"), c.Name)
+		head = sprintf("%s  %s", t.paint(ansiYellow, "SKIP"), c.Name)
 		if c.Detail != "" {
-			head.WriteString(t.paint(ansiDim, " ("+firstLine(c.Detail)+")"))
+			head += t.paint(ansiDim, sprintf(" (%s)", firstLine(c.Detail)))
 		}
 	default:
+		label := t.paint(ansiRed+ansiBold, "FAIL")
 		if c.Status == "warn" {
-			fmt.Fprintf(&head, "%s  %s", t.paint(ansiYellow+ansiBold, "WARN"), t.paint(ansiBold, c.Name))
-		} else {
-			fmt.Fprintf(&head, "%s  %s", t.paint(ansiRed+ansiBold, "FAIL"), t.paint(ansiBold, c.Name))
+			label = t.paint(ansiYellow+ansiBold, "WARN")
 		}
+		head = sprintf("%s  %s", label, t.paint(ansiBold, sprintf("%s", c.Name)))
 		if c.Detail != "" {
-			body.WriteString("\n" + indentLines(c.Detail, "      "))
+			body = sprintf("\n%s", lines(indentLines(c.Detail, "      ")))
 		}
 		if len(c.Transcript) > 0 {
-			body.WriteString("\n      messages (→ to the server, ← from it):")
+			body += "\n      messages (→ to the server, ← from it):"
 			for _, l := range c.Transcript {
-				body.WriteString("\n" + t.paint(ansiDim, "        "+cut(l, maxLine)))
+				body += "\n" + t.paint(ansiDim, sprintf("        %s", cut(l, maxLine)))
 			}
 		}
 	}
 	if c.Status != "skip" && c.Duration >= 100*time.Millisecond {
-		head.WriteString(t.paint(ansiDim, fmt.Sprintf(" (%.1fs)", c.Duration.Seconds())))
+		head += t.paint(ansiDim, sprintf(" (%.1fs)", c.Duration.Seconds()))
 	}
-	fmt.Fprintln(t.term.stdout, head.String()+body.String())
+	io.WriteString(t.term.stdout, string(head+body)+"\n")
 }
 
 // summary prints the line CI logs and people look for.
 func (t *textReport) summary(r *report) {
-	passed := fmt.Sprintf("%d passed", r.Passed)
-	failed := fmt.Sprintf("%d failed", r.Failed)
+	passed := sprintf("%d passed", r.Passed)
+	failed := sprintf("%d failed", r.Failed)
 	if r.Failed > 0 {
 		failed = t.paint(ansiRed+ansiBold, failed)
 	} else {
@@ -117,16 +117,16 @@ func (t *textReport) summary(r *report) {
 	}
 	line := passed + ", " + failed
 	if r.Skipped > 0 {
-		line += fmt.Sprintf(", %d skipped", r.Skipped)
+		line += sprintf(", %d skipped", r.Skipped)
 	}
 	if r.Warned > 0 {
 		how := "counted as passed: they break a SHOULD, not a MUST; --strict fails them"
 		if r.Strict {
 			how = "counted as failed (--strict)"
 		}
-		fmt.Fprintf(t.term.stdout, "\n%d check(s) warned, %s", r.Warned, how)
+		fprintf(t.term.stdout, "\n%d check(s) warned, %s", r.Warned, how)
 	}
-	fmt.Fprintf(t.term.stdout, "\n%s in %.1fs\n", line, r.Duration.Seconds())
+	fprintf(t.term.stdout, "\n%s in %.1fs\n", line, r.Duration.Seconds())
 }
 
 func firstLine(s string) string {
@@ -156,10 +156,7 @@ func writeJSON(w io.Writer, rep *report) error {
 	if rep.Checks == nil {
 		rep.Checks = []checkResult{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	return writeIndented(w, rep)
 }
 
 // The JUnit XML report, in the shape of the JUnit XSD that CI systems read

@@ -66,17 +66,40 @@ func (s *step) String() string {
 // readScript reads the steps to record: a JSON array of objects with "tool",
 // "resource" or "prompt", and "arguments" for tools and prompts.
 func readScript(data []byte) ([]*step, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var steps []*step
-	if err := dec.Decode(&steps); err != nil {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil || raw == nil {
+		if err == nil {
+			err = errors.New("it is null")
+		}
 		return nil, fmt.Errorf("not a JSON array of steps such as [{\"tool\": \"get_author\", \"arguments\": {\"title\": \"Dune\"}}]: %v", err)
 	}
-	for i, s := range steps {
+	steps, err := decodeSteps(raw, true)
+	for _, s := range steps {
+		s.Result, s.Error = nil, nil
+	}
+	return steps, err
+}
+
+// decodeSteps decodes and validates each step, naming the one that is
+// wrong; a script (strict) has no outcomes and no other fields.
+func decodeSteps(raw []json.RawMessage, strict bool) ([]*step, error) {
+	steps := make([]*step, len(raw))
+	for i, r := range raw {
+		dec := json.NewDecoder(bytes.NewReader(r))
+		if strict {
+			dec.DisallowUnknownFields()
+		}
+		var s *step
+		if err := dec.Decode(&s); err != nil {
+			return nil, fmt.Errorf("step %d: %s is not a step such as {\"tool\": \"get_author\", \"arguments\": {\"title\": \"Dune\"}}: %v", i+1, cut(string(r), 80), err)
+		}
+		if s == nil {
+			return nil, fmt.Errorf("step %d is null: give an object with \"tool\", \"resource\" or \"prompt\"", i+1)
+		}
 		if err := s.validate(); err != nil {
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
-		s.Result, s.Error = nil, nil
+		steps[i] = s
 	}
 	return steps, nil
 }
@@ -97,7 +120,13 @@ func (s *step) validate() error {
 		}
 		var obj map[string]any
 		if err := json.Unmarshal(s.Arguments, &obj); err != nil || obj == nil {
-			return fmt.Errorf(`"arguments" must be a JSON object, not %s`, s.Arguments)
+			return fmt.Errorf(`"arguments" must be a JSON object, not %s`, cut(string(s.Arguments), 80))
+		}
+		if s.Prompt != "" {
+			var strs map[string]string
+			if err := json.Unmarshal(s.Arguments, &strs); err != nil {
+				return fmt.Errorf(`a prompt's "arguments" are strings: %v`, err)
+			}
 		}
 	}
 	return nil
