@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
@@ -169,9 +170,11 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 		steps <- st
 		<-st.done
 	}
+	ctx := t.Context()
 	tt, isT := t.(*testing.T)
-	if isT && inBubble(t) {
+	if inBubble(t) {
 		isT = false // t.Run panics in a synctest bubble: report on t itself
+		ctx = toolschema.Untimed(ctx)
 	}
 	if isT {
 		o.Runner = func(name string, run func() servercheck.Result) { hand(step{name: name, run: run}) }
@@ -181,7 +184,7 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 	var err error
 	go func() {
 		defer close(steps)
-		err = servercheck.Run(t.Context(), dial, o)
+		err = servercheck.Run(ctx, dial, o)
 	}()
 	for st := range steps {
 		if st.run != nil {

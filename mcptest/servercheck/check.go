@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 )
 
@@ -205,10 +206,14 @@ type suite struct {
 	failed []string
 
 	shutdowns shutdowns // stdio: how the server processes ended
+
+	matchTimeout time.Duration // of a pattern regexp2 runs (toolschema)
+	schemaMu     sync.Mutex
+	schemas      map[string]compileResult // by name and schema: compiled once per run
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
-	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout}
+	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout, matchTimeout: toolschema.Timeout(ctx)}
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
 	}
