@@ -111,12 +111,17 @@ func bounded(raw []byte) error {
 	return nil
 }
 
-// counts are the keywords the compiler reads into an int: a value past
-// int64 (maxItems 1e19) wraps around to a negative bound, which fails every
-// array (maxItems) or none (minItems). No instance has 2^63 of anything, so
-// such a value is read as 2^63-1, which means the same.
-var counts = map[string]bool{"minItems": true, "maxItems": true, "minLength": true, "maxLength": true,
-	"minProperties": true, "maxProperties": true, "minContains": true, "maxContains": true}
+// isCount reports whether k is a keyword the compiler reads into an int: a
+// value past int64 (maxItems 1e19) wraps around to a negative bound, which
+// fails every array (maxItems) or none (minItems). No instance has 2^63 of
+// anything, so such a value is read as 2^63-1, which means the same.
+func isCount(k string) bool {
+	switch k {
+	case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties", "minContains", "maxContains":
+		return true
+	}
+	return false
+}
 
 // clampCounts rewrites the counts past int64 in the subschemas of v (a
 // schema decoded with json.Number), leaving the JSON values the schema
@@ -125,7 +130,7 @@ func clampCounts(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if n, ok := x.(json.Number); ok && counts[k] {
+			if n, ok := x.(json.Number); ok && isCount(k) {
 				if f, _ := strconv.ParseFloat(string(n), 64); f >= 1<<63 { // +Inf past float64 too
 					v[k] = json.Number(strconv.FormatInt(math.MaxInt64, 10))
 				}

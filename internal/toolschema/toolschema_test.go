@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
 
@@ -84,6 +86,35 @@ func TestCatastrophicPatternIsBounded(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second): // turns a hang into a failure; the bound is 250ms
 		t.Fatal("the match did not end")
+	}
+}
+
+// The compiler reads a count into an int, and one past int64 wrapped
+// around: maxItems 1e19 failed every array. Such counts mean what they
+// say; the values a schema holds (const) are left as they are.
+func TestHugeCounts(t *testing.T) {
+	for _, tc := range []struct {
+		schema, instance string
+		valid            bool
+	}{
+		{`{"maxItems":1e19}`, `[1,2,3]`, true},
+		{`{"maxLength":1e400}`, `"abc"`, true},
+		{`{"minItems":1e19}`, `[1,2,3]`, false},
+		{`{"minProperties":18446744073709551616}`, `{"a":1}`, false},
+		{`{"const":{"maxItems":1e19}}`, `{"maxItems":1e19}`, true},
+		{`{"const":{"maxItems":1e19}}`, `{"maxItems":9223372036854775807}`, false},
+	} {
+		s, err := toolschema.Compile([]byte(tc.schema), "p", toolschema.MatchTimeout)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.schema, err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tc.instance))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(inst); (err == nil) != tc.valid {
+			t.Errorf("%s against %s: valid = %v, want %v (%v)", tc.instance, tc.schema, err == nil, tc.valid, err)
+		}
 	}
 }
 
