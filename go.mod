@@ -3,6 +3,7 @@ module github.com/mcptestkit/mcptestkit
 go 1.25
 
 require (
+	github.com/dlclark/regexp2 v1.11.0
 	github.com/google/go-cmp v0.5.9
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/stretchr/testify v1.8.0

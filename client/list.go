@@ -147,7 +147,7 @@ func (c *Client) ListPrompts(ctx context.Context, cursor string, opts ...CallOpt
 // to page. An error ends the iteration; it is yielded with a nil tool.
 func (c *Client) Tools(ctx context.Context, opts ...CallOption) iter.Seq2[*Tool, error] {
 	co := collect(opts)
-	return paginate(methodListTools, func(cursor *string) (*ListToolsResult, error) { return c.listTools(ctx, cursor, &co) })
+	return paginate(methodListTools, "ListTools", func(cursor *string) (*ListToolsResult, error) { return c.listTools(ctx, cursor, &co) })
 }
 
 // Resources iterates over all the server's resources, following the cursors
@@ -155,7 +155,7 @@ func (c *Client) Tools(ctx context.Context, opts ...CallOption) iter.Seq2[*Tool,
 // resource.
 func (c *Client) Resources(ctx context.Context, opts ...CallOption) iter.Seq2[*Resource, error] {
 	co := collect(opts)
-	return paginate(methodListResources, func(cursor *string) (*ListResourcesResult, error) { return c.listResources(ctx, cursor, &co) })
+	return paginate(methodListResources, "ListResources", func(cursor *string) (*ListResourcesResult, error) { return c.listResources(ctx, cursor, &co) })
 }
 
 // ResourceTemplates iterates over all the server's resource templates,
@@ -163,7 +163,7 @@ func (c *Client) Resources(ctx context.Context, opts ...CallOption) iter.Seq2[*R
 // yielded with a nil template.
 func (c *Client) ResourceTemplates(ctx context.Context, opts ...CallOption) iter.Seq2[*ResourceTemplate, error] {
 	co := collect(opts)
-	return paginate(methodListTemplates, func(cursor *string) (*ListResourceTemplatesResult, error) {
+	return paginate(methodListTemplates, "ListResourceTemplates", func(cursor *string) (*ListResourceTemplatesResult, error) {
 		return c.listResourceTemplates(ctx, cursor, &co)
 	})
 }
@@ -172,7 +172,7 @@ func (c *Client) ResourceTemplates(ctx context.Context, opts ...CallOption) iter
 // page to page. An error ends the iteration; it is yielded with a nil prompt.
 func (c *Client) Prompts(ctx context.Context, opts ...CallOption) iter.Seq2[*Prompt, error] {
 	co := collect(opts)
-	return paginate(methodListPrompts, func(cursor *string) (*ListPromptsResult, error) { return c.listPrompts(ctx, cursor, &co) })
+	return paginate(methodListPrompts, "ListPrompts", func(cursor *string) (*ListPromptsResult, error) { return c.listPrompts(ctx, cursor, &co) })
 }
 
 // The list requests proper. cursor is nil for the first page. Each decodes
@@ -274,15 +274,23 @@ func (r *ListResourcesResult) next() (string, bool)         { return r.NextCurso
 func (r *ListResourceTemplatesResult) next() (string, bool) { return r.NextCursor, r.HasNextPage() }
 func (r *ListPromptsResult) next() (string, bool)           { return r.NextCursor, r.HasNextPage() }
 
+// maxPages bounds the pages one iteration reads. Each page is bounded by
+// the request timeout, but a server that answers every page at once with a
+// new cursor would keep a lister reading for ever; a real list of more than
+// a thousand pages is better read a page at a time with ListTools and its
+// kin, whose caller decides when to stop.
+const maxPages = 1000
+
 // paginate turns a page fetcher into an iterator over the items of every
-// page. A server that hands out a cursor for the second time would make the
-// list endless; that ends the iteration with an error.
-func paginate[T any, P page[T]](method string, fetch func(cursor *string) (P, error)) iter.Seq2[T, error] {
+// page. A server that hands out a cursor for the second time, or more than
+// maxPages pages, would make the list endless; that ends the iteration with
+// an error.
+func paginate[T any, P page[T]](method, pager string, fetch func(cursor *string) (P, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		var cursor *string
 		var seen map[string]bool
-		for {
+		for n := 1; ; n++ {
 			p, err := fetch(cursor)
 			if err != nil {
 				yield(zero, err)
@@ -299,6 +307,11 @@ func paginate[T any, P page[T]](method string, fetch func(cursor *string) (P, er
 			}
 			if seen[next] {
 				yield(zero, fmt.Errorf("%s: the server handed out cursor %q a second time; stopping, as the list would never end", method, next))
+				return
+			}
+			if n == maxPages {
+				yield(zero, fmt.Errorf("%s: more than %d pages, each with a new nextCursor; stopping, as the server's paging does not end "+
+					"(Client.%s reads one page at a time, for a caller that wants more)", method, maxPages, pager))
 				return
 			}
 			if seen == nil {

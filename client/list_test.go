@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
 )
 
 // listCase drives one list method's iterator against the scripted server.
@@ -146,4 +148,48 @@ func TestHasNextPage(t *testing.T) {
 	assert.True(t, (&ListPromptsResult{NextCursor: "x"}).HasNextPage())
 	assert.True(t, (&ListResourcesResult{NextCursor: "x"}).HasNextPage())
 	assert.True(t, (&ListResourceTemplatesResult{NextCursor: "x"}).HasNextPage())
+}
+
+// A server whose every page hands out a new cursor, answering at once, is
+// never stopped by the request timeout: the iterators stop after maxPages
+// pages with an error naming the method and the bound. The fake ends its
+// list after 1500 pages, so that an iterator without the bound ends too
+// (without the error) instead of hanging the test.
+func TestIteratorsStopOnEndlessPaging(t *testing.T) {
+	for _, lc := range listCases {
+		t.Run(lc.method, func(t *testing.T) {
+			c, f := modernFake(t, nil)
+			ctx, done := context.WithCancel(t.Context())
+			oc := make(chan namesOutcome, 1)
+			go func() {
+				names, err := lc.names(c, t.Context())
+				oc <- namesOutcome{names, err}
+				done()
+			}()
+			pages := 0
+			for ; pages < 1500; pages++ {
+				data, err := f.conn.Receive(ctx)
+				if err != nil {
+					break // the iterator stopped asking
+				}
+				m, err := jsonrpc.Decode(data)
+				require.NoError(t, err)
+				require.Equal(t, lc.method, m.Method)
+				next := fmt.Sprintf(`,"nextCursor":"p%d"`, pages+1)
+				if pages == 1499 {
+					next = ""
+				}
+				f.reply(m.ID, fmt.Sprintf(`{%q:[`+lc.item+`]%s}`, lc.member, fmt.Sprint("item", pages), next))
+			}
+			o := <-oc
+			assert.Equal(t, 1000, len(o.names), "every item of the pages read")
+			assert.Equal(t, 1000, pages, "pages served")
+			require.EqualError(t, o.err, lc.method+": more than 1000 pages, each with a new nextCursor; stopping, as the server's paging does not end "+
+				"(Client."+pagerOf[lc.method]+" reads one page at a time, for a caller that wants more)")
+		})
+	}
+}
+
+var pagerOf = map[string]string{
+	"tools/list": "ListTools", "prompts/list": "ListPrompts", "resources/list": "ListResources", "resources/templates/list": "ListResourceTemplates",
 }

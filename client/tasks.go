@@ -528,7 +528,7 @@ func (c *Client) ListTasks(ctx context.Context, cursor string, opts ...CallOptio
 // is yielded with a nil task.
 func (c *Client) Tasks(ctx context.Context, opts ...CallOption) iter.Seq2[*Task, error] {
 	co := collect(opts)
-	return paginate(methodListTasks, func(cursor *string) (*ListTasksResult, error) { return c.listTasks(ctx, cursor, &co) })
+	return paginate(methodListTasks, "ListTasks", func(cursor *string) (*ListTasksResult, error) { return c.listTasks(ctx, cursor, &co) })
 }
 
 func (c *Client) listTasks(ctx context.Context, cursor *string, co *callOptions) (*ListTasksResult, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
@@ -182,9 +183,11 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 		steps <- st
 		<-st.done
 	}
+	ctx := t.Context()
 	tt, isT := t.(*testing.T)
-	if isT && inBubble(t) {
+	if inBubble(t) {
 		isT = false // t.Run panics in a synctest bubble: report on t itself
+		ctx = toolschema.Untimed(ctx)
 	}
 	if isT {
 		o.Runner = func(name string, run func() servercheck.Result) { hand(step{name: name, run: run}) }
@@ -194,7 +197,7 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 	var err error
 	go func() {
 		defer close(steps)
-		err = servercheck.Run(sdk.With(t.Context(), release), dial, o)
+		err = servercheck.Run(sdk.With(ctx, release), dial, o)
 	}()
 	for st := range steps {
 		if st.run != nil {

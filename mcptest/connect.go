@@ -271,8 +271,9 @@ func testDeadline(t testing.TB, cfg *config) (deadline time.Time, ok, bubble boo
 	return deadline, ok, bubble
 }
 
-// inBubble reports whether t runs in a testing/synctest bubble.
-func inBubble(t testing.TB) bool {
+// inBubble reports whether t (a testing.TB, or an assertion's TestingT)
+// runs in a testing/synctest bubble.
+func inBubble(t any) bool {
 	_, _, bubble := deadlineOf(t)
 	return bubble
 }
@@ -286,7 +287,7 @@ func inBubble(t testing.TB) bool {
 // panic, recovered here around that one call, is the answer; any other
 // panic goes on. Should a later Go word the panic otherwise, it goes on
 // too, as before this check, and TestBubbleIsDetected says so.
-func deadlineOf(t testing.TB) (deadline time.Time, ok, bubble bool) {
+func deadlineOf(t any) (deadline time.Time, ok, bubble bool) {
 	d, has := t.(interface{ Deadline() (time.Time, bool) })
 	if !has {
 		return time.Time{}, false, false

@@ -547,7 +547,7 @@ func (r *fakeRequest) run(ctx context.Context, t *fakeTool, call *fakeCall) (res
 }
 
 func (t *fakeTool) validate(args json.RawMessage) error {
-	t.once.Do(func() { t.schema, t.err = toolschema.Compile([]byte(t.inputSchema()), t.name) })
+	t.once.Do(func() { t.schema, t.err = toolschema.Compile([]byte(t.inputSchema()), t.name, 0) })
 	if t.err != nil {
 		return t.err
 	}

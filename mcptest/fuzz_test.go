@@ -2,11 +2,14 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -95,4 +98,33 @@ func TestFuzzerHealthyServer(t *testing.T) {
 	for _, data := range inputs {
 		require.NoError(t, fz.Input(data), "input %x", data)
 	}
+}
+
+// endlessPaging makes srv's tools/list hand out a new nextCursor with every
+// page, answering at once: only the client's bound on pages ends a lister.
+func endlessPaging(srv *handServer) *handServer {
+	list := srv.handlers["tools/list"]
+	n := 0
+	srv.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		r, _ := list(p)
+		n++
+		r.(map[string]any)["nextCursor"] = fmt.Sprint("page-", n)
+		return r, nil
+	}
+	return srv
+}
+
+// The fuzzer lists the tools before the fuzz target starts; on a server
+// whose paging never ends it stops at the client's bound and says why,
+// instead of waiting until go test -timeout ends the binary. The deadline
+// only turns a hang into a failure.
+func TestFuzzerEndlessPaging(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	fz, err := servercheck.NewFuzzer(ctx, memDialer(endlessPaging(goodServer())), nil)
+	if err == nil {
+		fz.Close()
+	}
+	require.ErrorContains(t, err, "listing the tools: tools/list: more than 1000 pages, each with a new nextCursor")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -13,11 +14,11 @@ import (
 
 // checkToolSchema reports what is wrong with one of a tool's schemas, or nil.
 // MCP requires both schemas to be objects of "type": "object".
-func checkToolSchema(raw []byte, which string) error {
+func checkToolSchema(raw []byte, which string, matchTimeout time.Duration) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return errors.New("missing")
 	}
-	if _, err := toolschema.Compile(raw, which); err != nil {
+	if _, err := toolschema.Compile(raw, which, matchTimeout); err != nil {
 		return err
 	}
 	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw)) // compiled above, so it parses
@@ -44,25 +45,38 @@ func checkToolSchema(raw []byte, which string) error {
 func (a *Assertions) ValidSchemas(tools ...*client.Tool) bool {
 	a.h.Helper()
 	ok := true
+	timeout := a.matchTimeout()
 	for _, tool := range tools {
 		if tool == nil {
 			a.t.Errorf("mcptest: ValidSchemas: a nil tool")
 			ok = false
 			continue
 		}
-		if err := checkToolSchema(tool.InputSchema, tool.Name+"/inputSchema"); err != nil {
-			a.t.Errorf("mcptest: tool %q: inputSchema is not a valid schema: %v\ninputSchema: %s", tool.Name, err, compact(tool.InputSchema))
+		if err := checkToolSchema(tool.InputSchema, tool.Name+"/inputSchema", timeout); err != nil {
+			a.schemaError(tool.Name, "inputSchema", tool.InputSchema, err)
 			ok = false
 		}
 		if len(bytes.TrimSpace(tool.OutputSchema)) == 0 {
 			continue
 		}
-		if err := checkToolSchema(tool.OutputSchema, tool.Name+"/outputSchema"); err != nil {
-			a.t.Errorf("mcptest: tool %q: outputSchema is not a valid schema: %v\noutputSchema: %s", tool.Name, err, compact(tool.OutputSchema))
+		if err := checkToolSchema(tool.OutputSchema, tool.Name+"/outputSchema", timeout); err != nil {
+			a.schemaError(tool.Name, "outputSchema", tool.OutputSchema, err)
 			ok = false
 		}
 	}
 	return a.end(ok)
+}
+
+// schemaError reports what checkToolSchema found wrong with one of tool's
+// schemas, which: raw. A schema too big to check is neither valid nor
+// invalid, and not shown.
+func (a *Assertions) schemaError(tool, which string, raw []byte, err error) {
+	a.h.Helper()
+	if errors.Is(err, toolschema.ErrTooBig) {
+		a.t.Errorf("mcptest: tool %q: %s was not checked: %v", tool, which, err)
+		return
+	}
+	a.t.Errorf("mcptest: tool %q: %s is not a valid schema: %v\n%s: %s", tool, which, err, which, compact(raw))
 }
 
 // OutputSchema checks that the structuredContent of res validates against
@@ -86,7 +100,10 @@ func (a *Assertions) OutputSchema(tool *client.Tool, res *client.CallToolResult)
 	case !hasStructured(res):
 		return a.fail("mcptest: tool %q declares an outputSchema but its result has no structuredContent\nresult: %s", tool.Name, show(res))
 	}
-	sch, err := toolschema.Compile(tool.OutputSchema, tool.Name+"/outputSchema")
+	sch, err := toolschema.Compile(tool.OutputSchema, tool.Name+"/outputSchema", a.matchTimeout())
+	if errors.Is(err, toolschema.ErrTooBig) {
+		return a.fail("mcptest: tool %q: outputSchema was not read, so structuredContent was not checked: %v", tool.Name, err)
+	}
 	if err != nil {
 		return a.fail("mcptest: tool %q: outputSchema is not a valid schema: %v", tool.Name, err)
 	}
@@ -99,6 +116,15 @@ func (a *Assertions) OutputSchema(tool *client.Tool, res *client.CallToolResult)
 			tool.Name, err, compact(res.StructuredContent), compact(tool.OutputSchema))
 	}
 	return true
+}
+
+// matchTimeout bounds a pattern's match (toolschema.MatchTimeout), but not
+// in a synctest bubble, where the bound's clock must not start.
+func (a *Assertions) matchTimeout() time.Duration {
+	if inBubble(a.t) {
+		return 0
+	}
+	return toolschema.MatchTimeout
 }
 
 // Tool returns the tool called name from tools, as [client.Client]'s

@@ -59,7 +59,7 @@ func TestHostileText(t *testing.T) {
 	r = mcptestkit(t, env, "call", "fail", "--", srv)
 	assertPrintable(t, r)
 	require.Equal(t, exitFail, r.code, "%s", r)
-	assert.Equal(t, `mcptestkit call: tools/call "fail": error -32000: `+visible+"\n", r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, `mcptestkit call: tools/call "fail": error -32000: `+visible+" ("), r.stderr)
 
 	r = mcptestkit(t, env, "call", "--task", "echo", "text=hi", "--", srv)
 	assertPrintable(t, r)

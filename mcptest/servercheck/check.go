@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 )
@@ -210,10 +211,14 @@ type suite struct {
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
 	// mcptest knows it, for the hints of the checks a release fails.
 	sdk string
+
+	matchTimeout time.Duration // of a pattern regexp2 runs (toolschema)
+	schemaMu     sync.Mutex
+	schemas      map[string]compileResult // by name and schema: compiled once per run
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
-	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout}
+	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout, matchTimeout: toolschema.Timeout(ctx)}
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -52,11 +53,11 @@ func NewFuzzer(ctx context.Context, dial Dialer, opts *Options) (*Fuzzer, error)
 			return nil, fmt.Errorf("listing the tools: %w", err)
 		}
 		ft := fuzzTool{tool: t}
-		if ft.in, err = compile(t.InputSchema, t.Name+"/inputSchema"); err != nil {
+		if ft.in, err = s.compile(t.InputSchema, t.Name+"/inputSchema"); err != nil {
 			continue // tools/schemas reports it; nothing to generate from
 		}
 		if len(strings.TrimSpace(string(t.OutputSchema))) > 0 {
-			ft.out, _ = compile(t.OutputSchema, t.Name+"/outputSchema")
+			ft.out, _ = s.compile(t.OutputSchema, t.Name+"/outputSchema")
 		}
 		f.tools = append(f.tools, ft)
 	}
@@ -102,7 +103,7 @@ func (f *Fuzzer) Input(data []byte) error {
 		return f.raw(cn, e)
 	}
 	ft := f.tools[pick%len(f.tools)]
-	g := &gen{e: e, root: ft.in.doc}
+	g := newGen(e, ft.in.doc)
 	args, _ := g.value(ft.in.doc, 0).(map[string]any)
 	if args == nil {
 		args = map[string]any{}
@@ -150,7 +151,7 @@ func excerptText(c *state) string {
 
 // nearly breaks args in one way the input drives.
 func nearly(args map[string]any, s *schema, e entropy) map[string]any {
-	args = clone(args)
+	args = maps.Clone(args)
 	root, _ := s.doc.(map[string]any)
 	props, _ := root["properties"].(map[string]any)
 	var names []string
@@ -189,7 +190,7 @@ func (f *Fuzzer) raw(cn *conn, e *fuzzBytes) error {
 	f.n++
 	id := fmt.Sprintf("%sfuzz-%d", rawPrefix, f.n)
 	method := rawMethods[e.intn(len(rawMethods))]
-	g := &gen{e: e}
+	g := newGen(e, nil)
 	params := map[string]any{}
 	for range e.intn(4) {
 		key := []string{"name", "arguments", "uri", "cursor", "level", "_meta", "ref", "argument"}[e.intn(8)]

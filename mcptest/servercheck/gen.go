@@ -1,17 +1,14 @@
 package servercheck
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
 
 // entropy is where the generator's choices come from: a seeded random
@@ -82,16 +79,57 @@ var (
 	edgeNumbers = []float64{0.5, -0.5, 3.14159, 1e-9, -1e9, 1e300}
 )
 
-// gen generates JSON values from a JSON Schema.
+// gen generates JSON values from a JSON Schema. Every number it reads
+// comes from the server, so none sizes an allocation unchecked: a count
+// (minItems, minLength) past maxCount, or an argument set past genBudget,
+// makes it give up, saying why, instead of trying.
 type gen struct {
 	e    entropy
 	root any // for "$ref": "#/..."
+	left int // of genBudget, for the value being made
+
+	stop     string            // why it gave up, "" while it has not
+	patterns map[string]aimed  // the patterns met so far, parsed once
+	unaimed  map[string]string // pattern → what in it the generator could not use
 }
 
-const maxDepth = 6
+// Bounds of the generator: schema levels it follows, what a count keyword
+// may ask of it, and the values and characters of one argument set (counts
+// multiply: minItems inside minItems).
+const (
+	maxDepth  = 6
+	maxCount  = 10_000
+	genBudget = 100_000
+)
+
+func newGen(e entropy, root any) *gen { return &gen{e: e, root: root, left: genBudget} }
+
+// giveUp records why the generator stops; the first reason is the one
+// reported.
+func (g *gen) giveUp(format string, args ...any) {
+	if g.stop == "" {
+		g.stop = fmt.Sprintf(format, args...)
+	}
+}
+
+// spend takes n from the budget and reports whether any was left.
+func (g *gen) spend(n int) bool {
+	if g.stop != "" {
+		return false
+	}
+	if g.left -= n; g.left < 0 {
+		g.giveUp("the inputSchema asks for more than %d values and characters in one argument set, the generator's bound "+
+			"(counts multiply: minItems or minLength inside arrays)", genBudget)
+		return false
+	}
+	return true
+}
 
 // value returns a value meant to conform to schema s.
 func (g *gen) value(s any, depth int) any {
+	if !g.spend(1) {
+		return nil
+	}
 	m, ok := s.(map[string]any)
 	if !ok || depth > maxDepth {
 		return nil // true, false or too deep: null is as good as anything
@@ -109,16 +147,14 @@ func (g *gen) value(s any, depth int) any {
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if alts, ok := m[k].([]any); ok && len(alts) > 0 {
-			merged := merge(m, alts[g.e.intn(len(alts))], k)
-			return g.value(merged, depth+1)
+			return g.value(merged(m, k, alts[g.e.intn(len(alts))]), depth+1)
 		}
 	}
 	if all, ok := m["allOf"].([]any); ok && len(all) > 0 {
-		merged := m
-		for _, a := range all {
-			merged = merge(merged, a, "allOf")
+		if !g.spend(len(all)) {
+			return nil
 		}
-		return g.value(merged, depth+1)
+		return g.value(merged(m, "allOf", all...), depth+1)
 	}
 	if g.e.intn(8) == 0 {
 		if d, ok := m["default"]; ok {
@@ -136,10 +172,10 @@ func (g *gen) value(s any, depth int) any {
 	case "string":
 		return g.str(m)
 	case "integer":
-		return g.integer(m)
+		return integral(g.integer(m))
 	case "number":
 		if g.e.intn(2) == 0 {
-			return float64(g.integer(m))
+			return g.integer(m)
 		}
 		return g.number(m)
 	case "boolean":
@@ -151,39 +187,44 @@ func (g *gen) value(s any, depth int) any {
 	}
 }
 
-// merge returns parent without key, with the keywords of alt added (alt
-// wins). It is enough for the schemas SDKs generate.
-func merge(parent map[string]any, alt any, key string) map[string]any {
-	out := map[string]any{}
+// merged returns parent without key, with the keywords of each alt added
+// (a later one wins; properties and required add up), copying parent
+// once: an allOf of thousands of entries costs as much as its entries.
+func merged(parent map[string]any, key string, alts ...any) map[string]any {
+	out := make(map[string]any, len(parent))
 	for k, v := range parent {
 		if k != key {
 			out[k] = v
 		}
 	}
-	if am, ok := alt.(map[string]any); ok {
+	var props map[string]any // out's own properties, once copied
+	var req []any            // out's own required, once copied
+	for _, alt := range alts {
+		am, _ := alt.(map[string]any)
 		for k, v := range am {
-			if k == "properties" {
-				props := map[string]any{}
-				if pp, ok := out["properties"].(map[string]any); ok {
-					for pk, pv := range pp {
-						props[pk] = pv
+			switch k {
+			case "properties":
+				if props == nil {
+					props = map[string]any{}
+					if pp, ok := out["properties"].(map[string]any); ok {
+						maps.Copy(props, pp)
 					}
+					out["properties"] = props
 				}
 				if ap, ok := v.(map[string]any); ok {
-					for pk, pv := range ap {
-						props[pk] = pv
-					}
+					maps.Copy(props, ap)
 				}
-				out[k] = props
-				continue
-			}
-			if k == "required" {
-				req, _ := out["required"].([]any)
+			case "required":
+				if req == nil {
+					r, _ := out["required"].([]any)
+					req = append(make([]any, 0, len(r)+1), r...)
+				}
 				ar, _ := v.([]any)
-				out[k] = append(slices.Clone(req), ar...)
-				continue
+				req = append(req, ar...)
+				out["required"] = req
+			default:
+				out[k] = v
 			}
-			out[k] = v
 		}
 	}
 	return out
@@ -252,7 +293,7 @@ func (g *gen) object(m map[string]any, depth int) any {
 	}
 	slices.Sort(names) // map order must not change what a seed generates
 	for _, k := range names {
-		if required[k] || g.e.intn(2) == 0 {
+		if (required[k] || g.e.intn(2) == 0) && g.spend(len(k)) {
 			out[k] = g.value(props[k], depth+1)
 		}
 	}
@@ -265,7 +306,10 @@ func (g *gen) object(m map[string]any, depth int) any {
 }
 
 func (g *gen) array(m map[string]any, depth int) any {
-	lo, hi := intKeyword(m, "minItems", 0), intKeyword(m, "maxItems", -1)
+	lo, hi := g.count(m, "minItems"), count(m, "maxItems")
+	if lo < 0 {
+		return nil
+	}
 	if hi < 0 {
 		hi = lo + 3
 	}
@@ -276,7 +320,7 @@ func (g *gen) array(m map[string]any, depth int) any {
 	prefix, _ := m["prefixItems"].([]any)
 	items := m["items"]
 	out := make([]any, 0, n)
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && g.stop == ""; i++ {
 		if i < len(prefix) {
 			out = append(out, g.value(prefix[i], depth+1))
 			continue
@@ -302,11 +346,41 @@ func uniq(vs []any) []any {
 	return out
 }
 
-func intKeyword(m map[string]any, k string, def int) int {
-	if f, ok := m[k].(float64); ok {
-		return int(f)
+// num reads a schema's number: decoded with json.Number, so that one past
+// float64's range (1e400) is ±Inf rather than a failed decoding.
+func num(v any) (float64, bool) {
+	switch v := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		return f, err == nil || math.IsInf(f, 0)
+	case float64:
+		return v, true
 	}
-	return def
+	return 0, false
+}
+
+// count reads a count keyword (minItems, maxLength): -1 when absent or not
+// a non-negative integer, maxCount+1 for any count past maxCount.
+func count(m map[string]any, k string) int {
+	f, ok := num(m[k])
+	switch {
+	case !ok || f < 0 || f != math.Trunc(f): // NaN and ±Inf fail too
+		return -1
+	case f > maxCount:
+		return maxCount + 1
+	}
+	return int(f)
+}
+
+// count reads a minimum count: 0 when absent, -1 (having given up) when
+// past maxCount.
+func (g *gen) count(m map[string]any, k string) int {
+	n := count(m, k)
+	if n > maxCount {
+		g.giveUp("%s %s asks for more than the generator makes (at most %d)", k, compactJSON(m[k]), maxCount)
+		return -1
+	}
+	return max(n, 0)
 }
 
 var formats = map[string][]string{
@@ -327,13 +401,21 @@ func (g *gen) str(m map[string]any) string {
 			return vs[g.e.intn(len(vs))]
 		}
 	}
+	if p, ok := m["pattern"].(string); ok {
+		if s, ok := g.fromPattern(p); ok {
+			return s
+		}
+	}
 	var s string
 	if b, ok := g.e.raw(64); ok && g.e.intn(2) == 0 {
 		s = string(b)
 	} else {
 		s = edgeStrings[g.e.intn(len(edgeStrings))]
 	}
-	lo, hi := intKeyword(m, "minLength", 0), intKeyword(m, "maxLength", -1)
+	lo, hi := g.count(m, "minLength"), count(m, "maxLength")
+	if lo < 0 || !g.spend(max(lo, len(s))) {
+		return ""
+	}
 	r := []rune(s)
 	if hi >= 0 && len(r) > hi {
 		r = r[:hi]
@@ -347,43 +429,55 @@ func (g *gen) str(m map[string]any) string {
 // bounds returns the inclusive range a number must be in.
 func bounds(m map[string]any) (lo, hi float64) {
 	lo, hi = math.Inf(-1), math.Inf(1)
-	if v, ok := m["minimum"].(float64); ok {
+	if v, ok := num(m["minimum"]); ok {
 		lo = v
 	}
-	if v, ok := m["maximum"].(float64); ok {
+	if v, ok := num(m["maximum"]); ok {
 		hi = v
 	}
-	if v, ok := m["exclusiveMinimum"].(float64); ok {
+	if v, ok := num(m["exclusiveMinimum"]); ok {
 		lo = math.Nextafter(v, math.Inf(1))
 	}
-	if v, ok := m["exclusiveMaximum"].(float64); ok {
+	if v, ok := num(m["exclusiveMaximum"]); ok {
 		hi = math.Nextafter(v, math.Inf(-1))
 	}
 	return lo, hi
 }
 
-func (g *gen) integer(m map[string]any) int64 {
+// integer returns an integral value in m's bounds when it can, as a float64:
+// the bounds may lie past int64's range.
+func (g *gen) integer(m map[string]any) float64 {
 	lo, hi := bounds(m)
-	cands := []int64{}
+	lo, hi = math.Ceil(lo), math.Floor(hi)
+	var cands []float64
 	for _, v := range edgeInts {
-		if float64(v) >= lo && float64(v) <= hi {
-			cands = append(cands, v)
+		if f := float64(v); f >= lo && f <= hi {
+			cands = append(cands, f)
 		}
 	}
 	if !math.IsInf(lo, 0) {
-		l := int64(math.Ceil(lo))
-		cands = append(cands, l, l+1)
+		cands = append(cands, lo, lo+1)
 	}
 	if !math.IsInf(hi, 0) {
-		h := int64(math.Floor(hi))
-		cands = append(cands, h, h-1)
+		cands = append(cands, hi, hi-1)
 	}
-	var v int64
+	var v float64
 	if len(cands) > 0 {
 		v = cands[g.e.intn(len(cands))]
 	}
-	if mo, ok := m["multipleOf"].(float64); ok && mo >= 1 {
-		v = int64(math.Round(float64(v)/mo) * mo)
+	if mo, ok := num(m["multipleOf"]); ok && mo >= 1 {
+		if q := math.Round(v/mo) * mo; !math.IsInf(q, 0) && !math.IsNaN(q) {
+			v = q
+		}
+	}
+	return v
+}
+
+// integral returns v as an int64 when it is one exactly, so that it is
+// sent without an exponent.
+func integral(v float64) any {
+	if math.Abs(v) <= 1<<53 {
+		return int64(v)
 	}
 	return v
 }
@@ -397,142 +491,12 @@ func (g *gen) number(m map[string]any) float64 {
 		}
 	}
 	if len(cands) == 0 {
-		if !math.IsInf(lo, 0) {
-			return lo
+		for _, v := range []float64{lo, hi} {
+			if !math.IsInf(v, 0) {
+				return v
+			}
 		}
-		return hi
+		return 0
 	}
 	return cands[g.e.intn(len(cands))]
-}
-
-// schema is a tool's input schema, decoded and compiled.
-type schema struct {
-	doc      any
-	compiled *jsonschema.Schema
-}
-
-func compile(raw json.RawMessage, name string) (*schema, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, fmt.Errorf("missing")
-	}
-	sch, err := toolschema.Compile(raw, name)
-	if err != nil {
-		return nil, err
-	}
-	// The generator reads plain JSON values (float64 numbers).
-	var plain any
-	_ = json.Unmarshal(raw, &plain)
-	return &schema{doc: plain, compiled: sch}, nil
-}
-
-// validate checks v against the schema.
-func (s *schema) validate(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return s.validateJSON(b)
-}
-
-func (s *schema) validateJSON(b []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	return s.compiled.Validate(inst)
-}
-
-// conforming generates arguments that validate against s, trying a few
-// times; ok is false if none did (a pattern the generator cannot meet).
-func (s *schema) conforming(e entropy) (args map[string]any, ok bool) {
-	g := &gen{e: e, root: s.doc}
-	var last map[string]any
-	for range 8 {
-		v, _ := g.value(s.doc, 0).(map[string]any)
-		if v == nil {
-			v = map[string]any{}
-		}
-		if s.validate(v) == nil {
-			return v, true
-		}
-		last = v
-	}
-	return last, false
-}
-
-// violation is a way to break a schema, with what it sends.
-type violation struct {
-	what string
-	args map[string]any
-}
-
-// violations returns arguments that each break s in one way: a required
-// property left out, a property of the wrong type, a property the schema
-// forbids. Each is checked to really fail validation.
-func (s *schema) violations(e entropy) []violation {
-	base, ok := s.conforming(e)
-	if !ok {
-		return nil
-	}
-	root, _ := s.doc.(map[string]any)
-	var out []violation
-	add := func(what string, args map[string]any) {
-		if s.validate(args) != nil {
-			out = append(out, violation{what, args})
-		}
-	}
-	if req, ok := root["required"].([]any); ok && len(req) > 0 {
-		k, _ := req[0].(string)
-		args := clone(base)
-		delete(args, k)
-		add(fmt.Sprintf("required property %q left out", k), args)
-	}
-	props, _ := root["properties"].(map[string]any)
-	names := make([]string, 0, len(props))
-	for k := range props {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		pm, _ := props[k].(map[string]any)
-		t, _ := pm["type"].(string)
-		if t == "" {
-			continue
-		}
-		args := clone(base)
-		wrong := wrongValue(t)
-		args[k] = wrong
-		add(fmt.Sprintf("property %q of type %s given %s", k, t, compactJSON(wrong)), args)
-		break
-	}
-	if ap, ok := root["additionalProperties"].(bool); ok && !ap {
-		args := clone(base)
-		args["mcptestkit_unexpected"] = "x"
-		add(`property "mcptestkit_unexpected", which additionalProperties: false forbids`, args)
-	}
-	return out
-}
-
-func wrongValue(typ string) any {
-	switch typ {
-	case "string":
-		return 12345
-	case "integer", "number":
-		return "not a number"
-	case "boolean":
-		return "yes"
-	case "array":
-		return "not an array"
-	case "object":
-		return "not an object"
-	}
-	return map[string]any{"unexpected": true}
-}
-
-func clone(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

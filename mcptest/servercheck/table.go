@@ -102,14 +102,15 @@ func checkTable() []family {
 			doc: "every tool has one",
 			run: func(c *state) { c.useSpan(c.s.inv.toolsListed); c.toolDescriptions(c.s.inv.tools) }},
 		{name: "tools/schemas/<tool>", level: Fail, spec: "server/tools, MUST",
-			doc: `inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema says otherwise) with
-				"type": "object"`,
+			doc: `inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema says otherwise, patterns
+				ECMA-262) with "type": "object"; one past 256 KiB or 64 levels of nesting is skipped as too big to check`,
 			items: perTool(func(c *state, t *client.Tool) { c.useSpan(c.s.inv.toolsListed); c.toolSchemas(t) })},
 		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
 			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time, the
 				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
 				traces) reaches the client, a success carries structuredContent valid against the outputSchema; with
-				Options.Logs, a crash has exactly one ERROR record with a stack`,
+				Options.Logs, a crash has exactly one ERROR record with a stack. A schema asking for more than the generator
+				makes (a count past 10000, more than 100000 values and characters in one set) is skipped, naming the keyword`,
 			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at
 				an extreme the inputSchema allows (it should bound it)`,
 			items: perTool((*state).toolCalls)},

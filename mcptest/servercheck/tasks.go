@@ -101,13 +101,12 @@ func (c *state) legacyOnly(cn *conn, what string) {
 // conformingArgs generates arguments that validate against t's inputSchema
 // ({} when it cannot).
 func (c *state) conformingArgs(t *client.Tool) map[string]any {
-	args := map[string]any{}
-	if s, err := compile(t.InputSchema, t.Name); err == nil {
-		if a, ok := s.conforming(newSeeded(c.s.opts.Seed, t.Name)); ok {
-			args = a
+	if s, err := c.s.compile(t.InputSchema, t.Name+"/inputSchema"); err == nil {
+		if a, why := s.conforming(newSeeded(c.s.opts.Seed, t.Name)); why == "" {
+			return a
 		}
 	}
-	return args
+	return map[string]any{}
 }
 
 // taskRequired checks that a tool whose taskSupport is "required" refuses a
@@ -362,11 +361,12 @@ func (c *state) failedTaskResult(tk *tasks) {
 		if len(tried) >= maxTaskTries {
 			break
 		}
-		in, err := compile(t.InputSchema, t.Name+"/inputSchema")
+		in, err := c.s.compile(t.InputSchema, t.Name+"/inputSchema")
 		if err != nil {
 			continue
 		}
-		for _, v := range in.violations(newSeeded(c.s.opts.Seed, "task-invalid/"+t.Name)) {
+		vs, _ := in.violations(newSeeded(c.s.opts.Seed, "task-invalid/"+t.Name))
+		for _, v := range vs {
 			ctx, cancel := c.ctx()
 			task, err := cn.cl.CallToolAsTask(ctx, t.Name, v.args)
 			cancel()

@@ -2,6 +2,7 @@ package servercheck
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
 
 // maxToolFailures bounds the failures one tool check reports: after a few,
@@ -146,24 +148,27 @@ func (c *state) toolCalls(t *client.Tool) {
 		c.skipf("generated calls are turned off")
 	}
 	c.skipTaskOnly(c.main(), t)
-	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
+	in, err := c.s.compile(t.InputSchema, t.Name+"/inputSchema")
 	if err != nil {
-		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)
+		c.skipf("%s", unusable(t, err))
 	}
 	var out *schema
 	if len(strings.TrimSpace(string(t.OutputSchema))) > 0 {
-		if out, err = compile(t.OutputSchema, t.Name+"/outputSchema"); err != nil {
+		if out, err = c.s.compile(t.OutputSchema, t.Name+"/outputSchema"); errors.Is(err, toolschema.ErrTooBig) {
+			c.notef("tool %q: the outputSchema was not read, so no output is checked against it: %v", t.Name, err)
+		} else if err != nil {
 			c.breakf("tool %q: the outputSchema is not valid, so no output can be checked: %v", t.Name, err)
-			out = nil
 		}
 	}
 	e := newSeeded(c.s.opts.Seed, t.Name)
 	var calls, ok, toolErrors, ungen, failures int
+	var why string // why the last argument set that failed did
 	sent := map[string]bool{}
 	for range c.s.opts.Calls {
-		args, conforms := in.conforming(e)
-		if !conforms {
+		args, w := in.conforming(e)
+		if w != "" {
 			ungen++
+			why = w
 			continue
 		}
 		if key := compactJSON(args); sent[key] {
@@ -196,11 +201,11 @@ func (c *state) toolCalls(t *client.Tool) {
 		}
 	}
 	if calls == 0 {
-		c.skipf("could not generate arguments that validate against the inputSchema (a pattern or a combination the generator cannot meet)")
+		c.skipf("tool %q: no arguments generated from the inputSchema: %s", t.Name, why)
 	}
 	c.notef("%d call(s): %d succeeded, %d tool error(s)", calls, ok, toolErrors)
 	if ungen > 0 {
-		c.notef("%d generated argument set(s) did not validate against the inputSchema and were not sent", ungen)
+		c.notef("%d time(s) no arguments were generated from the inputSchema, so nothing was sent; the last time: %s", ungen, why)
 	}
 }
 
@@ -297,11 +302,14 @@ func toFloat(v any) float64 {
 // and expects them rejected before the handler runs.
 func (c *state) toolInvalidArguments(t *client.Tool) {
 	c.skipTaskOnly(c.main(), t)
-	in, err := compile(t.InputSchema, t.Name+"/inputSchema")
+	in, err := c.s.compile(t.InputSchema, t.Name+"/inputSchema")
 	if err != nil {
-		c.skipf("the inputSchema is not valid (see tools/schemas/%s): %v", elem(t.Name), err)
+		c.skipf("%s", unusable(t, err))
 	}
-	vs := in.violations(newSeeded(c.s.opts.Seed, "invalid/"+t.Name))
+	vs, why := in.violations(newSeeded(c.s.opts.Seed, "invalid/"+t.Name))
+	if why != "" {
+		c.skipf("tool %q: no conforming arguments to break were generated from the inputSchema: %s", t.Name, why)
+	}
 	if len(vs) == 0 {
 		c.skipf("the inputSchema has nothing to break (no required property, no typed property, no additionalProperties: false)")
 	}
