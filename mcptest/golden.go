@@ -260,6 +260,9 @@ func dropFields(v any, names map[string]bool) any {
 				continue
 			}
 			x[k] = dropFields(e, names)
+			if m, ok := x[k].(map[string]any); ok && k == "_meta" && len(m) == 0 {
+				delete(x, k) // as the built-in steps leave no empty _meta
+			}
 		}
 	case []any:
 		for i, e := range x {

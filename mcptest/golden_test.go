@@ -95,6 +95,10 @@ func TestNormalizeOptions(t *testing.T) {
 	got, err := Normalize(value, IgnoreFields("when"))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"items":[{"n":1}]}`, string(got))
+	// A _meta emptied by IgnoreFields goes, as one emptied of stamps does.
+	got, err = Normalize(json.RawMessage(`{"_meta":{"when":1},"x":{"_meta":{"when":2,"k":3}}}`), IgnoreFields("when"))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"x":{"_meta":{"k":3}}}`, string(got))
 
 	got, err = Normalize(value, Verbatim())
 	require.NoError(t, err)

@@ -55,7 +55,9 @@
 // value), so it diffs well in review. replay connects again at the recorded
 // protocol version, runs the same steps, and prints a unified diff
 // (-recorded +now) when anything changed: a recorded session is a
-// regression test for CI.
+// regression test for CI. The lists (tools, resources, templates, prompts)
+// compare in any order; --ignore NAME leaves out a member that changes from
+// run to run, such as a timestamp in _meta.
 //
 // # Exit status
 //

@@ -378,11 +378,27 @@ func replayCommand() *command {
 		args: "FILE [SERVER]",
 		about: `Replay runs the session recorded in FILE (by mcptestkit record) against
 SERVER again, at the recorded protocol version unless --version says
-otherwise, and compares the two after normalising both. It prints the
-differences (-recorded +now) and exits with 1 when there are any; 0 when the
-server still answers as recorded. Re-record to accept a change.`,
+otherwise, and compares the two after normalising both. The lists (tools,
+resources, resource templates, prompts) are compared in any order, as the
+protocol gives their order no meaning; --ignore leaves out fields that change
+from run to run (a timestamp in _meta). It prints the differences (-recorded
++now) and exits with 1 when there are any; 0 when the server still answers as
+recorded. Re-record to accept a change.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			var ignore []string
+			fs.Func("ignore", "leave out every member with this `name`, at any depth (repeat it, or give a comma-separated list)", func(v string) error {
+				for _, name := range strings.Split(v, ",") {
+					if name = strings.TrimSpace(name); name != "" {
+						ignore = append(ignore, name)
+					}
+				}
+				return nil
+			})
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
+				norm := []mcptest.Option{mcptest.Transform(sortLists)}
+				if len(ignore) > 0 {
+					norm = append(norm, mcptest.IgnoreFields(ignore...))
+				}
 				cmd := lookup("replay")
 				if len(args) != 1 {
 					return exitUsage, usagef(cmd, "give the recorded session's file (and the server), got %d argument(s)", len(args))
@@ -403,7 +419,7 @@ server still answers as recorded. Re-record to accept a change.`,
 				if err != nil {
 					return exitUsage, usagef(cmd, "%s: %v", file, err)
 				}
-				want, err := mcptest.Normalize(json.RawMessage(data))
+				want, err := mcptest.Normalize(json.RawMessage(data), norm...)
 				if err != nil {
 					return exitUsage, usagef(cmd, "%s: %v", file, err)
 				}
@@ -417,7 +433,7 @@ server still answers as recorded. Re-record to accept a change.`,
 				if err != nil {
 					return exitUsage, err
 				}
-				got, err := mcptest.Normalize(s)
+				got, err := mcptest.Normalize(s, norm...)
 				if err != nil {
 					return exitUsage, err
 				}
@@ -431,6 +447,35 @@ server still answers as recorded. Re-record to accept a change.`,
 			}
 		},
 	}
+}
+
+// listKeys names, for each list of a session, the member that identifies an
+// item: the order of a list has no meaning in the protocol.
+var listKeys = map[string]string{"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
+
+// sortLists sorts the lists of a session (generic JSON) by their keys, so
+// that a server listing the same items in another order replays clean.
+func sortLists(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for list, key := range listKeys {
+		items, ok := m[list].([]any)
+		if !ok {
+			continue
+		}
+		keyOf := func(item any) string {
+			if o, ok := item.(map[string]any); ok {
+				if k, ok := o[key].(string); ok {
+					return k
+				}
+			}
+			return ""
+		}
+		slices.SortStableFunc(items, func(a, b any) int { return strings.Compare(keyOf(a), keyOf(b)) })
+	}
+	return m
 }
 
 // writeIndented writes v as indented JSON, made safe for a terminal.

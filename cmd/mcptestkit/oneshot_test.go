@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -283,5 +284,38 @@ func TestMalformedSteps(t *testing.T) {
 		code := run(context.Background(), []string{"record", "--script", script}, terminal{stdout: &stdout, stderr: &stderr})
 		assert.Equal(t, exitUsage, code, bad)
 		assert.Contains(t, stderr.String(), "not a JSON array of steps", bad)
+	}
+}
+
+// Issue 30.15: replay compares the lists in any order (the protocol gives
+// their order no meaning), and --ignore leaves out a field that changes
+// from run to run.
+func TestReplayMatching(t *testing.T) {
+	golden := filepath.Join(t.TempDir(), "session.golden")
+	r := mcptestkit(t, nil, "record", "--script", "testdata/script.json", "-o", golden)
+	require.Equal(t, exitOK, r.code, "%s", r)
+	data, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal(data, &rec))
+	tools := rec["tools"].([]any)
+	require.Greater(t, len(tools), 1)
+	slices.Reverse(tools)
+	step := rec["steps"].([]any)[0].(map[string]any)["result"].(map[string]any)
+	step["_meta"] = map[string]any{"recordedAt": "2026-12-04T10:00:00Z"}
+	edited, err := json.MarshalIndent(rec, "", "  ")
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "edited.golden")
+	require.NoError(t, os.WriteFile(file, edited, 0o644))
+
+	r = mcptestkit(t, nil, "replay", file)
+	require.Equal(t, exitFail, r.code, "%s", r)
+	assert.Contains(t, r.stdout, `-          "recordedAt": "2026-12-04T10:00:00Z"`)
+	assert.NotContains(t, r.stdout, `"name": "get_author"`, "the tools in another order are no difference")
+
+	for _, ignore := range [][]string{{"--ignore", "recordedAt"}, {"--ignore", "x, recordedAt"}} {
+		r = mcptestkit(t, nil, append(append([]string{"replay"}, ignore...), file)...)
+		require.Equal(t, exitOK, r.code, "%s", r)
+		assert.Equal(t, file+": the server answers as recorded (5 step(s))\n", r.stdout)
 	}
 }
