@@ -29,6 +29,10 @@ import (
 //
 // A nil logger means [slog.Default]; [guard.ToolErrorsAsResults] is its one
 // option.
+//
+// The guard's own logging never crashes the server it protects: a record
+// whose handler panics is lost, and the first such loss is said in one line
+// on standard error.
 func Guard(logger *slog.Logger, opts ...guard.Option) server.ServerOption {
 	g := guarded{contract.New(logger, opts)}
 	return func(s *server.MCPServer) {

@@ -379,3 +379,40 @@ func TestGuardRecordSourceIsThePanickingLine(t *testing.T) {
 		assert.Equal(t, fmt.Sprintf("%s:%d", file, line), fmt.Sprintf("%s:%d", rec.Source.File, rec.Source.Line), rec.Msg)
 	}
 }
+
+// panicsFrom is a slog.Handler that panics on every record at or above its
+// level: a broken logger.
+type panicsFrom slog.Level
+
+func (h panicsFrom) Enabled(context.Context, slog.Level) bool { return true }
+func (h panicsFrom) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.Level(h) {
+		panic("the handler broke")
+	}
+	return nil
+}
+func (h panicsFrom) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h panicsFrom) WithGroup(string) slog.Handler      { return h }
+
+// A logger whose handler panics (on every record, or on ERROR records only)
+// does not turn the guard's recovery into a dead server: the client gets
+// the contract's answers and the server goes on serving. (The guard says
+// the first lost record on standard error.)
+func TestGuardSurvivesAPanickingLogger(t *testing.T) {
+	for _, level := range []slog.Level{slog.LevelDebug, slog.LevelError} {
+		s := server.NewMCPServer("broken-logger", "v0", mcpgo.Guard(slog.New(panicsFrom(level))))
+		s.AddTool(mcp.NewTool("explode"), explode)
+		s.AddTool(mcp.NewTool("get_author", mcp.WithString("title")), getAuthor)
+		s.AddTool(mcp.NewTool("fail"), toolFail)
+		c, _ := guardedSession(t, s, "")
+		for range 2 {
+			res := adaptertest.Call(t, c, "explode", nil)
+			assert.True(t, res.IsError)
+			assert.Equal(t, "Error executing tool explode", adaptertest.Text(t, res))
+			assert.True(t, adaptertest.Call(t, c, "get_author", map[string]any{"title": "Nothing"}).IsError, "a tool's error is still a result")
+			_, err := c.CallTool(t.Context(), "fail", nil)
+			assert.ErrorContains(t, err, "boom", "a Go error is still -32603 with its text")
+			assert.Equal(t, "Frank Herbert", adaptertest.Text(t, adaptertest.Call(t, c, "get_author", map[string]any{"title": "Dune"})))
+		}
+	}
+}

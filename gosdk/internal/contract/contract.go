@@ -2,10 +2,13 @@ package contract
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/guard"
@@ -53,6 +56,7 @@ func subject(method string) (msg, key string) {
 // error, a failed request), as the guard's options ask.
 type Reporter struct {
 	logger *slog.Logger // nil: slog.Default() as it is when a record is written
+	lost   *atomic.Bool // a record was lost to a panicking handler, and said so
 
 	// ToolErrorsAsResults is whether guard.ToolErrorsAsResults was given.
 	ToolErrorsAsResults bool
@@ -60,7 +64,7 @@ type Reporter struct {
 
 // New returns the Reporter for a guard given logger and opts.
 func New(logger *slog.Logger, opts []guard.Option) Reporter {
-	r := Reporter{logger: logger}
+	r := Reporter{logger: logger, lost: new(atomic.Bool)}
 	for _, o := range opts {
 		if o == guard.ToolErrorsAsResults {
 			r.ToolErrorsAsResults = true
@@ -82,11 +86,13 @@ func (r Reporter) log() *slog.Logger {
 // then still has the panicking frames, and the record's source is the frame
 // that panicked, not this package.
 func (r Reporter) Panic(ctx context.Context, method, name string, v any) {
+	msg, _ := subject(method)
+	defer r.survive(msg)
 	h := r.log().Handler()
 	if !h.Enabled(ctx, slog.LevelError) {
 		return
 	}
-	msg, key := subject(method)
+	_, key := subject(method)
 	rec := slog.NewRecord(time.Now(), slog.LevelError, msg, panicPC())
 	rec.AddAttrs(slog.String(guard.MethodKey, method))
 	if key != "" {
@@ -94,6 +100,20 @@ func (r Reporter) Panic(ctx context.Context, method, name string, v any) {
 	}
 	rec.AddAttrs(slog.Any(guard.PanicKey, v), slog.String(guard.StackKey, string(debug.Stack())))
 	_ = h.Handle(ctx, rec) // as slog.Logger does: a handler's error has nowhere to go
+}
+
+// survive, deferred by each method that writes a record, recovers a panic of
+// the logger's handler: the guard's own work must never crash the server it
+// protects, and a panic while the guard handles a recovered one would. The
+// record msg is lost; the first loss is said in one line on standard error,
+// where a broken logger leaves nothing else to say it.
+func (r Reporter) survive(msg string) {
+	v := recover()
+	if v == nil || r.lost == nil || !r.lost.CompareAndSwap(false, true) {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "guard: the logger's handler panicked writing the record %q (%v); "+
+		"it and any later record the handler panics on are lost, and the server goes on\n", msg, v)
 }
 
 // panicPC returns the program counter slog takes for a record's source
@@ -124,6 +144,7 @@ func panicPC() uintptr {
 
 // ToolError writes the INFO record for a tool that reported a failure.
 func (r Reporter) ToolError(ctx context.Context, tool, text string) {
+	defer r.survive(guard.MsgToolError)
 	r.log().LogAttrs(ctx, slog.LevelInfo, guard.MsgToolError,
 		slog.String(guard.MethodKey, MethodCallTool), slog.String(guard.ToolKey, tool), slog.String(guard.ErrorKey, text))
 }
@@ -131,6 +152,7 @@ func (r Reporter) ToolError(ctx context.Context, tool, text string) {
 // RequestFailed writes the INFO record for a request that ended in a
 // JSON-RPC error with the given code; name is as for Panic.
 func (r Reporter) RequestFailed(ctx context.Context, method, name string, code int64, err error) {
+	defer r.survive(guard.MsgRequestFailed)
 	_, key := subject(method)
 	attrs := make([]slog.Attr, 0, 4)
 	attrs = append(attrs, slog.String(guard.MethodKey, method))

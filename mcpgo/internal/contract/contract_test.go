@@ -1,8 +1,10 @@
 package contract_test
 
 import (
+	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -105,5 +107,49 @@ func TestNewReadsOptions(t *testing.T) {
 	}
 	if !contract.New(nil, []guard.Option{guard.ToolErrorsAsResults}).ToolErrorsAsResults {
 		t.Error("guard.ToolErrorsAsResults not read")
+	}
+}
+
+// panicking is a slog.Handler that panics on every record.
+type panicking struct{}
+
+func (panicking) Enabled(context.Context, slog.Level) bool  { return true }
+func (panicking) Handle(context.Context, slog.Record) error { panic("the handler broke") }
+func (h panicking) WithAttrs([]slog.Attr) slog.Handler      { return h }
+func (h panicking) WithGroup(string) slog.Handler           { return h }
+
+// A logger whose handler panics cannot crash the server through the guard:
+// every method returns, the records are lost, and the first loss is said
+// once on standard error. (os.Stderr is swapped: no t.Parallel.)
+func TestHandlerPanicIsSurvived(t *testing.T) {
+	stderr, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = stderr
+	t.Cleanup(func() { os.Stderr = saved })
+
+	r := contract.New(slog.New(panicking{}), nil)
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				r.Panic(t.Context(), contract.MethodCallTool, "explode", v) // in the recovery, as the guard calls it
+			}
+		}()
+		panic("kaboom")
+	}()
+	r.ToolError(t.Context(), "get_order", "Order 99 not found")
+	r.RequestFailed(t.Context(), contract.MethodReadResource, "db://x", -32602, errors.New("no such row"))
+
+	os.Stderr = saved
+	said, err := os.ReadFile(stderr.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `guard: the logger's handler panicked writing the record "tool handler panicked" (the handler broke); ` +
+		"it and any later record the handler panics on are lost, and the server goes on\n"
+	if string(said) != want {
+		t.Errorf("standard error:\n%q\nwant:\n%q", said, want)
 	}
 }
