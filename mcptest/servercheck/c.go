@@ -176,26 +176,53 @@ func (c *state) result() Result {
 }
 
 // leakPatterns find what a crash may leak to the client: the panic's
-// words, a goroutine dump, source file positions, other runtimes' stack
-// traces.
-var leakPatterns = regexp.MustCompile(`(?i)\bpanic\b|goroutine \d+|\.go:\d+|\.(?:js|mjs|cjs|ts|py|rb|java|rs):\d+|Traceback \(most recent call last\)|\n\s+at \S.*\(.*:\d+:\d+\)`)
+// words, a goroutine dump, source file positions (checked further by
+// sourcePosition), other runtimes' stack traces.
+var leakPatterns = regexp.MustCompile(`(?i)\bpanic\b|goroutine \d+|\.(?:go|js|mjs|cjs|ts|py|rb|java|rs):\d+|Traceback \(most recent call last\)|\n\s+at \S.*\(.*:\d+:\d+\)`)
 
 // leak returns the first piece of s that looks like crash text, or "".
 // Text the client sent itself (echoed back in a message) does not count.
 func leak(s string, sent ...string) string {
-	loc := leakPatterns.FindStringIndex(s)
-	for loc != nil && echoed(s[loc[0]:loc[1]], sent) {
-		next := leakPatterns.FindStringIndex(s[loc[1]:])
-		if next == nil {
+	for at := 0; at < len(s); {
+		loc := leakPatterns.FindStringIndex(s[at:])
+		if loc == nil {
 			return ""
 		}
-		loc = []int{loc[1] + next[0], loc[1] + next[1]}
+		start, end := at+loc[0], at+loc[1]
+		at = end
+		if echoed(s[start:end], sent) || !sourcePosition(s, start, end) {
+			continue
+		}
+		from, to := max(start-40, 0), min(end+40, len(s))
+		return strings.TrimSpace(s[from:to])
 	}
-	if loc == nil {
-		return ""
+	return ""
+}
+
+// sourcePosition reports whether the match s[start:end] of leakPatterns is
+// crash text: any match but a file position (".rs:443") is; a file position
+// is when it has a column ("main.rs:12:5"), a path ("src/main.rs:12",
+// "/app/server.py:40") or a bare file name ("handler.go:42"), not when the
+// name is a host's ("api.example.rs:443", "https://shop.example.py:8443/x").
+func sourcePosition(s string, start, end int) bool {
+	if s[start] != '.' {
+		return true
 	}
-	from, to := max(loc[0]-40, 0), min(loc[1]+40, len(s))
-	return strings.TrimSpace(s[from:to])
+	if rest := s[end:]; len(rest) > 1 && rest[0] == ':' && rest[1] >= '0' && rest[1] <= '9' {
+		return true // line and column
+	}
+	from := strings.LastIndexAny(s[:start], " \t\r\n\"'`()[]<>,;=") + 1
+	name := s[from:start]
+	if i := strings.Index(name, "://"); i >= 0 {
+		return strings.Contains(name[i+3:], "/") // in a URL: a path has a file, a host does not
+	}
+	switch {
+	case strings.ContainsAny(name, "/\\"):
+		return true
+	case strings.ContainsAny(name, ".@"):
+		return false // a dotted or user@ name: a host
+	}
+	return name != ""
 }
 
 // errorCode returns the JSON-RPC error in err, if it is one.
