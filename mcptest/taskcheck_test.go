@@ -47,3 +47,21 @@ func TestTaskChecks(t *testing.T) {
 		})
 	}
 }
+
+// Issue 30.11: a task reported completed whose tasks/result is a JSON-RPC
+// error is a contradiction, whichever check comes upon it.
+func TestTaskChecksFindACompletedTaskWithAnError(t *testing.T) {
+	t.Parallel()
+	srv := newTaskServer(5)
+	srv.contradict = true
+	results := map[string]servercheck.Result{}
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{
+		Version: client.Version20251125, Run: "tasks/optional",
+		OnResult: func(r servercheck.Result) { results[r.Name] = r },
+	})
+	require.EqualError(t, err, "1 check(s) failed: tasks/optional/echo")
+	r, ok := results["tasks/optional/echo"]
+	require.True(t, ok, "tasks/optional/echo did not run: %v", results)
+	assert.Equal(t, servercheck.Fail, r.Status, r.Detail)
+	assert.Contains(t, r.Detail, `the task is completed, yet tasks/result answers with JSON-RPC error -32603 "the result was lost"`)
+}

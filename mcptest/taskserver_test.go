@@ -30,6 +30,9 @@ import (
 // Tasks suggest a poll interval of pollMs milliseconds (none when 0).
 type taskServer struct {
 	pollMs int
+	// contradict makes tasks/result of a completed task a JSON-RPC error
+	// (-32603): a defect the checks must find.
+	contradict bool
 
 	mu    sync.Mutex
 	next  int
@@ -166,6 +169,10 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 					related := `"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"` + t.id + `"}}`
 					switch t.status {
 					case "completed":
+						if s.contradict {
+							fail(-32603, "the result was lost")
+							break
+						}
 						answer(`"result":` + t.result[:len(t.result)-1] + `,` + related + `}`)
 					case "failed":
 						if t.code == 0 {

@@ -192,7 +192,8 @@ func (c *state) awaitTask(cn *conn, t *client.Tool, task *client.Task, args map[
 	ctx, cancel := c.ctx()
 	defer cancel()
 	var seen []string
-	res, err := cn.cl.WaitTask(ctx, task.ID, client.WithTaskUpdates(func(t *client.Task) { seen = append(seen, string(t.Status)) }))
+	var last client.TaskStatus
+	res, err := cn.cl.WaitTask(ctx, task.ID, client.WithTaskUpdates(func(t *client.Task) { seen, last = append(seen, string(t.Status)), t.Status }))
 	c.noLeak(fmt.Sprintf("the outcome of task %q (tool %q)", task.ID, t.Name), res, err)
 	sent := fmt.Sprintf("called tool %q as a task (%s) with arguments %s and waited for it (statuses seen: %s)", t.Name, task.ID, compactJSON(args), strings.Join(seen, " → "))
 	var ce *client.TaskCancelledError
@@ -209,10 +210,23 @@ func (c *state) awaitTask(cn *conn, t *client.Tool, task *client.Task, args map[
 			"of the tools/call that made it, which ends once the call is answered: a handler that watches "+
 			"its context is cancelled at once)", sent, ce.Task.StatusMessage)
 	case err != nil:
-		if _, ok := errorCode(err); !ok {
+		e, ok := errorCode(err)
+		switch {
+		case !ok:
 			c.breakf("%s; got %v\nexpected: what the tools/call would have returned: a result, or a JSON-RPC error", sent, err)
+		case !cn.modern() && last == client.TaskCompleted:
+			c.completedWithError(sent, e)
 		}
 	}
+}
+
+// completedWithError fails a check whose task was reported completed while
+// tasks/result answered with a JSON-RPC error: a contradiction, as a
+// completed task has a result.
+func (c *state) completedWithError(sent string, e *client.Error) {
+	c.breakf("%s; the task is completed, yet tasks/result answers with JSON-RPC error %d %q\n"+
+		"expected: tasks/result returns exactly what the tools/call would have returned: a completed "+
+		"task has a result (specification 2025-11-25, basic/utilities/tasks)", sent, e.Code, e.Message)
 }
 
 // unknownTask checks that tasks/get of an id the server never gave out is
@@ -427,9 +441,7 @@ func (c *state) judgeFailedTask(cn *conn, t *client.Tool, task *client.Task, v v
 	case cn.modern() && err == nil && status == client.TaskFailed:
 		c.breakf("%s; the task failed with an isError result\nexpected: completed: the failed status MUST NOT be used for a tool result with isError (tasks extension, \"Task Execution Errors\")", sent)
 	case !cn.modern() && isRPC && status == client.TaskCompleted:
-		c.breakf("%s; the task is completed, yet tasks/result answers with JSON-RPC error %d %q\n"+
-			"expected: tasks/result returns exactly what the tools/call would have returned: a completed "+
-			"task has a result (specification 2025-11-25, basic/utilities/tasks)", sent, e.Code, e.Message)
+		c.completedWithError(sent, e)
 	case isRPC:
 		c.warnf("%s; the task failed with JSON-RPC error %d %q\n"+
 			"expected: an isError result the model can read: input validation errors SHOULD be tool "+
