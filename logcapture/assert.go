@@ -156,7 +156,7 @@ func failure(head string, all []Record, mark func(Record) bool) string {
 		b.WriteString(" (> marks a match)")
 	}
 	b.WriteString(":\n")
-	b.WriteString(strings.TrimRight(formatRecords(all, mark), "\n"))
+	b.WriteString(strings.TrimRight(formatShown(all, mark), "\n"))
 	return b.String()
 }
 

@@ -210,9 +210,13 @@ func (r *Recorder) dump(module string, all bool) string {
 	}
 	var b strings.Builder
 	b.WriteString("------------------------------ Captured log ------------------------------\n")
-	b.WriteString(formatRecords(shown, nil))
+	b.WriteString(formatShown(shown, nil))
 	for _, mod := range mods {
-		fmt.Fprintf(&b, "(%d %s below WARN from %s left out: %s; go test -v prints them)\n", len(left[mod]), plural(len(left[mod]), "record"), mod, strings.Join(left[mod], ", "))
+		msgs := left[mod]
+		if len(msgs) > 10 {
+			msgs = append(msgs[:10:10], fmt.Sprintf("and %d more", len(left[mod])-10))
+		}
+		fmt.Fprintf(&b, "(%d %s below WARN from %s left out: %s; go test -v prints them)\n", len(left[mod]), plural(len(left[mod]), "record"), mod, strings.Join(msgs, ", "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
