@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -513,4 +514,28 @@ func TestCheckServerFailsAtTheCallersLine(t *testing.T) {
 	if strings.Contains(string(out), "check.go:") {
 		t.Errorf("a line of check.go is reported:\n%s", out)
 	}
+}
+
+// Issue 30.14: a server that sends progress with a new bogus token each
+// time fails tools/progress with a message that names a few, not all.
+func TestCheckServerProgressWithManyStrangeTokens(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	var n atomic.Int64
+	srv.before = func(method string, _ json.RawMessage) []map[string]any {
+		if method != "tools/call" {
+			return nil
+		}
+		var notes []map[string]any
+		for range 500 {
+			token := fmt.Sprintf("bogus-token-%06d-%s", n.Add(1), strings.Repeat("x", 40))
+			notes = append(notes, map[string]any{"method": "notifications/progress", "params": map[string]any{"progressToken": token, "progress": 1}})
+		}
+		return notes
+	}
+	f := runCheck(t, srv)
+	f.expectFailure(t, `tools/progress: the server sent notifications/progress with tokens no request carried: "bogus-token-000001-`, "more\nexpected:")
+	start := strings.Index(f.output(), "tools/progress:")
+	end := strings.Index(f.output()[start:], "expected:")
+	assert.Less(t, end, 1200, "the list of tokens is cut short:\n%s", f.output()[start:start+end])
 }

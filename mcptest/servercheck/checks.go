@@ -778,9 +778,13 @@ func (c *state) progress() {
 			bad = append(bad, n.token)
 		}
 	}
-	if len(bad) > 0 {
+	if bad = slices.Compact(bad); len(bad) > 0 {
+		shown := bad[:min(len(bad), 10)]
+		if len(bad) > len(shown) {
+			shown = append(shown[:len(shown):len(shown)], fmt.Sprintf("and %d more", len(bad)-len(shown)))
+		}
 		c.breakf("the server sent notifications/progress with tokens no request carried: %s\n"+
-			"expected: progressToken echoes the _meta.progressToken of the request it reports on", strings.Join(slices.Compact(bad), ", "))
+			"expected: progressToken echoes the _meta.progressToken of the request it reports on", cut(strings.Join(shown, ", "), 800))
 	}
 	c.notef("%d progress notification(s), each with its request's token", len(notes))
 }
