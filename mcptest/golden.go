@@ -393,15 +393,39 @@ func writeAtomically(file string, content []byte) error {
 const howToUpdate = "If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.update) to write it, and review the change."
 
 // head returns the first lines of a value a test has no golden file for
-// yet, saying how many more there are; all of it when all is set.
+// yet, saying how many more there are; all of it when all is set (go test
+// -v). A value past maxShown is never printed whole: its first part is, and
+// the whole value goes to a file in the temporary directory, named there.
 func head(value string, all bool) string {
 	const n = 10
 	lines := textdiff.Lines(value)
-	if all || len(lines) <= n+2 {
+	if len(value) <= maxShown && (all || len(lines) <= n+2) {
 		return "The value is:\n" + value
 	}
-	return fmt.Sprintf("The value begins (%d of %d lines; go test -v prints all):\n%s\n", n, len(lines), strings.Join(lines[:n], "\n"))
+	k, size := 0, 0 // the first lines: n of them, or under -v all that fit
+	for k < len(lines) && (all || k < n) && size+len(lines[k])+1 <= maxShown {
+		size += len(lines[k]) + 1
+		k++
+	}
+	shown := strings.Join(lines[:k], "\n")
+	if k == 0 { // one line too long to print
+		shown = strings.ToValidUTF8(lines[0][:maxShown], "") + "…"
+	}
+	where := "go test -v prints all"
+	if len(value) > maxShown {
+		where = "it is too long to print"
+		if f, err := os.CreateTemp("", "mcptest-golden-*.json"); err == nil {
+			_, err = f.WriteString(value)
+			if cerr := f.Close(); err == nil && cerr == nil {
+				where = "all of it is in " + f.Name()
+			}
+		}
+	}
+	return fmt.Sprintf("The value begins (%d of %d lines; %s):\n%s\n", k, len(lines), where, shown)
 }
+
+// maxShown bounds what a failure prints of a value.
+const maxShown = 64 << 10
 
 func goldenPath(name string) (string, error) {
 	switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -283,4 +284,34 @@ func TestGoldenIgnoresAByteOrderMark(t *testing.T) {
 	require.NoError(t, os.MkdirAll("testdata", 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join("testdata", "bom.json"), append([]byte("\ufeff"), golden...), 0o644))
 	runFake(t, func(tb testing.TB) { Assert(tb).Golden("bom", []int{1}) }).expectPass(t)
+}
+
+// Issue 30.14: a value too long to print (here 1 MiB) is never printed
+// whole, not even under go test -v: its first lines are, and the whole
+// value is in a file the failure names.
+func TestGoldenMissingFileWithAHugeValue(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(updateEnv, "")
+	value := make([]string, 20000)
+	for i := range value {
+		value[i] = fmt.Sprintf("tool %05d %s", i, strings.Repeat("x", 30))
+	}
+	want, err := Normalize(value)
+	require.NoError(t, err)
+	for _, verbose := range []bool{false, true} {
+		got := head(string(want), verbose)
+		assert.Less(t, len(got), 66<<10, "verbose=%v", verbose)
+		m := regexp.MustCompile(`^The value begins \((\d+) of 20002 lines; all of it is in (\S+)\):\n\[\n`).FindStringSubmatch(got)
+		require.NotNil(t, m, "verbose=%v: %.300s", verbose, got)
+		whole, err := os.ReadFile(m[2])
+		require.NoError(t, err)
+		os.Remove(m[2])
+		assert.Equal(t, string(want), string(whole))
+		if !verbose {
+			assert.Equal(t, "10", m[1])
+		}
+	}
+	one := head(strings.Repeat("y", 1<<20), true)
+	assert.Less(t, len(one), 66<<10)
+	assert.Contains(t, one, "The value begins (0 of 1 lines; all of it is in ")
 }
