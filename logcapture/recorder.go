@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"log"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 )
 
 // Recorder keeps every [slog.Record] it handles. It is an [slog.Handler];
@@ -61,17 +64,25 @@ func New(t testing.TB, opts ...Option) *Recorder {
 	r := &Recorder{min: cfg.min}
 	r.logger = slog.New(r)
 	if !cfg.noDump {
+		// The dump is labelled with the line that called New: by testing,
+		// or, inside synctest.Test, where testing names a line of its own
+		// for a cleanup's report, by tbplace.
+		var place tbplace.Place
+		if tbplace.InBubble(t) {
+			_, self, _, _ := runtime.Caller(0)
+			place = tbplace.Caller(t, self)
+		}
 		// The testing package keeps a finished test's cleanups until its
 		// parent test ends; this one lets go of the records once it has run.
 		rp := r
 		t.Cleanup(func() {
-			t.Helper() // the dump is labelled with the line that called New
+			t.Helper()
 			r := rp
 			rp = nil
 			if !t.Failed() {
 				return
 			}
-			if d := r.dump(mainModule(), flag.Parsed() && testing.Verbose()); d != "" {
+			if d := r.dump(mainModule(), flag.Parsed() && testing.Verbose()); d != "" && !place.Report(false, d) {
 				t.Log(d)
 			}
 		})

@@ -9,7 +9,6 @@ import (
 	"io"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -264,7 +264,7 @@ const reportTime = time.Second
 // synctest bubble there is none that means anything (the bubble's clock is
 // fake): it reports bubble instead, and no deadline.
 func testDeadline(t testing.TB, cfg *config) (deadline time.Time, ok, bubble bool) {
-	deadline, ok, bubble = deadlineOf(t)
+	deadline, ok, bubble = tbplace.Deadline(t)
 	if !cfg.knobs.deadline.IsZero() && !bubble {
 		return cfg.knobs.deadline, true, false
 	}
@@ -273,36 +273,7 @@ func testDeadline(t testing.TB, cfg *config) (deadline time.Time, ok, bubble boo
 
 // inBubble reports whether t (a testing.TB, or an assertion's TestingT)
 // runs in a testing/synctest bubble.
-func inBubble(t any) bool {
-	_, _, bubble := deadlineOf(t)
-	return bubble
-}
-
-// deadlineOf returns t's Deadline, if t has the method, and reports whether
-// t runs in a testing/synctest bubble.
-//
-// Go 1.25 has no call that says whether the caller is in a bubble, but a
-// bubble's *testing.T panics in Deadline ("testing: t.Deadline called
-// inside synctest bubble") before it reads or changes anything. So that
-// panic, recovered here around that one call, is the answer; any other
-// panic goes on. Should a later Go word the panic otherwise, it goes on
-// too, as before this check, and TestBubbleIsDetected says so.
-func deadlineOf(t any) (deadline time.Time, ok, bubble bool) {
-	d, has := t.(interface{ Deadline() (time.Time, bool) })
-	if !has {
-		return time.Time{}, false, false
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			if s, isText := r.(string); !isText || !strings.Contains(s, "synctest bubble") {
-				panic(r)
-			}
-			bubble = true
-		}
-	}()
-	deadline, ok = d.Deadline()
-	return deadline, ok, false
-}
+func inBubble(t any) bool { return tbplace.InBubble(t) }
 
 // bound shortens d, a wait of the cleanup, so that it ends by the deadline.
 func (h *harness) bound(d time.Duration) time.Duration {

@@ -1,12 +1,11 @@
 package mcptest
 
 import (
-	"flag"
 	"fmt"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 )
 
 // The testing package places a report at the first line, up the reporting
@@ -22,38 +21,15 @@ import (
 // placement is where the harness puts the reports the testing package
 // cannot place.
 type placement struct {
-	t      *testing.T // nil: t is not a *testing.T, and testing places every report
-	at     string     // "file:line: " of the test's call, as testing prints it
-	bubble bool       // t runs inside synctest.Test
+	tbplace.Place      // the test's line that called Connect, CheckServer or Fuzz
+	bubble        bool // t runs inside synctest.Test
 }
 
 // newPlacement returns the placement of the reports of a harness for t,
 // made by a call from the test (it is one of that call's frames).
 func newPlacement(t testing.TB, bubble bool) placement {
-	tt, ok := t.(*testing.T)
-	if !ok {
-		return placement{}
-	}
-	return placement{t: tt, at: callerOutside(), bubble: bubble}
-}
-
-// callerOutside returns the line of the first caller outside this
-// package's own files, as testing prints it: the test's call of Connect,
-// CheckServer or Fuzz. The package's tests are outside.
-func callerOutside() string {
-	var pcs [16]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
 	_, self, _, _ := runtime.Caller(0)
-	for {
-		f, more := frames.Next()
-		if filepath.Dir(f.File) != filepath.Dir(self) || strings.HasSuffix(f.File, "_test.go") || !more {
-			file := f.File
-			if full := flag.Lookup("test.fullpath"); full == nil || full.Value.String() != "true" {
-				file = filepath.Base(file)
-			}
-			return fmt.Sprintf("%s:%d: ", file, f.Line)
-		}
-	}
+	return placement{tbplace.Caller(t, self), bubble}
 }
 
 // logf reports on the test unless the cleanup has finished, after which the
@@ -75,13 +51,7 @@ func (h *harness) logf(fail bool, format string, args ...any) {
 // by hand (see placement).
 func (h *harness) report(fail bool, format string, args ...any) {
 	h.t.Helper()
-	if p := h.place; p.t != nil && (p.bubble || !h.ending.Load()) {
-		msg := strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")
-		// As t.Log writes: continuation lines indented once more.
-		fmt.Fprintf(p.t.Output(), "%s%s\n", p.at, strings.ReplaceAll(msg, "\n", "\n    "))
-		if fail {
-			p.t.Fail()
-		}
+	if (h.place.bubble || !h.ending.Load()) && h.place.Report(fail, fmt.Sprintf(format, args...)) {
 		return
 	}
 	if fail {
