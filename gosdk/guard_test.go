@@ -315,20 +315,6 @@ func TestGuardRecordSourceIsThePanickingLine(t *testing.T) {
 	}
 }
 
-// panicsFrom is a slog.Handler that panics on every record at or above its
-// level: a broken logger.
-type panicsFrom slog.Level
-
-func (h panicsFrom) Enabled(context.Context, slog.Level) bool { return true }
-func (h panicsFrom) Handle(_ context.Context, r slog.Record) error {
-	if r.Level >= slog.Level(h) {
-		panic("the handler broke")
-	}
-	return nil
-}
-func (h panicsFrom) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h panicsFrom) WithGroup(string) slog.Handler      { return h }
-
 // A logger whose handler panics (on every record, or on ERROR records only)
 // does not turn the guard's recovery into a dead server: the client gets
 // the contract's answers and the server goes on serving. (The guard says
@@ -338,7 +324,7 @@ func TestGuardSurvivesAPanickingLogger(t *testing.T) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "broken-logger", Version: "v0"}, nil)
 		mcp.AddTool(s, &mcp.Tool{Name: "explode"}, explode)
 		mcp.AddTool(s, &mcp.Tool{Name: "get_author"}, getAuthor)
-		s.AddReceivingMiddleware(gosdk.Guard(slog.New(panicsFrom(level))))
+		s.AddReceivingMiddleware(gosdk.Guard(slog.New(adaptertest.PanicsFrom(level))))
 		c := sdktest.Serve(t, adapter.Server(s)).Connect(t, "")
 		for range 2 {
 			res := adaptertest.Call(t, c, "explode", nil)

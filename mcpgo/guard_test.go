@@ -380,27 +380,13 @@ func TestGuardRecordSourceIsThePanickingLine(t *testing.T) {
 	}
 }
 
-// panicsFrom is a slog.Handler that panics on every record at or above its
-// level: a broken logger.
-type panicsFrom slog.Level
-
-func (h panicsFrom) Enabled(context.Context, slog.Level) bool { return true }
-func (h panicsFrom) Handle(_ context.Context, r slog.Record) error {
-	if r.Level >= slog.Level(h) {
-		panic("the handler broke")
-	}
-	return nil
-}
-func (h panicsFrom) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h panicsFrom) WithGroup(string) slog.Handler      { return h }
-
 // A logger whose handler panics (on every record, or on ERROR records only)
 // does not turn the guard's recovery into a dead server: the client gets
 // the contract's answers and the server goes on serving. (The guard says
 // the first lost record on standard error.)
 func TestGuardSurvivesAPanickingLogger(t *testing.T) {
 	for _, level := range []slog.Level{slog.LevelDebug, slog.LevelError} {
-		s := server.NewMCPServer("broken-logger", "v0", mcpgo.Guard(slog.New(panicsFrom(level))))
+		s := server.NewMCPServer("broken-logger", "v0", mcpgo.Guard(slog.New(adaptertest.PanicsFrom(level))))
 		s.AddTool(mcp.NewTool("explode"), explode)
 		s.AddTool(mcp.NewTool("get_author", mcp.WithString("title")), getAuthor)
 		s.AddTool(mcp.NewTool("fail"), toolFail)

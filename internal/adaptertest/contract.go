@@ -1,6 +1,7 @@
 package adaptertest
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"testing"
@@ -116,3 +117,17 @@ func AssertFailure[E any](t testing.TB, c *client.Client, logs *logcapture.Recor
 	logs.AssertNone(t, logcapture.HasAttr(guard.StackKey))
 	logs.AssertNoWarnings(t)
 }
+
+// PanicsFrom is a slog.Handler that panics on every record at or above its
+// level: the broken logger a guard must survive.
+type PanicsFrom slog.Level
+
+func (h PanicsFrom) Enabled(context.Context, slog.Level) bool { return true }
+func (h PanicsFrom) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.Level(h) {
+		panic("the handler broke")
+	}
+	return nil
+}
+func (h PanicsFrom) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h PanicsFrom) WithGroup(string) slog.Handler      { return h }
