@@ -1,6 +1,9 @@
 package mcptest
 
 import (
+	"time"
+
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
@@ -31,7 +34,9 @@ func Fuzz(f *testing.F, srv Server, opts ...Option) {
 		return
 	}
 	// Cleanups run last first: the fuzzer's connection closes, then the
-	// leak check looks for what it left.
+	// leak check looks for what it left, then regexp2's timing goroutine, if
+	// a lookahead pattern started it, is waited for (see runChecks).
+	f.Cleanup(func() { toolschema.AwaitClock(2 * time.Second) })
 	f.Cleanup(h.endChecks)
 	fz, err := servercheck.NewFuzzer(f.Context(), dial, o)
 	if err != nil {

@@ -3,6 +3,7 @@ package mcptest
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -154,4 +155,17 @@ func TestCheckServerHugeSchemas(t *testing.T) {
 
 	tool := &client.Tool{Name: "deep", InputSchema: json.RawMessage(deepSchema(2000))}
 	runFake(t, func(tb testing.TB) { Assert(tb).ValidSchemas(tool) }).expectFailure(t, `tool "deep": inputSchema was not checked: `+tooDeep)
+}
+
+// CheckServer of a server with a lookahead pattern waits for regexp2's
+// timing goroutine to end: a user's goleak.VerifyTestMain would otherwise
+// find it when the test binary ends just after. Not parallel: no other
+// test's check may start the clock meanwhile.
+func TestCheckServerLeavesNoPatternClock(t *testing.T) {
+	schema := `{"type":"object","required":["p"],"properties":{"p":{"type":"string","pattern":"^(?!admin$)[a-z]+$"}}}`
+	runCheck(t, schemaServer(map[string]string{"user": schema}))
+	buf := make([]byte, 1<<20)
+	if stacks := string(buf[:runtime.Stack(buf, true)]); strings.Contains(stacks, "regexp2.runClock") {
+		t.Errorf("regexp2's clock goroutine is still running after CheckServer returned")
+	}
 }
