@@ -103,7 +103,7 @@
 //	resources/unknown-uri              F  not a success, data.uri naming no other URI, no -32002 at 2026-07-28, which
 //	                                      retired it (server/resources); W other than resource not found (SHOULD):
 //	                                      -32002 up to 2025-11-25, -32602 at 2026-07-28, the other one or no data.uri
-//	                                      noted
+//	                                      noted; neither data.uri nor the message naming the URI warned
 //	prompts/list                       F  paging, as for tools (server/utilities/pagination)
 //	prompts/get/<prompt>               F  renders with generated arguments (server/prompts); W an error other than
 //	                                      -32602

@@ -208,7 +208,7 @@ func checkTable() []family {
 		{name: "resources/unknown-uri", level: Fail, spec: "server/resources", needs: "resources",
 			doc: "not a success, data.uri naming no other URI, no -32002 at 2026-07-28, which retired it",
 			warns: `other than resource not found (SHOULD): -32002 up to 2025-11-25, -32602 at 2026-07-28, the other one
-				or no data.uri noted`,
+				or no data.uri noted; neither data.uri nor the message naming the URI warned`,
 			run: (*state).unknownResource},
 
 		{name: "prompts/list", level: Fail, spec: "server/utilities/pagination", needs: "prompts",
