@@ -65,3 +65,20 @@ func TestTaskChecksFindACompletedTaskWithAnError(t *testing.T) {
 	assert.Equal(t, servercheck.Fail, r.Status, r.Detail)
 	assert.Contains(t, r.Detail, `the task is completed, yet tasks/result answers with JSON-RPC error -32603 "the result was lost"`)
 }
+
+// Issue 31.1: tasks/cancel of a task that has ended must be refused with
+// -32602 and leave its status as it was.
+func TestTaskChecksFindACancelOverwritingAnEndedTask(t *testing.T) {
+	t.Parallel()
+	srv := newTaskServer(5)
+	srv.overwrite = true
+	results := map[string]servercheck.Result{}
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{
+		Version: client.Version20251125, Run: "tasks/cancel",
+		OnResult: func(r servercheck.Result) { results[r.Name] = r },
+	})
+	require.EqualError(t, err, "1 check(s) failed: tasks/cancel")
+	r := results["tasks/cancel"]
+	assert.Equal(t, servercheck.Fail, r.Status, r.Detail)
+	assert.Contains(t, r.Detail, "receivers MUST reject cancellation of a task already in a terminal status")
+}

@@ -33,6 +33,9 @@ type taskServer struct {
 	// contradict makes tasks/result of a completed task a JSON-RPC error
 	// (-32603): a defect the checks must find.
 	contradict bool
+	// overwrite makes tasks/cancel of an ended task answer it as cancelled
+	// and overwrite its status: a defect the checks must find.
+	overwrite bool
 
 	mu    sync.Mutex
 	next  int
@@ -288,7 +291,10 @@ func (s *taskServer) cancel(t *scriptedTask) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t.status != "working" {
-		return false
+		if s.overwrite {
+			t.status, t.message = "cancelled", "cancelled by request"
+		}
+		return s.overwrite
 	}
 	t.status, t.message = "cancelled", "cancelled by request"
 	t.stop()

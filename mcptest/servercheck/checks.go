@@ -538,6 +538,10 @@ func judgeNotFound(version, uri string, err error) (failure, warning, note strin
 	case legacy && e.Code == client.CodeResourceNotFound:
 		note = fmt.Sprintf("answers an unknown resource with -32602, the code of 2026-07-28; %s's is -32002 (clients accept both)", version)
 	}
+	if !hasURI && !strings.Contains(e.Message, uri) {
+		// The client cannot tell which of its reads failed.
+		return "", fmt.Sprintf("neither data.uri nor the message names the resource (the contract: -32602 with data {\"uri\": %q})", uri), ""
+	}
 	if !hasURI {
 		if note != "" {
 			note += "; "

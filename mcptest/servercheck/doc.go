@@ -83,8 +83,9 @@
 //	                                      (basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it)
 //	tasks/cancel                       F  a task cancelled with tasks/cancel reaches a terminal status and keeps it;
 //	                                      2025-11-25: tasks/cancel answers the task cancelled, or -32602 for one that
-//	                                      has ended; 2026-07-28: it acknowledges (basic/utilities/tasks); W at
-//	                                      2026-07-28, no terminal status in time (cancellation is cooperative)
+//	                                      has ended (cancelling it again once ended: -32602, status unchanged);
+//	                                      2026-07-28: it acknowledges (basic/utilities/tasks); W at 2026-07-28, no
+//	                                      terminal status in time (cancellation is cooperative)
 //	tasks/failed-result                F  a task made to fail (arguments that break the inputSchema) ends with what
 //	                                      the call would have returned (2025-11-25: tasks/result): an isError result
 //	                                      or a JSON-RPC error, consistent with its status (2026-07-28: failed only for
@@ -102,7 +103,7 @@
 //	resources/unknown-uri              F  not a success, data.uri naming no other URI, no -32002 at 2026-07-28, which
 //	                                      retired it (server/resources); W other than resource not found (SHOULD):
 //	                                      -32002 up to 2025-11-25, -32602 at 2026-07-28, the other one or no data.uri
-//	                                      noted
+//	                                      noted; neither data.uri nor the message naming the URI warned
 //	prompts/list                       F  paging, as for tools (server/utilities/pagination)
 //	prompts/get/<prompt>               F  renders with generated arguments (server/prompts); W an error other than
 //	                                      -32602

@@ -37,6 +37,8 @@ func TestJudgeNotFoundOnRealAnswers(t *testing.T) {
 		{"an internal error", legacy, -32603, "Internal error", "", false, true, ""},
 		{"-32602 that does not say which resource", modern, -32602, "Invalid params", "", false, true, ""},
 		{"data.uri naming another resource", modern, -32602, "Resource not found", `{"uri":"other://x"}`, true, false, ""},
+		{"-32002 naming no resource (issue 31.3)", legacy, -32002, "resource not found", "", false, true, ""},
+		{"-32602 naming no resource (issue 31.3)", modern, -32602, "Resource not found", "", false, true, ""},
 	} {
 		t.Run(tc.server, func(t *testing.T) {
 			e := &client.Error{Code: tc.code, Message: tc.message, Method: "resources/read", Name: uri}

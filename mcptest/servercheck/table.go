@@ -144,7 +144,8 @@ func checkTable() []family {
 			run:  func(c *state) { c.unknownTask(tk) }},
 		{name: "tasks/cancel", level: Fail, spec: "basic/utilities/tasks",
 			doc: `a task cancelled with tasks/cancel reaches a terminal status and keeps it; 2025-11-25: tasks/cancel
-				answers the task cancelled, or -32602 for one that has ended; 2026-07-28: it acknowledges`,
+				answers the task cancelled, or -32602 for one that has ended (cancelling it again once ended: -32602, status unchanged);
+				2026-07-28: it acknowledges`,
 			warns: "at 2026-07-28, no terminal status in time (cancellation is cooperative)",
 			run:   func(c *state) { c.cancelTask(tk) }},
 		{name: "tasks/failed-result", level: Fail, spec: "basic/utilities/tasks",
@@ -207,7 +208,7 @@ func checkTable() []family {
 		{name: "resources/unknown-uri", level: Fail, spec: "server/resources", needs: "resources",
 			doc: "not a success, data.uri naming no other URI, no -32002 at 2026-07-28, which retired it",
 			warns: `other than resource not found (SHOULD): -32002 up to 2025-11-25, -32602 at 2026-07-28, the other one
-				or no data.uri noted`,
+				or no data.uri noted; neither data.uri nor the message naming the URI warned`,
 			run: (*state).unknownResource},
 
 		{name: "prompts/list", level: Fail, spec: "server/utilities/pagination", needs: "prompts",

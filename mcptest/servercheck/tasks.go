@@ -364,6 +364,32 @@ func (c *state) cancelTask(tk *tasks) {
 	default:
 		c.notef("task %s of tool %q ended %s", task.ID, t.Name, final.Status)
 	}
+	if gerr == nil && final.Status.Terminal() && !cn.modern() {
+		c.cancelEnded(cn, task.ID, sent, final.Status)
+	}
+}
+
+// cancelEnded cancels a task that has ended: at 2025-11-25 the server must
+// refuse with -32602 and leave its terminal status as it was.
+func (c *state) cancelEnded(cn *conn, id, sent string, was client.TaskStatus) {
+	ctx, cancel := c.ctx()
+	again, err := cn.cl.CancelTask(ctx, id)
+	cancel()
+	c.noLeak("tasks/cancel "+id, again, err)
+	sent = fmt.Sprintf("%s; once it was %s, cancelled it again", sent, was)
+	if brokeConnection(cn, err) {
+		c.fatalf("%s; the connection broke: %v", sent, err)
+	}
+	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
+		c.breakf("%s; got %s\nexpected: JSON-RPC error -32602: receivers MUST reject cancellation of a task already in a "+
+			"terminal status (specification 2025-11-25, basic/utilities/tasks, \"Cancelling Tasks\")", sent, describe(nil, err))
+	}
+	ctx, cancel = c.ctx()
+	now, gerr := cn.cl.GetTask(ctx, id)
+	cancel()
+	if gerr == nil && now.Status != was {
+		c.breakf("%s; tasks/get then reports %q\nexpected: %s: a terminal status never changes (specification, basic/utilities/tasks)", sent, now.Status, was)
+	}
 }
 
 // failedTaskResult makes a task fail with arguments that break its tool's
