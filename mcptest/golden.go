@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcptestkit/mcptestkit/internal/drift"
 	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 )
 
@@ -321,7 +322,21 @@ func (a *Assertions) Golden(name string, value any, opts ...Option) bool {
 		return true
 	}
 	diff := textdiff.Unified(file, "actual", string(want), string(got))
-	return a.fail("mcptest: Golden(%q): the value differs from %s:\n%s%s", name, file, diff, howToUpdate)
+	return a.fail("mcptest: Golden(%q): the value differs from %s:\n%s%s%s", name, file, classify(want, got), diff, howToUpdate)
+}
+
+// classify says which changes break clients, above the diff, when both
+// sides are lists of a server (tools/list, a listing); "" otherwise.
+func classify(want, got []byte) string {
+	old, err := drift.Parse(want)
+	if err != nil {
+		return ""
+	}
+	new, err := drift.Parse(got)
+	if err != nil {
+		return ""
+	}
+	return drift.Report(drift.Compare(old, new))
 }
 
 // goldenWrites is what each golden file was updated to in this test binary,

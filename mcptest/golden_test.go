@@ -190,6 +190,34 @@ If the new value is right, rerun the test with MCPTEST_UPDATE=1 (or -mcptest.upd
 	assert.Equal(t, want, f.output())
 }
 
+// Issue 34: a golden file of a server's lists says, above the diff, which
+// changes break clients.
+func TestGoldenClassifiesSchemaDrift(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv(updateEnv, "")
+	tool := func(name string, required ...string) map[string]any {
+		props := map[string]any{}
+		for _, r := range required {
+			props[r] = map[string]any{"type": "string"}
+		}
+		return map[string]any{"name": name, "inputSchema": map[string]any{"type": "object", "properties": props, "required": required}}
+	}
+	golden, err := Normalize(map[string]any{"tools": []any{tool("search", "q")}})
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll("testdata", 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "tools.json"), golden, 0o644))
+
+	now := map[string]any{"tools": []any{tool("search", "q", "lang"), tool("suggest")}}
+	f := runFake(t, func(tb testing.TB) { Assert(tb).Golden("tools", now) })
+	f.expectFailure(t, `mcptest: Golden("tools"): the value differs from testdata/tools.json:
+schema drift: 1 breaking, 1 compatible
+  BREAKING    tools["search"].inputSchema.required: "lang" is a new required argument: clients that do not send it get an error
+  compatible  tools["suggest"]: new tool
+--- testdata/tools.json
++++ actual
+`)
+}
+
 func TestGoldenMissingFile(t *testing.T) {
 	t.Chdir(t.TempDir())
 	t.Setenv(updateEnv, "")
