@@ -28,6 +28,10 @@ type command struct {
 	name  string
 	args  string // what follows "mcptestkit NAME [flags]" in the usage line
 	about string // the paragraph under the usage line
+	// keepURLs leaves URLs among the positional arguments, for a command
+	// that takes more than one server (diff); the server it gets is only
+	// the command line after "--", if any.
+	keepURLs bool
 	// setup registers the command's own flags on fs and returns its body,
 	// which gets the positional arguments (the server's URL taken out) and
 	// the server.
@@ -44,7 +48,7 @@ func lookup(name string) *command {
 }
 
 func commands() []*command {
-	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand()}
+	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand(), diffCommand()}
 }
 
 // newFlags returns the command's flag set with every flag registered, and
@@ -85,7 +89,15 @@ func (c *command) run(ctx context.Context, args []string, term terminal) (int, e
 	if err != nil {
 		return exitUsage, usagef(c, "%v", err)
 	}
-	srv, pos, err := conn.server(pos, cmdline)
+	var srv *server
+	if c.keepURLs {
+		srv = &server{command: cmdline}
+		if cmdline != nil {
+			srv, _, err = conn.server(nil, cmdline)
+		}
+	} else {
+		srv, pos, err = conn.server(pos, cmdline)
+	}
 	if err != nil {
 		return exitUsage, usagef(c, "%v", err)
 	}

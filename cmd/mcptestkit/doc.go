@@ -10,6 +10,7 @@
 //	mcptestkit call get_author title=Dune -- ./myserver
 //	mcptestkit record --script steps.json -o session.golden -- ./myserver
 //	mcptestkit replay session.golden -- ./myserver
+//	mcptestkit diff v1.json -- ./myserver                # which schema changes break clients
 //
 // A server is a streamable HTTP URL, or -- followed by the command line of a
 // program that speaks MCP on stdin/stdout (everything after -- is the
@@ -59,11 +60,20 @@
 // compare in any order; --ignore NAME leaves out a member that changes from
 // run to run, such as a timestamp in _meta.
 //
+// # diff
+//
+// diff OLD NEW compares two versions of what a server offers and prints
+// each change with its JSON path, breaking ones (a removed tool, a new
+// required argument, a narrowed type, a removed output field...) first.
+// OLD and NEW are files (what list --format json prints, or a golden file
+// of the lists), URLs, or, for NEW, -- a server's command line.
+//
 // # Exit status
 //
-// 0: every check passed, the call succeeded, the replay matched. 1: a check
-// failed, the tool failed (isError or a JSON-RPC error), the replay differs
-// or the server broke during it. 2: bad usage, or the server could not be
+// 0: every check passed, the call succeeded, the replay matched, every
+// change diff found is compatible. 1: a check failed, the tool failed
+// (isError or a JSON-RPC error), the replay differs or the server broke
+// during it, diff found a breaking change. 2: bad usage, or the server could not be
 // started or reached. 130 (143 for SIGTERM): interrupted; check stops at
 // once, and blames the server for none of the calls it cut short.
 package main

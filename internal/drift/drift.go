@@ -89,6 +89,13 @@ func Parse(data []byte) (*Surface, error) {
 		}
 		if c, ok := v["capabilities"].(map[string]any); ok {
 			s.caps = c
+			// A listing leaves out an empty list: a declared capability
+			// whose list is absent lists nothing.
+			for k, capName := range [nKinds]string{tools: "tools", resources: "resources", templates: "resources", prompts: "prompts"} {
+				if _, declared := c[capName]; declared && s.lists[k] == nil {
+					s.lists[k] = map[string]map[string]any{}
+				}
+			}
 		}
 	case []any:
 		if len(v) == 0 {

@@ -189,3 +189,12 @@ func TestReport(t *testing.T) {
 		t.Error("Report(nil) is not empty")
 	}
 }
+
+// mcptestkit list --format json leaves out an empty list: with the
+// capability declared, that is a list of nothing, not a list not given.
+func TestParseDeclaredEmptyList(t *testing.T) {
+	c := compare(t, `{"capabilities":{"tools":{}},"tools":[{"name":"a","inputSchema":{"type":"object"}}]}`, `{"capabilities":{"tools":{}}}`)
+	if len(c) != 1 || c[0].Path != `tools["a"]` || !c[0].Breaking {
+		t.Errorf("%s", drift.Report(c))
+	}
+}
