@@ -178,7 +178,14 @@ func (c *state) result() Result {
 // leakPatterns find what a crash may leak to the client: the panic's
 // words, a goroutine dump, source file positions (checked further by
 // sourcePosition), other runtimes' stack traces.
-var leakPatterns = regexp.MustCompile(`(?i)\bpanic\b|goroutine \d+|\.(?:go|js|mjs|cjs|ts|py|rb|java|rs):\d+|Traceback \(most recent call last\)|\n\s+at \S.*\(.*:\d+:\d+\)`)
+var leakPatterns = regexp.MustCompile(`(?i)` + strings.Join([]string{
+	`\bpanic\b`, `goroutine \d+`, // Go
+	`\bpanicked at\b`, `stack backtrace:`, // Rust
+	`Traceback \(most recent call last\)`, `File "[^"\n]+\.py", line \d+`, // Python
+	`\n\s+at \S.*\(.*:\d+:\d+\)`,                       // Node
+	`\bat [\w$.<>]+\([\w$-]+\.(?:java|kt|scala):\d+\)`, // the JVM
+	`\.(?:go|js|mjs|cjs|ts|py|rb|java|kt|rs):\d+`,      // a file position, if sourcePosition agrees
+}, "|"))
 
 // leak returns the first piece of s that looks like crash text, or "".
 // Text the client sent itself (echoed back in a message) does not count.
