@@ -92,12 +92,7 @@ func surfaceOf(ctx context.Context, operand string, conn *connFlags) (*drift.Sur
 
 // surfaceFrom lists what a server offers, as list --format json does.
 func surfaceFrom(ctx context.Context, srv *server) (*drift.Surface, error) {
-	c, err := srv.connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	s, err := capture(ctx, c)
+	s, err := runSession(ctx, srv, nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing what %s offers: %w", srv, err)
 	}
