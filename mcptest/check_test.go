@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -34,6 +36,10 @@ type handServer struct {
 	handlers map[string]func(params json.RawMessage) (any, *rpcError)
 	// before, when set, returns notifications to send before answering.
 	before func(method string, params json.RawMessage) []map[string]any
+	// echoVersion makes initialize agree to any version asked for (a
+	// defect); else it answers a legacy version it speaks, the newest for
+	// one it does not.
+	echoVersion bool
 }
 
 // goodServer is a handwritten server that keeps every rule the checks
@@ -132,6 +138,9 @@ func (h *handServer) answer(method string, params json.RawMessage) (any, *rpcErr
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		_ = json.Unmarshal(params, &p)
+		if !h.echoVersion && (!slices.Contains(client.SupportedVersions(), p.ProtocolVersion) || !client.IsLegacy(p.ProtocolVersion)) {
+			p.ProtocolVersion = client.LatestLegacyVersion
+		}
 		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": h.caps,
 			"serverInfo": map[string]any{"name": "hand", "version": "v0"}}, nil
 	}
@@ -150,6 +159,30 @@ func runCheck(t *testing.T, srv Server, opts ...Option) *fakeTB {
 func TestCheckServerPassesAGoodServer(t *testing.T) {
 	t.Parallel()
 	runCheck(t, goodServer()).expectPass(t)
+}
+
+// Issue 31: a server that agrees to any protocol version asked for, even
+// one that does not exist, fails version-negotiation.
+func TestCheckServerEchoesAnyVersion(t *testing.T) {
+	t.Parallel()
+	h := goodServer()
+	h.echoVersion = true
+	f := runCheck(t, h)
+	f.expectFailure(t, "version-negotiation: sent initialize asking for protocol version 2099-12-31, which does not exist; the server agreed to it",
+		"MUST respond with another protocol version it supports")
+}
+
+// Issue 31: a server that serves 2026-07-28 requests MUST implement
+// server/discover; one whose discover fails with -32603 looks legacy to a
+// client's fallback, and is caught by a 2026-07-28 request that gets a
+// result with resultType.
+func TestCheckServerDiscoverFailsOnAModernServer(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(echoTool())
+	srv.discoverFails = true
+	f := runCheck(t, srv)
+	f.expectFailure(t, "version-negotiation: the server answers 2026-07-28 requests (tools/list at 2026-07-28 got a result with resultType \"complete\"), "+
+		"but server/discover got JSON-RPC error -32603 \"Internal error\"", "servers MUST implement server/discover")
 }
 
 func TestCheckServerWrongErrorCode(t *testing.T) {

@@ -59,6 +59,9 @@ type fakeServer struct {
 	// one ERROR record with the stack, as gosdk.Guard does.
 	guard  bool
 	logger *slog.Logger
+	// discoverFails makes server/discover answer -32603 (a defect for a
+	// server that serves 2026-07-28 requests).
+	discoverFails bool
 
 	mu       sync.Mutex
 	sessions map[*fakeSession]bool // open in-memory sessions, for notify
@@ -390,6 +393,9 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 		}
 		return map[string]any{"protocolVersion": v, "capabilities": s.capabilities(), "serverInfo": s.info()}, nil
 	case "server/discover":
+		if s.discoverFails {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
+		}
 		if !slices.Contains(versions, r.meta.Version) {
 			data, _ := json.Marshal(map[string]any{"supported": versions, "requested": r.meta.Version})
 			return nil, &jsonrpc.Error{Code: client.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version", Data: data}

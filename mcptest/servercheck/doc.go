@@ -36,6 +36,11 @@
 //	                                      server's server/discover answer does not offer, or 2026-07-28 on a
 //	                                      legacy-only server (one whose answer the client's fallback reads as legacy),
 //	                                      is skipped, naming what it speaks (basic/lifecycle)
+//	version-negotiation                F  on a new connection: initialize asking for a version that does not exist
+//	                                      (2099-12-31) gets a version the server supports or an error, never that
+//	                                      version; a server that answers 2026-07-28 requests (a result with
+//	                                      resultType) answers server/discover (MUST implement it) (basic/lifecycle,
+//	                                      "Version Negotiation")
 //	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing
 //	                                      (basic/lifecycle: capabilities); W an undeclared one answers other than
 //	                                      -32601 (JSON-RPC 2.0)

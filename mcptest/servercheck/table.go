@@ -64,6 +64,11 @@ func checkTable() []family {
 				}
 				return out
 			}},
+		{name: "version-negotiation", level: Fail, spec: `basic/lifecycle, "Version Negotiation"`,
+			doc: `on a new connection: initialize asking for a version that does not exist (` + unknownVersion + `) gets a
+				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
+				(a result with resultType) answers server/discover (MUST implement it)`,
+			run: (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc:   "a declared capability's list answers, an undeclared one lists nothing",
 			warns: "an undeclared one answers other than -32601 (JSON-RPC 2.0)",
