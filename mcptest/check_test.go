@@ -185,6 +185,58 @@ func TestCheckServerDiscoverFailsOnAModernServer(t *testing.T) {
 		"but server/discover got JSON-RPC error -32603 \"Internal error\"", "servers MUST implement server/discover")
 }
 
+// Issue 31: a declared capability whose method is not found fails
+// capabilities, naming the capability and the method.
+func TestCheckServerDeclaredButNotImplemented(t *testing.T) {
+	t.Parallel()
+	empty := func(key string) func(json.RawMessage) (any, *rpcError) {
+		return func(json.RawMessage) (any, *rpcError) { return map[string]any{key: []any{}}, nil }
+	}
+	for _, tc := range []struct {
+		capability string
+		value      any
+		missing    string
+	}{
+		{"resources", map[string]any{"subscribe": true}, "the resources.subscribe capability is declared, but resources/subscribe answered"},
+		{"logging", map[string]any{}, "the logging capability is declared, but logging/setLevel answered"},
+		{"completions", map[string]any{}, "the completions capability is declared, but completion/complete answered"},
+	} {
+		t.Run(tc.capability, func(t *testing.T) {
+			t.Parallel()
+			h := goodServer()
+			h.caps[tc.capability] = tc.value
+			h.handlers["resources/list"] = empty("resources")
+			h.handlers["resources/templates/list"] = empty("resourceTemplates")
+			h.handlers["completion/complete"] = func(json.RawMessage) (any, *rpcError) {
+				return map[string]any{"completion": map[string]any{"values": []any{}}}, nil
+			}
+			h.handlers["logging/setLevel"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{}, nil }
+			for _, m := range []string{"resources/subscribe", "resources/unsubscribe"} {
+				h.handlers[m] = h.handlers["logging/setLevel"]
+			}
+			// The declared capability's method is the one left out.
+			switch tc.capability {
+			case "resources":
+				delete(h.handlers, "resources/subscribe")
+			case "logging":
+				delete(h.handlers, "logging/setLevel")
+			case "completions":
+				delete(h.handlers, "completion/complete")
+			}
+			f := runCheck(t, h, SkipChecks("resources/unknown-uri"))
+			f.expectFailure(t, "capabilities: "+tc.missing+" JSON-RPC error -32601", "every method of a declared capability implemented")
+		})
+	}
+	// With every method there, it passes.
+	h := goodServer()
+	h.caps["logging"], h.caps["completions"] = map[string]any{}, map[string]any{}
+	h.handlers["logging/setLevel"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{}, nil }
+	h.handlers["completion/complete"] = func(json.RawMessage) (any, *rpcError) {
+		return map[string]any{"completion": map[string]any{"values": []any{}}}, nil
+	}
+	runCheck(t, h).expectPass(t)
+}
+
 func TestCheckServerWrongErrorCode(t *testing.T) {
 	t.Parallel()
 	srv := goodServer()

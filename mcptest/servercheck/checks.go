@@ -210,6 +210,58 @@ func (c *state) capabilities() {
 			c.fatalf("the connection broke on %s", k.method)
 		}
 	}
+	c.declaredMethods(cn, caps)
+}
+
+// declaredMethods calls the methods the capabilities declared beyond the
+// lists: a declared capability whose method is not found (-32601) is a
+// capability the server does not have. Any other answer (an error about the
+// arguments, say) shows the method exists.
+func (c *state) declaredMethods(cn *conn, caps *client.ServerCapabilities) {
+	uri := "mcptestkit-check://no/such/resource"
+	if caps.Resources != nil {
+		ctx, cancel := c.ctx()
+		res, err := cn.cl.ListResources(ctx, "")
+		cancel()
+		if err == nil && len(res.Resources) > 0 {
+			uri = res.Resources[0].URI
+		}
+	}
+	legacy := !cn.modern() // the methods 2026-07-28 removed are asked at a legacy version only
+	type call struct {
+		capability, method string
+		params             map[string]any
+		declared           bool
+	}
+	calls := []call{
+		{"resources", "resources/templates/list", map[string]any{}, caps.Resources != nil},
+		{"resources.subscribe", "resources/subscribe", map[string]any{"uri": uri}, legacy && caps.Resources != nil && caps.Resources.Subscribe},
+		{"resources.subscribe", "resources/unsubscribe", map[string]any{"uri": uri}, legacy && caps.Resources != nil && caps.Resources.Subscribe},
+		{"logging", "logging/setLevel", map[string]any{"level": "info"}, legacy && caps.Logging != nil},
+		{"completions", "completion/complete", map[string]any{
+			"ref":      map[string]any{"type": "ref/prompt", "name": "mcptestkit-check-no-such-prompt"},
+			"argument": map[string]any{"name": "x", "value": ""},
+		}, caps.Completions != nil},
+	}
+	var missing []string
+	for _, k := range calls {
+		if !k.declared {
+			continue
+		}
+		ctx, cancel := c.ctx()
+		_, err := cn.cl.Call(ctx, k.method, k.params)
+		cancel()
+		if e, ok := errorCode(err); ok && e.Code == client.CodeMethodNotFound {
+			missing = append(missing, fmt.Sprintf("the %s capability is declared, but %s answered %s", k.capability, k.method, describe(nil, err)))
+		}
+		if !cn.alive() {
+			c.fatalf("the connection broke on %s", k.method)
+		}
+	}
+	if len(missing) > 0 {
+		c.breakf("%s\nexpected: every method of a declared capability implemented (basic/lifecycle, \"Capability Negotiation\": "+
+			"a server declares what it supports; clients call what is declared and nothing else)", strings.Join(missing, "\n"))
+	}
 }
 
 func (c *state) ping() {

@@ -41,9 +41,12 @@
 //	                                      version; a server that answers 2026-07-28 requests (a result with
 //	                                      resultType) answers server/discover (MUST implement it) (basic/lifecycle,
 //	                                      "Version Negotiation")
-//	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing
-//	                                      (basic/lifecycle: capabilities); W an undeclared one answers other than
-//	                                      -32601 (JSON-RPC 2.0)
+//	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing; every
+//	                                      method of a declared capability is implemented (not -32601):
+//	                                      resources/templates/list, completion/complete, and at a legacy version
+//	                                      resources/subscribe and unsubscribe (resources.subscribe) and
+//	                                      logging/setLevel (logging) (basic/lifecycle: capabilities); W an undeclared
+//	                                      one answers other than -32601 (JSON-RPC 2.0)
 //	ping                               F  an empty result; at 2026-07-28, which has no ping, on a connection at the
 //	                                      newest legacy version the server offers (basic/utilities/ping, MUST respond
 //	                                      promptly)

@@ -70,7 +70,9 @@ func checkTable() []family {
 				(a result with resultType) answers server/discover (MUST implement it)`,
 			run: (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
-			doc:   "a declared capability's list answers, an undeclared one lists nothing",
+			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
+				capability is implemented (not -32601): resources/templates/list, completion/complete, and at a legacy version
+				resources/subscribe and unsubscribe (resources.subscribe) and logging/setLevel (logging)`,
 			warns: "an undeclared one answers other than -32601 (JSON-RPC 2.0)",
 			run:   (*state).capabilities},
 		{name: "ping", level: Fail, spec: "basic/utilities/ping, MUST respond promptly",
