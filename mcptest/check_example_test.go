@@ -22,7 +22,7 @@ func ExampleCheckServer() {
 	// tools/descriptions: warning: tools without a description: ["greet"]
 	// expected: every tool describes what it does; the description is how a model decides to call it (optional in the schema: a convention, not a rule)
 	// messages (→ client to server, ← server to client):
-	// 	→ {"jsonrpc":"2.0","id":8,"method":"tools/list"}
-	// 	← {"id":8,"jsonrpc":"2.0","result":{"tools":[{"inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"name":"greet"}]}}
+	// 	→ {"jsonrpc":"2.0","id":9,"method":"tools/list"}
+	// 	← {"id":9,"jsonrpc":"2.0","result":{"tools":[{"inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"name":"greet"}]}}
 	// failed: false
 }

@@ -305,14 +305,33 @@ func TestCheckServerAcceptsSchemaViolations(t *testing.T) {
 		}
 		return map[string]any{"content": []any{}, "structuredContent": map[string]any{"sum": 1}}, nil
 	}
-	// Servers SHOULD validate tool inputs: a warning, a failure with
-	// StrictChecks.
-	want := []string{
-		`tools/invalid-arguments/add: warning: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
-		"the call succeeded",
-		"expected: rejected before the handler runs, as an isError result",
+	// Servers MUST validate all tool inputs (issue 31: it was a warning): a
+	// handler run on input its schema forbids fails.
+	runCheck(t, srv).expectFailure(t,
+		`tools/invalid-arguments/add: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
+		"the call succeeded, so the handler ran on input its schema forbids",
+		"servers MUST validate all tool inputs")
+}
+
+// Issue 31: a server that ignores an extra property the schema forbids
+// (zod strips it: every TypeScript SDK server) harms nothing: no warning.
+func TestCheckServerIgnoresAnUnknownProperty(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	add := srv.handlers["tools/call"]
+	srv.handlers["tools/call"] = func(p json.RawMessage) (any, *rpcError) {
+		var call struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		}
+		_ = json.Unmarshal(p, &call)
+		delete(call.Arguments, "mcptestkit_unexpected") // stripped, as zod does
+		stripped, _ := json.Marshal(call)
+		return add(stripped)
 	}
-	expectWarning(t, srv, want...)
+	f := runCheck(t, srv, StrictChecks())
+	f.expectPass(t)
+	assert.NotContains(t, f.output(), "warning")
 }
 
 // expectWarning checks that CheckServer passes srv, logging the warnings,
@@ -623,4 +642,24 @@ func TestCheckServerProgressWithManyStrangeTokens(t *testing.T) {
 	start := strings.Index(f.output(), "tools/progress:")
 	end := strings.Index(f.output()[start:], "expected:")
 	assert.Less(t, end, 1200, "the list of tokens is cut short:\n%s", f.output()[start:start+end])
+}
+
+// Issue 31: on a legacy-only server the handshake check at 2026-07-28 reuses
+// what the first connection learned instead of starting another connection
+// (a process, over stdio) to learn it again.
+func TestCheckServerLegacyHandshakeStartsNothing(t *testing.T) {
+	t.Parallel()
+	var dials atomic.Int32
+	dial := memDialer(goodServer())
+	counting := func(ctx context.Context) (client.Transport, error) {
+		dials.Add(1)
+		return dial(ctx)
+	}
+	var got servercheck.Result
+	err := servercheck.Run(t.Context(), counting, &servercheck.Options{Run: "handshake/2026-07-28",
+		OnResult: func(r servercheck.Result) { got = r }})
+	assert.NoError(t, err)
+	assert.Equal(t, servercheck.Skip, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "the first connection's server/discover at 2026-07-28 got JSON-RPC error -32601")
+	assert.Equal(t, int32(1), dials.Load(), "connections opened: the main one only")
 }

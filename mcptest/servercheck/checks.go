@@ -108,6 +108,19 @@ func quietList[T any](s *suite, seq func(*client.Client, context.Context, ...cli
 }
 
 func (c *state) handshake(version string) {
+	if mc := c.s.main; version == client.Version20260728 && mc != nil && mc.cl != nil && !mc.modern() {
+		// The first connection asked already, era-neutrally, and fell back
+		// to initialize: asking again on a new connection (a new process,
+		// over stdio) would learn nothing more.
+		if answer, tried := mc.tap.answerTo("server/discover"); tried {
+			what := "no answer in time"
+			if answer != nil {
+				what = answer.String()
+			}
+			c.skipf("the server speaks only the legacy protocol: the first connection's server/discover at %s got %s, "+
+				"and the client fell back to initialize at %s", version, what, mc.cl.ProtocolVersion())
+		}
+	}
 	cn, err := c.s.open(version)
 	if cn != nil {
 		// The whole connection, from its first message: the handshake is

@@ -72,9 +72,13 @@
 //	                                      (server/tools, MUST); W a tool failure as a JSON-RPC error instead of an
 //	                                      isError result (SHOULD), no answer in time to a value at an extreme the
 //	                                      inputSchema allows (it should bound it)
-//	tools/invalid-arguments/<tool>     W  a required property left out, a property of the wrong type, a property
-//	                                      additionalProperties: false forbids: each rejected before the handler, as an
-//	                                      isError result or -32602, noted (server/tools, SHOULD validate inputs)
+//	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
+//	                                      before the handler runs, as an isError result or -32602 (noted); a success
+//	                                      means the handler ran on input its schema forbids. A property
+//	                                      additionalProperties: false forbids may be ignored instead (noted): the
+//	                                      handler gets nothing it could act on (server/tools, "Security
+//	                                      Considerations": servers MUST validate all tool inputs); W a JSON-RPC error
+//	                                      other than -32602 (input validation errors SHOULD be tool execution errors)
 //	tools/unknown-tool                 F  not a success (server/tools, "Error Handling"); W other than -32602 or an
 //	                                      isError result
 //	tools/progress                     F  progress notifications carry their request's token

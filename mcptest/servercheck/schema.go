@@ -128,6 +128,9 @@ func (s *schema) conforming(e entropy) (args map[string]any, why string) {
 type violation struct {
 	what string
 	args map[string]any
+	// harmless: a handler run on these arguments gets nothing it could act
+	// on (an extra property a server may ignore), so a success is no defect.
+	harmless bool
 }
 
 // violations returns arguments that each break s in one way: a required
@@ -142,7 +145,7 @@ func (s *schema) violations(e entropy) (out []violation, why string) {
 	root, _ := s.doc.(map[string]any)
 	add := func(what string, args map[string]any) {
 		if s.validate(args) != nil {
-			out = append(out, violation{what, args})
+			out = append(out, violation{what: what, args: args})
 		}
 	}
 	if req, ok := root["required"].([]any); ok && len(req) > 0 {
@@ -168,6 +171,9 @@ func (s *schema) violations(e entropy) (out []violation, why string) {
 		args := maps.Clone(base)
 		args["mcptestkit_unexpected"] = "x"
 		add(`property "mcptestkit_unexpected", which additionalProperties: false forbids`, args)
+		if n := len(out); n > 0 && out[n-1].args["mcptestkit_unexpected"] != nil {
+			out[n-1].harmless = true
+		}
 	}
 	return out, ""
 }
@@ -179,7 +185,7 @@ func wrongValue(typ string) any {
 	case "integer", "number":
 		return "not a number"
 	case "boolean":
-		return "yes"
+		return "not a boolean" // "yes" and "true" pass lax parsers (pydantic) as booleans
 	case "array":
 		return "not an array"
 	case "object":

@@ -121,9 +121,11 @@ func checkTable() []family {
 			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at
 				an extreme the inputSchema allows (it should bound it)`,
 			items: perTool((*state).toolCalls)},
-		{name: "tools/invalid-arguments/<tool>", level: Warn, spec: "server/tools, SHOULD validate inputs",
-			doc: `a required property left out, a property of the wrong type, a property additionalProperties: false
-				forbids: each rejected before the handler, as an isError result or -32602, noted`,
+		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
+			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
+				isError result or -32602 (noted); a success means the handler ran on input its schema forbids. A property
+				additionalProperties: false forbids may be ignored instead (noted): the handler gets nothing it could act on`,
+			warns: "a JSON-RPC error other than -32602 (input validation errors SHOULD be tool execution errors)",
 			items: perTool((*state).toolInvalidArguments)},
 		{name: "tools/unknown-tool", level: Fail, spec: `server/tools, "Error Handling"`, needs: "tools",
 			doc:   "not a success",
