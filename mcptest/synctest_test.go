@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -153,4 +154,48 @@ func TestCheckServerECMAPatternInSynctestBubble(t *testing.T) {
 		// The server does not validate inputs: this test is about the pattern.
 		CheckServer(t, srv, SkipChecks("resources", "prompts", "tools/invalid-arguments"))
 	})
+}
+
+// Issue 31: a tool that is slow by design but reports progress is not a
+// hang: each progress notification gives it the timeout again (the
+// protocol's "Timeouts": progress MAY reset it), up to six timeouts in all.
+// On the bubble's clock, so the waits cost no real time.
+func TestCheckServerProgressResetsTheTimeout(t *testing.T) {
+	t.Parallel()
+	work := func(steps int, every time.Duration, report bool) fakeHandler {
+		return func(ctx context.Context, c *fakeCall) (*fakeResult, error) {
+			for i := range steps {
+				select {
+				case <-time.After(every):
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				if report {
+					_ = c.progress(ctx, float64(i+1), float64(steps))
+				}
+			}
+			return fakeText("done"), nil
+		}
+	}
+	srv := probeServer(
+		newTool("slow_reporting", work(10, 3*time.Second, true)),    // 30 s, progress every 3 s
+		newTool("slow_silent", work(10, 3*time.Second, false)),      // 30 s, nothing said
+		newTool("endless_reporting", work(1000, time.Second, true)), // past any bound
+	)
+	results := map[string]servercheck.Result{}
+	inSynctest(t, func(t *testing.T) {
+		err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{
+			Run: "tools/calls", Calls: 1, Timeout: 10 * time.Second,
+			OnResult: func(r servercheck.Result) { results[r.Name] = r },
+		})
+		assert.Error(t, err)
+	})
+	assert.Equal(t, servercheck.Pass, results["tools/calls/slow_reporting"].Status, "%s", results["tools/calls/slow_reporting"])
+	silent := results["tools/calls/slow_silent"]
+	assert.Equal(t, servercheck.Fail, silent.Status, "%s", silent)
+	assert.Contains(t, silent.Detail, "no answer within 10s\n")
+	assert.Contains(t, silent.Detail, `(basic/lifecycle, "Timeouts": progress MAY reset it, up to a maximum)`)
+	endless := results["tools/calls/endless_reporting"]
+	assert.Equal(t, servercheck.Fail, endless.Status, "%s", endless)
+	assert.Contains(t, endless.Detail, "no answer within 1m0s, the most a call may take, although it reported progress")
 }

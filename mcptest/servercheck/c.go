@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
@@ -130,6 +132,38 @@ func (c *state) notef(format string, args ...any) {
 // first).
 func (c *state) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(c.s.ctx, c.s.timeout+c.s.timeout/2)
+}
+
+// maxProgressTimeouts bounds a call that keeps reporting progress: at most
+// this many times the timeout in all.
+const maxProgressTimeouts = 6
+
+// progressCtx is the context of a call that may report progress: it ends
+// after the suite's timeout without an answer, each progress notification
+// (reported to the returned func) restarting the clock, as the protocol lets
+// a client do ("Timeouts": MAY reset on progress, SHOULD keep a maximum), and
+// after maxProgressTimeouts times the timeout whatever comes. stop releases
+// it and returns how many progress notifications came.
+func (c *state) progressCtx() (ctx context.Context, progress func(client.Progress), stop func() int) {
+	ctx, cancel := context.WithTimeout(c.s.ctx, c.s.timeout*maxProgressTimeouts)
+	idle, cancelIdle := context.WithCancelCause(ctx)
+	var mu sync.Mutex
+	n := 0
+	timer := time.AfterFunc(c.s.timeout, func() { cancelIdle(context.DeadlineExceeded) })
+	progress = func(client.Progress) {
+		mu.Lock()
+		n++
+		mu.Unlock()
+		timer.Reset(c.s.timeout)
+	}
+	return idle, progress, func() int {
+		timer.Stop()
+		cancelIdle(nil)
+		cancel()
+		mu.Lock()
+		defer mu.Unlock()
+		return n
+	}
 }
 
 // claimCrashes fails the check for each panic an in-process adapter

@@ -63,15 +63,16 @@
 //	                                      says otherwise, patterns ECMA-262) with "type": "object"; one past 256 KiB
 //	                                      or 64 levels of nesting is skipped as too big to check (server/tools, MUST)
 //	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema:
-//	                                      each answers in time, the connection stays up, the handler does not crash,
-//	                                      no crash text ("panic", "goroutine", source paths, stack traces) reaches the
-//	                                      client, a success carries structuredContent valid against the outputSchema;
-//	                                      with Options.Logs, a crash has exactly one ERROR record with a stack. A
-//	                                      schema asking for more than the generator makes (a count past 10000, more
-//	                                      than 100000 values and characters in one set) is skipped, naming the keyword
-//	                                      (server/tools, MUST); W a tool failure as a JSON-RPC error instead of an
-//	                                      isError result (SHOULD), no answer in time to a value at an extreme the
-//	                                      inputSchema allows (it should bound it)
+//	                                      each answers in time (each progress notification gives a call the timeout
+//	                                      again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the connection
+//	                                      stays up, the handler does not crash, no crash text ("panic", "goroutine",
+//	                                      source paths, stack traces) reaches the client, a success carries
+//	                                      structuredContent valid against the outputSchema; with Options.Logs, a crash
+//	                                      has exactly one ERROR record with a stack. A schema asking for more than the
+//	                                      generator makes (a count past 10000, more than 100000 values and characters
+//	                                      in one set) is skipped, naming the keyword (server/tools, MUST); W a tool
+//	                                      failure as a JSON-RPC error instead of an isError result (SHOULD), no answer
+//	                                      in time to a value at an extreme the inputSchema allows (it should bound it)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted); a success
 //	                                      means the handler ran on input its schema forbids. A property

@@ -631,8 +631,8 @@ func (t *tap) taskTraffic() (ours map[string]bool, notes []taskNote) {
 
 // taskCallOptions are the options of a generated call of t: a tool that
 // requires a task is called as one, where the connection has tasks.
-func taskCallOptions(cn *conn, t *client.Tool) []client.CallOption {
-	opts := []client.CallOption{client.WithProgress(func(client.Progress) {})}
+func taskCallOptions(cn *conn, t *client.Tool, progress func(client.Progress)) []client.CallOption {
+	opts := []client.CallOption{client.WithProgress(progress)}
 	if t.TaskSupport() == client.TaskSupportRequired && cn.cl.SupportsTasks() {
 		opts = append(opts, client.WithTask(0))
 	}

@@ -37,9 +37,9 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	if c.s.opts.Logs != nil {
 		logsBefore = countCrashRecords(c.s.opts.Logs())
 	}
-	ctx, cancel := c.ctx()
-	res, err := cn.cl.CallTool(ctx, t.Name, args, taskCallOptions(cn, t)...)
-	cancel()
+	ctx, progress, stop := c.progressCtx()
+	res, err := cn.cl.CallTool(ctx, t.Name, args, append(taskCallOptions(cn, t, progress), client.WithTimeout(0))...)
+	progressed := stop()
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
 	var o outcome
 	crashes := c.s.takeCrashes()
@@ -74,6 +74,12 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			return res, err, o
 		}
 		o.problem = fmt.Sprintf("%s\nno answer within %v\nexpected: an answer (the call was cancelled after the timeout)", sent, c.s.timeout)
+		if progressed > 0 {
+			o.problem = fmt.Sprintf("%s\nno answer within %v, the most a call may take, although it reported progress "+
+				"(%d notification(s), each of which gave it %v more)\nexpected: an answer (the call was cancelled)", sent, c.s.timeout*maxProgressTimeouts, progressed, c.s.timeout)
+		}
+		o.problem += "; every request gets a response (JSON-RPC 2.0), and a client stops waiting after its timeout " +
+			"(basic/lifecycle, \"Timeouts\": progress MAY reset it, up to a maximum)"
 		return res, err, o
 	}
 	if e, ok := errorCode(err); ok && e.Code == transport.CodeHTTPError {
