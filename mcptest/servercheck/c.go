@@ -142,9 +142,10 @@ const maxProgressTimeouts = 6
 // after the suite's timeout without an answer, each progress notification
 // (reported to the returned func) restarting the clock, as the protocol lets
 // a client do ("Timeouts": MAY reset on progress, SHOULD keep a maximum), and
-// after maxProgressTimeouts times the timeout whatever comes. stop releases
+// after maxProgressTimeouts times the timeout whatever comes; without reset,
+// after the timeout, progress or not. stop releases
 // it and returns how many progress notifications came.
-func (c *state) progressCtx() (ctx context.Context, progress func(client.Progress), stop func() int) {
+func (c *state) progressCtx(reset bool) (ctx context.Context, progress func(client.Progress), stop func() int) {
 	ctx, cancel := context.WithTimeout(c.s.ctx, c.s.timeout*maxProgressTimeouts)
 	idle, cancelIdle := context.WithCancelCause(ctx)
 	var mu sync.Mutex
@@ -154,7 +155,9 @@ func (c *state) progressCtx() (ctx context.Context, progress func(client.Progres
 		mu.Lock()
 		n++
 		mu.Unlock()
-		timer.Reset(c.s.timeout)
+		if reset {
+			timer.Reset(c.s.timeout)
+		}
 	}
 	return idle, progress, func() int {
 		timer.Stop()

@@ -37,7 +37,9 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	if c.s.opts.Logs != nil {
 		logsBefore = countCrashRecords(c.s.opts.Logs())
 	}
-	ctx, progress, stop := c.progressCtx()
+	// A value at an extreme the schema allows may ask for endless work, with
+	// progress all along: such a call gets the timeout once.
+	ctx, progress, stop := c.progressCtx(extreme(args) == "")
 	res, err := cn.cl.CallTool(ctx, t.Name, args, append(taskCallOptions(cn, t, progress), client.WithTimeout(0))...)
 	progressed := stop()
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
