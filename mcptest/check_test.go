@@ -237,6 +237,16 @@ func TestCheckServerDeclaredButNotImplemented(t *testing.T) {
 	runCheck(t, h).expectPass(t)
 }
 
+// Issue 31: a tool that declares an outputSchema but fails every valid call
+// never shows its output: a warning.
+func TestCheckServerOutputSchemaNeverExercised(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) { return toolError("the adder is broken"), nil }
+	expectWarning(t, srv, `tools/calls/add: warning: tool "add" declares an outputSchema, but none of its 23 call(s) with arguments valid against its inputSchema succeeded`,
+		"the first answer: the adder is broken")
+}
+
 func TestCheckServerWrongErrorCode(t *testing.T) {
 	t.Parallel()
 	srv := goodServer()

@@ -72,7 +72,9 @@
 //	                                      generator makes (a count past 10000, more than 100000 values and characters
 //	                                      in one set) is skipped, naming the keyword (server/tools, MUST); W a tool
 //	                                      failure as a JSON-RPC error instead of an isError result (SHOULD), no answer
-//	                                      in time to a value at an extreme the inputSchema allows (it should bound it)
+//	                                      in time to a value at an extreme the inputSchema allows (it should bound
+//	                                      it), a tool with an outputSchema that fails every call (its output never
+//	                                      checked)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted); a success
 //	                                      means the handler ran on input its schema forbids. A property

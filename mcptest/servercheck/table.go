@@ -120,7 +120,8 @@ func checkTable() []family {
 				Options.Logs, a crash has exactly one ERROR record with a stack. A schema asking for more than the generator
 				makes (a count past 10000, more than 100000 values and characters in one set) is skipped, naming the keyword`,
 			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at
-				an extreme the inputSchema allows (it should bound it)`,
+				an extreme the inputSchema allows (it should bound it), a tool with an outputSchema that fails every call (its
+				output never checked)`,
 			items: perTool((*state).toolCalls)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an

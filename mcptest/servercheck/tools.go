@@ -170,7 +170,7 @@ func (c *state) toolCalls(t *client.Tool) {
 	}
 	e := newSeeded(c.s.opts.Seed, t.Name)
 	var calls, ok, toolErrors, ungen, failures int
-	var why string // why the last argument set that failed did
+	var why, firstError string // why the last argument set that failed did; the first tool error
 	sent := map[string]bool{}
 	for range c.s.opts.Calls {
 		args, w := in.conforming(e)
@@ -204,6 +204,9 @@ func (c *state) toolCalls(t *client.Tool) {
 		}
 		if res.IsError {
 			toolErrors++
+			if firstError == "" {
+				firstError = cut(res.Text(), 300)
+			}
 		} else {
 			ok++
 		}
@@ -212,6 +215,13 @@ func (c *state) toolCalls(t *client.Tool) {
 		c.skipf("tool %q: no arguments generated from the inputSchema: %s", t.Name, why)
 	}
 	c.notef("%d call(s): %d succeeded, %d tool error(s)", calls, ok, toolErrors)
+	if out != nil && ok == 0 && toolErrors > 0 && failures == 0 {
+		c.warnf("tool %q declares an outputSchema, but none of its %d call(s) with arguments valid against its inputSchema "+
+			"succeeded (each was an isError result), so no output was checked against it; the first answer: %s\n"+
+			"expected: a tool that declares an outputSchema succeeds on some valid input, with structuredContent that "+
+			"conforms to it (server/tools, \"Output Schema\"); if it needs arguments the generator cannot guess (an id "+
+			"that exists), test its success in a test of your own", t.Name, calls, firstError)
+	}
 	if ungen > 0 {
 		c.notef("%d time(s) no arguments were generated from the inputSchema, so nothing was sent; the last time: %s", ungen, why)
 	}
