@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -226,6 +227,14 @@ func (s *fakeServer) handler() http.Handler {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			http.Error(w, "no GET stream, no sessions", http.StatusMethodNotAllowed)
+			return
+		}
+		if host, _, _ := strings.Cut(r.Host, ":"); host != "localhost" && host != "127.0.0.1" {
+			http.Error(w, "Forbidden: the Host is not this machine (DNS rebinding?)", http.StatusForbidden)
+			return
+		}
+		if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !slices.Contains(client.SupportedVersions(), v) {
+			http.Error(w, "Bad Request: unsupported MCP-Protocol-Version "+v, http.StatusBadRequest)
 			return
 		}
 		body, err := io.ReadAll(r.Body)

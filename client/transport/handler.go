@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"sync"
@@ -67,7 +68,10 @@ func (rt *handlerTransport) wait() error {
 
 // RoundTrip implements http.RoundTripper.
 func (rt *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithCancel(req.Context())
+	// As a request on a loopback socket carries it: a handler's DNS
+	// rebinding protection (go-sdk's) keys on the local address.
+	ctx := context.WithValue(req.Context(), http.LocalAddrContextKey, net.Addr(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}))
+	ctx, cancel := context.WithCancel(ctx)
 	sreq := req.Clone(ctx)
 	sreq.RequestURI = req.URL.RequestURI()
 	sreq.RemoteAddr = "127.0.0.1:1"

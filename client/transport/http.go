@@ -397,6 +397,39 @@ func (t *StreamableHTTP) header(accept string) http.Header {
 	return h
 }
 
+// Do sends one HTTP request of its own to the transport's endpoint, with
+// the transport's HTTP client and headers (WithHeaders) and, when set, its
+// session id, overridden by header: for checks of a server's HTTP behaviour
+// below the protocol (status codes, sessions, Origin), as package
+// mcptest/servercheck makes. The caller closes the response's body.
+func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Header, body []byte) (*http.Response, error) {
+	if t.urlErr != nil {
+		return nil, t.urlErr
+	}
+	h := t.header("")
+	if s := t.SessionID(); s != "" {
+		h.Set(headerSessionID, s)
+	}
+	for k, v := range header {
+		h[http.CanonicalHeaderKey(k)] = v
+	}
+	host := h.Get("Host") // net/http sends Request.Host, never a Host header
+	h.Del("Host")
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, t.url, r)
+	if err != nil {
+		return nil, err
+	}
+	req.Header = h
+	if host != "" {
+		req.Host = host
+	}
+	return t.cfg.client.Do(req)
+}
+
 func (t *StreamableHTTP) do(ctx context.Context, method string, body []byte, h http.Header) (*http.Response, error) {
 	var r io.Reader
 	if body != nil {

@@ -1,10 +1,15 @@
 package mcptest_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +20,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/mcptest"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
 // The SDKs' streamable HTTP handlers meet Connect and CheckServer as
@@ -179,4 +185,223 @@ func TestCheckServerGoSDKHTTPHandler(t *testing.T) {
 		mcptest.CheckServer(tb, mcptest.Handler(gosdkStateless(probeServer(nil))))
 	})
 	f.ExpectPass(t)
+}
+
+// Issue 31: the transport checks (http/...) on both SDKs' handlers, over a
+// socket on 127.0.0.1 and in process: none fails but http/delete on mcp-go
+// (v1.2.1 answers DELETE 200 and goes on serving the session, where the
+// specification requires 404); what each SDK chose where the specification
+// allows a choice is noted.
+func TestHTTPTransportChecksOnTheSDKs(t *testing.T) {
+	t.Parallel()
+	for _, s := range httpServers() {
+		for _, where := range []string{"socket", "in-process"} {
+			t.Run(s.name+"/"+where, func(t *testing.T) {
+				t.Parallel()
+				var dial servercheck.Dialer
+				if where == "socket" {
+					srv := httptest.NewServer(s.handler())
+					t.Cleanup(srv.Close)
+					dial = func(context.Context) (client.Transport, error) { return transport.HTTP(srv.URL), nil }
+				} else {
+					h := s.handler()
+					dial = func(context.Context) (client.Transport, error) { return transport.Handler(h), nil }
+				}
+				ran := 0
+				err := servercheck.Run(t.Context(), dial, &servercheck.Options{Run: "http", OnResult: func(r servercheck.Result) {
+					t.Logf("%s", r)
+					if r.Status != servercheck.Skip {
+						ran++
+					}
+					if s.name == "mcpgo" && r.Name == "http/delete" {
+						assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
+						assert.Contains(t, r.Detail, "ended the session with DELETE (HTTP 200 OK), then sent ping in it; got HTTP 200 OK")
+						return
+					}
+					assert.NotEqual(t, servercheck.Fail, r.Status, "%s", r)
+				}})
+				if s.name != "mcpgo" {
+					assert.NoError(t, err)
+				}
+				if slices.ContainsFunc(s.versions, client.IsLegacy) {
+					assert.NotZero(t, ran, "no http/ check ran")
+				}
+			})
+		}
+	}
+}
+
+// Issue 31: a server with one transport defect each, planted in go-sdk's
+// stateful handler by a middleware, fails the check of that rule (they all
+// passed CheckServer before the http/ checks).
+func TestHTTPTransportChecksCatchPlantedDefects(t *testing.T) {
+	t.Parallel()
+	var first sync.Map // the first session id the server gave out, by server
+	planted := map[string]struct {
+		wrap   func(name string, h http.Handler) http.Handler
+		opts   *mcp.StreamableHTTPOptions
+		detail string
+	}{
+		"http/sessions": {wrap: func(name string, h http.Handler) http.Handler { // an unknown session served as the first one
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if sid := r.Header.Get("Mcp-Session-Id"); strings.HasPrefix(sid, "mcptestkit") {
+					known, _ := first.Load(name)
+					r.Header.Set("Mcp-Session-Id", known.(string))
+				}
+				rec := &sessionSeen{ResponseWriter: w, seen: func(sid string) { first.LoadOrStore(name, sid) }}
+				h.ServeHTTP(rec, r)
+			})
+		}, detail: "sent ping with an Mcp-Session-Id the server never gave out; it was served: HTTP 200 OK"},
+		"http/protocol-version": {wrap: func(_ string, h http.Handler) http.Handler { // any version header accepted
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("MCP-Protocol-Version") != "" {
+					r.Header.Set("MCP-Protocol-Version", client.Version20251125)
+				}
+				h.ServeHTTP(w, r)
+			})
+		}, detail: "sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks; it was served: HTTP 200 OK"},
+		"http/notifications": {wrap: func(_ string, h http.Handler) http.Handler { // 200 with a body for a notification
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				if r.Method == http.MethodPost && !bytes.Contains(body, []byte(`"id"`)) {
+					h.ServeHTTP(httptest.NewRecorder(), r)
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = w.Write([]byte(`{"ok":true}`))
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}, detail: `POSTed a notification (notifications/cancelled for a request that does not exist); got HTTP 200 OK (application/json) {"ok":true}`},
+		"http/origin": {opts: &mcp.StreamableHTTPOptions{DisableLocalhostProtection: true},
+			detail: "sent ping with Host: evil.example.com and Origin: http://evil.example.com to a server on localhost; got HTTP 200 OK"},
+		"http/delete": {wrap: func(_ string, h http.Handler) http.Handler { // DELETE acknowledged, the session kept
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodDelete {
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}, detail: "ended the session with DELETE (HTTP 200 OK), then sent ping in it; got HTTP 200 OK"},
+	}
+	for check, p := range planted {
+		t.Run(check, func(t *testing.T) {
+			t.Parallel()
+			s := probeServer(nil)
+			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, p.opts)
+			if p.wrap != nil {
+				h = p.wrap(check, h)
+			}
+			// A planted defect may keep a session the checks ended: close them.
+			t.Cleanup(func() {
+				for ss := range s.Sessions() {
+					_ = ss.Close()
+				}
+			})
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			results := map[string]servercheck.Result{}
+			err := servercheck.Run(t.Context(), func(context.Context) (client.Transport, error) { return transport.HTTP(srv.URL), nil },
+				&servercheck.Options{Run: "http", OnResult: func(r servercheck.Result) { results[r.Name] = r }})
+			require.Error(t, err)
+			for name, r := range results {
+				if name == check {
+					assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
+					assert.Contains(t, r.Detail, p.detail)
+				} else {
+					assert.NotEqual(t, servercheck.Fail, r.Status, "only %s should fail: %s", check, r)
+				}
+			}
+		})
+	}
+}
+
+// sessionSeen reports the session id a response gives out.
+type sessionSeen struct {
+	http.ResponseWriter
+	seen func(sid string)
+}
+
+func (s *sessionSeen) WriteHeader(code int) {
+	if sid := s.Header().Get("Mcp-Session-Id"); sid != "" {
+		s.seen(sid)
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *sessionSeen) Write(b []byte) (int, error) {
+	if sid := s.Header().Get("Mcp-Session-Id"); sid != "" {
+		s.seen(sid)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *sessionSeen) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Issue 31: a handler panic that kills an HTTP server is reported once, on
+// the call it died in; the checks after it are skipped saying why, instead
+// of each failing on a server that is gone.
+func TestCheckServerHTTPServerDies(t *testing.T) {
+	t.Parallel()
+	s := probeServer(boomTool)
+	inner := gosdkStateless(s)
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"name":"boom"`)) {
+			// The process dies: the request gets no response, and nothing
+			// listens any more.
+			_ = srv.Listener.Close()
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	results := map[string]servercheck.Result{}
+	var order []string
+	err := servercheck.Run(t.Context(), func(context.Context) (client.Transport, error) { return transport.HTTP(srv.URL), nil },
+		&servercheck.Options{OnResult: func(r servercheck.Result) { results[r.Name] = r; order = append(order, r.Name) }})
+	require.Error(t, err)
+	boom := results["tools/calls/boom"]
+	assert.Equal(t, servercheck.Fail, boom.Status, "%s", boom)
+	assert.Contains(t, boom.Detail, "no HTTP response came at all")
+	assert.Contains(t, boom.Detail, "the server stopped answering during tools/calls/boom")
+	after := false
+	for _, name := range order {
+		r := results[name]
+		if name == "tools/calls/boom" {
+			after = true
+			continue
+		}
+		if after && name != "shutdown" {
+			assert.Equal(t, servercheck.Skip, r.Status, "%s", r)
+			assert.Contains(t, r.Detail, "not run: the server stopped answering during tools/calls/boom")
+		}
+	}
+	assert.True(t, after)
+}
+
+// Issue 31: go-sdk's stateful handler answers an unknown method with HTTP
+// 400 "JSON RPC not handled": the check still fails (JSON-RPC wants
+// -32601), and says it is the SDK's doing and how to leave it out.
+func TestCheckServerGoSDKStatefulUnknownMethod(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(gosdkHTTP(probeServer(nil)))
+	t.Cleanup(srv.Close)
+	var got servercheck.Result
+	_ = servercheck.Run(t.Context(), func(context.Context) (client.Transport, error) { return transport.HTTP(srv.URL), nil },
+		&servercheck.Options{Run: "unknown-method", OnResult: func(r servercheck.Result) { got = r }})
+	assert.Equal(t, servercheck.Fail, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, `this is go-sdk's streamable HTTP handler`)
+	assert.Contains(t, got.Detail, `mcptest.SkipChecks("unknown-method")`)
 }

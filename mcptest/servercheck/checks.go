@@ -313,9 +313,15 @@ func (c *state) unknownMethod() {
 	case !ok:
 		c.breakf("sent %s; got %v\nexpected: JSON-RPC error -32601 (Method not found)", method, err)
 	case e.Code == transport.CodeHTTPError:
+		hint := ""
+		if strings.Contains(describe(nil, err), "JSON RPC not handled") {
+			hint = "\n(this is go-sdk's streamable HTTP handler: in a session it answers a method it does not know with HTTP 400 " +
+				"\"JSON RPC not handled\", the SDK's behaviour rather than your server's; its stateless mode answers -32601. " +
+				"Leave the check out with mcptest.SkipChecks(\"unknown-method\") or mcptestkit check --skip unknown-method)"
+		}
 		c.breakf("sent %s, a method no server has, in an HTTP POST; got %s\n"+
 			"expected: a JSON-RPC response with error -32601 (Method not found): the request is well-formed "+
-			"JSON-RPC, and the specification answers a method the server does not offer with -32601 whatever the transport", method, describe(nil, err))
+			"JSON-RPC, and the specification answers a method the server does not offer with -32601 whatever the transport%s", method, describe(nil, err), hint)
 	case e.Code != client.CodeMethodNotFound:
 		hint := ""
 		switch {

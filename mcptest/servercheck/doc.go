@@ -55,6 +55,22 @@
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
+//	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
+//	                                      the server never gave out is not served (basic/transports, "Session
+//	                                      Management"); W an answer other than 404
+//	http/protocol-version              F  from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not
+//	                                      served (basic/transports, "Protocol Version Header"); W an answer other than
+//	                                      400
+//	http/notifications                 F  a POSTed notification gets 202 Accepted with no body (basic/transports,
+//	                                      "Sending Messages to the Server")
+//	http/origin                        F  a server on localhost refuses a request with a foreign Origin (DNS
+//	                                      rebinding), with 403 (another 4xx noted) (basic/transports, "Security
+//	                                      Warning")
+//	http/get                           F  GET in the session answers an SSE stream or 405 (basic/transports,
+//	                                      "Listening for Messages from the Server")
+//	http/delete                        F  DELETE ends the session (2xx; 405 noted), after which a request with its id
+//	                                      gets 404 (basic/transports, "Session Management"); W an answer to DELETE
+//	                                      other than 2xx, 405 or 5xx
 //	tools/list                         F  every page read; no cursor repeats, no tool twice
 //	                                      (server/utilities/pagination)
 //	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)

@@ -86,7 +86,21 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	}
 	if e, ok := errorCode(err); ok && e.Code == transport.CodeHTTPError {
 		var status int
-		if e.DataField("status", &status) && status >= 500 {
+		e.DataField("status", &status)
+		if status == 0 {
+			o.crashed = true
+			o.problem = fmt.Sprintf("%s\n"+
+				"no HTTP response came at all: the connection was cut (%s); most likely the handler panicked and the HTTP server "+
+				"dropped the request\n"+
+				"expected: a result (isError for a failure).\n"+
+				"%s", sent, describe(nil, err), guardHint)
+			if c.s.checkAlive(cn, c.name); c.s.dead != "" {
+				o.fatal = true
+				o.problem += "\n" + c.s.dead + ": the checks after this one are skipped"
+			}
+			return res, err, o
+		}
+		if status >= 500 {
 			o.crashed = true
 			o.problem = fmt.Sprintf("%s\n"+
 				"the server failed with HTTP %d (%s): the request died in the server, most likely a handler panic without a crash guard\n"+

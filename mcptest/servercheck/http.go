@@ -1,0 +1,275 @@
+package servercheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
+)
+
+// The http/ checks send HTTP requests of their own, below the protocol, on
+// a legacy session (the transport rules of basic/transports, 2025-03-26 to
+// 2025-11-25: sessions, the MCP-Protocol-Version header, 202 for
+// notifications, Origin, GET and DELETE). They share one connection, opened
+// for them at the newest legacy version the server speaks, and closed after
+// the last of them (http/delete ends its session).
+
+// httpState is what the http/ checks share.
+type httpState struct {
+	opened bool
+	cn     *conn
+	tr     *transport.StreamableHTTP
+	skip   string // why the http/ checks do not run; "" when they do
+}
+
+// httpConn returns the http/ checks' connection, opening it on first use,
+// or skips the check.
+func (c *state) httpConn() (*conn, *transport.StreamableHTTP) {
+	h := &c.s.http
+	if !h.opened {
+		h.opened = true
+		h.cn, h.tr, h.skip = c.s.openHTTP()
+	}
+	if h.skip != "" {
+		c.skipf("%s", h.skip)
+	}
+	c.use(h.cn)
+	return h.cn, h.tr
+}
+
+func (s *suite) openHTTP() (*conn, *transport.StreamableHTTP, string) {
+	mc, err := s.mainConn()
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	if _, ok := mc.tap.inner.(*transport.StreamableHTTP); !ok {
+		return nil, nil, "the server is not reached over streamable HTTP: these checks are of that transport"
+	}
+	version := mc.cl.ProtocolVersion()
+	if mc.modern() {
+		if version = newestLegacy(mc.cl.ServerVersions()); version == "" {
+			return nil, nil, "the server speaks only 2026-07-28, which has no sessions: these checks are of the legacy transport " +
+				"(2026-07-28's header rules are not checked yet)"
+		}
+	}
+	cn, err := s.open(version)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("could not open a connection at %s for the transport checks: %v", version, err)
+	}
+	return cn, cn.tap.inner.(*transport.StreamableHTTP), ""
+}
+
+// closeHTTP ends the http/ checks' connection.
+func (s *suite) closeHTTP() {
+	if s.http.cn != nil {
+		s.http.cn.close()
+		s.http.cn = nil
+	}
+}
+
+// httpReply is what came back to one raw HTTP request.
+type httpReply struct {
+	host   string // the server's host name, as the request went
+	status int
+	ctype  string
+	body   string // its start
+}
+
+func (r httpReply) String() string {
+	s := fmt.Sprintf("HTTP %d %s", r.status, http.StatusText(r.status))
+	if r.body != "" {
+		s += fmt.Sprintf(" (%s) %s", r.ctype, cut(r.body, 300))
+	}
+	return s
+}
+
+// send sends one raw request: a JSON-RPC message (body) with the headers a
+// client of the session's version sends, changed by set.
+func (c *state) send(tr *transport.StreamableHTTP, cn *conn, method, body string, set map[string]string) httpReply {
+	h := http.Header{}
+	if body != "" {
+		h.Set("Content-Type", "application/json")
+	}
+	h.Set("Accept", "application/json, text/event-stream")
+	if method == http.MethodGet {
+		h.Set("Accept", "text/event-stream")
+	}
+	if v := cn.cl.ProtocolVersion(); v >= client.Version20250618 {
+		h.Set("MCP-Protocol-Version", v)
+	}
+	for k, v := range set {
+		h.Set(k, v)
+	}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	var data []byte
+	if body != "" {
+		data = []byte(body)
+	}
+	resp, err := tr.Do(ctx, method, h, data)
+	if err != nil {
+		c.fatalf("sent %s %s; the request failed: %v", method, cut(body, 200), err)
+	}
+	defer resp.Body.Close()
+	r := httpReply{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	if resp.Request != nil {
+		r.host = resp.Request.URL.Hostname()
+	}
+	if strings.HasPrefix(r.ctype, "text/event-stream") {
+		return r // a stream: its start may never come
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+	r.body = strings.TrimSpace(string(b))
+	return r
+}
+
+const httpPing = `{"jsonrpc":"2.0","id":"` + rawPrefix + `http","method":"ping"}`
+
+func (c *state) httpSessions() {
+	cn, tr := c.httpConn()
+	if tr.SessionID() == "" {
+		c.skipf("the server gave out no Mcp-Session-Id at initialize (stateless): no session to check")
+	}
+	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"Mcp-Session-Id": "mcptestkit-check-no-such-session"})
+	switch {
+	case got.status == http.StatusNotFound:
+	case got.status/100 == 2:
+		c.breakf("sent ping with an Mcp-Session-Id the server never gave out; it was served: %s\n"+
+			"expected: HTTP 404 Not Found: a request with a session id the server does not know (never given, or ended) MUST get "+
+			"404, which tells the client to start a new session with initialize (basic/transports, \"Session Management\")", got)
+	default:
+		c.warnf("sent ping with an Mcp-Session-Id the server never gave out; got %s\n"+
+			"expected: HTTP 404 Not Found, which tells the client to start a new session (basic/transports, \"Session Management\")", got)
+	}
+}
+
+func (c *state) httpProtocolVersion() {
+	cn, tr := c.httpConn()
+	if cn.cl.ProtocolVersion() < client.Version20250618 {
+		c.skipf("the MCP-Protocol-Version header came with 2025-06-18; the session speaks %s", cn.cl.ProtocolVersion())
+	}
+	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"MCP-Protocol-Version": "1999-01-01"})
+	switch {
+	case got.status == http.StatusBadRequest:
+	case got.status/100 == 2:
+		c.breakf("sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks; it was served: %s\n"+
+			"expected: HTTP 400 Bad Request (basic/transports, \"Protocol Version Header\": a server that receives an invalid or "+
+			"unsupported MCP-Protocol-Version MUST respond 400)", got)
+	default:
+		c.warnf("sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks; got %s\n"+
+			"expected: HTTP 400 Bad Request (basic/transports, \"Protocol Version Header\")", got)
+	}
+}
+
+func (c *state) httpNotifications() {
+	cn, tr := c.httpConn()
+	const note = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + rawPrefix + `none","reason":"a check"}}`
+	got := c.send(tr, cn, http.MethodPost, note, nil)
+	if got.status == http.StatusAccepted && got.body == "" {
+		return
+	}
+	c.breakf("POSTed a notification (notifications/cancelled for a request that does not exist); got %s\n"+
+		"expected: HTTP 202 Accepted with no body (basic/transports, \"Sending Messages to the Server\": for a notification or a "+
+		"response the server accepts, it MUST return 202 Accepted with no body)", got)
+}
+
+func (c *state) httpOrigin() {
+	cn, tr := c.httpConn()
+	// As a browser sends it after a DNS rebinding: the page's origin, and
+	// the attacker's host name resolved to this machine.
+	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"Origin": "http://evil.example.com", "Host": "evil.example.com"})
+	if !localhost(got.host) {
+		c.skipf("the server is not on localhost (%s): DNS rebinding protection is the rule of a local server", got.host)
+	}
+	switch {
+	case got.status == http.StatusForbidden:
+	case got.status/100 == 4:
+		c.notef("a foreign Host and Origin got %s (the specification says 403)", got)
+	default:
+		c.breakf("sent ping with Host: evil.example.com and Origin: http://evil.example.com to a server on localhost; got %s\n"+
+			"expected: HTTP 403 Forbidden: a web page on another site could otherwise drive the local server through the "+
+			"browser (DNS rebinding); servers MUST validate the Origin header, and answer 403 to an invalid one; a local server checks the Host header too "+
+			"(basic/transports, \"Security Warning\")", got)
+	}
+}
+
+func (c *state) httpGet() {
+	cn, tr := c.httpConn()
+	got := c.send(tr, cn, http.MethodGet, "", nil)
+	switch {
+	case got.status == http.StatusMethodNotAllowed:
+		c.notef("GET answered 405: the server offers no stream of its own")
+	case got.status == http.StatusOK && strings.HasPrefix(got.ctype, "text/event-stream"):
+	case got.status == http.StatusConflict:
+		// The session's client has its GET stream open already, and the
+		// server keeps one a session.
+		c.notef("GET answered %s: the session's client holds its GET stream already, and the server allows one", got)
+	default:
+		c.breakf("sent GET (Accept: text/event-stream) in the session; got %s\n"+
+			"expected: an SSE stream (Content-Type: text/event-stream) or HTTP 405 Method Not Allowed (basic/transports, "+
+			"\"Listening for Messages from the Server\": the server MUST return one or the other)", got)
+	}
+}
+
+func (c *state) httpDelete() {
+	cn, tr := c.httpConn()
+	sid := tr.SessionID()
+	if sid == "" {
+		c.skipf("the server gave out no Mcp-Session-Id at initialize (stateless): no session to end")
+	}
+	got := c.send(tr, cn, http.MethodDelete, "", nil)
+	switch {
+	case got.status == http.StatusMethodNotAllowed:
+		c.notef("DELETE answered 405: the server does not let clients end sessions")
+		return
+	case got.status/100 == 5:
+		c.breakf("sent DELETE to end the session; got %s\nexpected: 2xx, or 405 when clients may not end sessions (basic/transports, \"Session Management\")", got)
+	case got.status/100 != 2:
+		c.warnf("sent DELETE to end the session; got %s\nexpected: 2xx, or 405 when clients may not end sessions (basic/transports, \"Session Management\")", got)
+		return
+	}
+	after := c.send(tr, cn, http.MethodPost, httpPing, nil)
+	if after.status != http.StatusNotFound {
+		c.breakf("ended the session with DELETE (%s), then sent ping in it; got %s\n"+
+			"expected: HTTP 404 Not Found: once a session ends, the server MUST answer requests with its id 404 "+
+			"(basic/transports, \"Session Management\")", got, after)
+	}
+}
+
+// localhost reports whether host is this machine's (an in-process handler
+// is served as localhost).
+func localhost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkAlive, after a request the server dropped, asks an HTTP server for
+// anything at all: when nothing answers (the process died), every later
+// check is skipped, saying so once here and not failing for it.
+func (s *suite) checkAlive(cn *conn, during string) {
+	tr, ok := cn.tap.inner.(*transport.StreamableHTTP)
+	if !ok || s.dead != "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
+	defer cancel()
+	resp, err := tr.Do(ctx, http.MethodPost, http.Header{"Content-Type": {"application/json"}}, []byte(httpPing))
+	if err == nil {
+		resp.Body.Close()
+		return
+	}
+	var ne net.Error
+	var oe *net.OpError
+	if errors.As(err, &oe) || errors.As(err, &ne) {
+		s.dead = fmt.Sprintf("the server stopped answering during %s (a new request got: %v)", during, err)
+	}
+}
