@@ -63,6 +63,9 @@ type fakeServer struct {
 	// discoverFails makes server/discover answer -32603 (a defect for a
 	// server that serves 2026-07-28 requests).
 	discoverFails bool
+	// ignoreCancel makes it go on with a cancelled request, progress,
+	// result and all (a defect: it SHOULD stop).
+	ignoreCancel bool
 
 	mu       sync.Mutex
 	sessions map[*fakeSession]bool // open in-memory sessions, for notify
@@ -194,7 +197,7 @@ func (s *fakeServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 			}
 			_ = json.Unmarshal(m.Params, &p)
 			ss.mu.Lock()
-			if stop := ss.running[p.RequestID.String()]; stop != nil {
+			if stop := ss.running[p.RequestID.String()]; stop != nil && !s.ignoreCancel {
 				stop()
 			}
 			ss.mu.Unlock()

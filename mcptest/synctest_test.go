@@ -199,3 +199,40 @@ func TestCheckServerProgressResetsTheTimeout(t *testing.T) {
 	assert.Equal(t, servercheck.Fail, endless.Status, "%s", endless)
 	assert.Contains(t, endless.Detail, "no answer within 1m0s, the most a call may take, although it reported progress")
 }
+
+// Issue 31: a server that ignores notifications/cancelled, going on with
+// its progress and then sending the result, is warned about (the receiver
+// SHOULD stop and SHOULD NOT answer); one that stops passes. The tool that
+// reported progress in tools/calls is the one cancelled, while it works.
+func TestCheckServerCancellationIgnored(t *testing.T) {
+	t.Parallel()
+	for _, ignore := range []bool{false, true} {
+		srv := probeServer(newTool("work", func(ctx context.Context, c *fakeCall) (*fakeResult, error) {
+			for i := range 6 {
+				select {
+				case <-time.After(time.Second):
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				_ = c.progress(ctx, float64(i+1), 6)
+			}
+			return fakeText("done"), nil
+		}))
+		srv.ignoreCancel = ignore
+		results := map[string]servercheck.Result{}
+		inSynctest(t, func(t *testing.T) {
+			_ = servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{
+				Run: "tools/(calls|cancellation)", Calls: 1, Timeout: 10 * time.Second,
+				OnResult: func(r servercheck.Result) { results[r.Name] = r },
+			})
+		})
+		got := results["tools/cancellation"]
+		if !ignore {
+			assert.Equal(t, servercheck.Pass, got.Status, "%s", got)
+			continue
+		}
+		assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
+		assert.Contains(t, got.Detail, `the client cancelled its tools/call "work"`)
+		assert.Contains(t, got.Detail, "more progress notification(s) and the call's result for the cancelled call")
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
@@ -60,11 +62,13 @@ type cancelNote struct {
 	id, tool, token string
 	acked           bool // a response to a later request has come
 	after           int  // progress notifications for token since acked
+	answered        bool // its response came, after acked
 }
 
 type progressNote struct {
 	token string
-	known bool // the token was one a request of ours carried
+	known bool      // the token was one a request of ours carried
+	at    time.Time // when it came
 }
 
 func newTap(inner client.Transport) *tap {
@@ -142,7 +146,7 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		t.tasks.see(env.Method, msg)
 		if env.Method == "notifications/progress" {
 			tok := string(env.Params.ProgressToken)
-			t.progress = append(t.progress, progressNote{token: tok, known: t.tokens[tok]})
+			t.progress = append(t.progress, progressNote{token: tok, known: t.tokens[tok], at: time.Now()})
 			for _, c := range t.cancelled {
 				if c.acked && c.token == tok {
 					c.after++
@@ -151,8 +155,11 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		}
 		if env.Method == "" && len(env.ID) > 0 {
 			for _, c := range t.cancelled {
-				if !c.acked && c.id != string(env.ID) {
+				switch {
+				case !c.acked && c.id != string(env.ID):
 					c.acked = true
+				case c.acked && c.id == string(env.ID):
+					c.answered = true
 				}
 			}
 		}
@@ -266,6 +273,51 @@ func (t *tap) cancellations() []cancelNote {
 		out[i] = *c
 	}
 	return out
+}
+
+// progressTools returns the tools whose calls got progress notifications,
+// in the order of their first.
+func (t *tap) progressTools() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	byToken := map[string]string{}
+	for _, r := range t.requests {
+		if r.token != "" {
+			byToken[r.token] = r.tool
+		}
+	}
+	var out []string
+	for _, p := range t.progress {
+		if tool := byToken[p.token]; tool != "" && !slices.Contains(out, tool) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// progressGap returns the longest wait between two progress notifications
+// of one call of tool, 0 if none had two.
+func (t *tap) progressGap(tool string) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	mine := map[string]bool{}
+	for _, r := range t.requests {
+		if r.tool == tool && r.token != "" {
+			mine[r.token] = true
+		}
+	}
+	last := map[string]time.Time{}
+	var gap time.Duration
+	for _, p := range t.progress {
+		if !mine[p.token] {
+			continue
+		}
+		if prev, ok := last[p.token]; ok {
+			gap = max(gap, p.at.Sub(prev))
+		}
+		last[p.token] = p.at
+	}
+	return gap
 }
 
 func (t *tap) progressNotes() []progressNote {

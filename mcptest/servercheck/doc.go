@@ -102,8 +102,12 @@
 //	                                      isError result
 //	tools/progress                     F  progress notifications carry their request's token
 //	                                      (basic/utilities/progress)
-//	tools/cancellation                 F  a cancelled call leaves the server serving (basic/utilities/cancellation); W
-//	                                      progress after the cancellation (SHOULD stop)
+//	tools/cancellation                 F  a cancelled call leaves the server serving; the call cancelled is one of a
+//	                                      tool that reported progress in tools/calls, once it has started; over
+//	                                      streamable HTTP at a legacy version, where the client stops reading the
+//	                                      cancelled stream, skipped once the server kept serving: what it did with the
+//	                                      call cannot be seen (basic/utilities/cancellation); W progress or the result
+//	                                      after the cancellation (SHOULD stop, SHOULD NOT answer)
 //	tasks/required/<tool>              F  2025-11-25: a tool whose execution.taskSupport is "required" refuses a plain
 //	                                      tools/call with -32601 (-32600 noted); its generated calls (tools/calls) run
 //	                                      as tasks (server/tools, MUST)

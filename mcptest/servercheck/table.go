@@ -160,8 +160,10 @@ func checkTable() []family {
 			doc: "progress notifications carry their request's token",
 			run: (*state).progress},
 		{name: "tools/cancellation", level: Fail, spec: "basic/utilities/cancellation", needs: "tools",
-			doc:   "a cancelled call leaves the server serving",
-			warns: "progress after the cancellation (SHOULD stop)",
+			doc: `a cancelled call leaves the server serving; the call cancelled is one of a tool that reported progress in
+				tools/calls, once it has started; over streamable HTTP at a legacy version, where the client stops reading
+				the cancelled stream, skipped once the server kept serving: what it did with the call cannot be seen`,
+			warns: "progress or the result after the cancellation (SHOULD stop, SHOULD NOT answer)",
 			run:   func(c *state) { c.cancellation(c.s.inv.tools) }},
 
 		{name: "tasks/required/<tool>", level: Fail, spec: "server/tools, MUST",
