@@ -247,6 +247,25 @@ func TestCheckServerOutputSchemaNeverExercised(t *testing.T) {
 		"the first answer: the adder is broken")
 }
 
+// Issue 31: every message the server sends is checked against its
+// version's schema; the messages check lists what broke it, with the check
+// it came in.
+func TestCheckServerMessagesBreakingTheSchema(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	add := srv.handlers["tools/call"]
+	srv.handlers["tools/call"] = func(p json.RawMessage) (any, *rpcError) {
+		res, rerr := add(p)
+		if m, ok := res.(map[string]any); ok && m["isError"] == nil {
+			m["content"] = []any{map[string]any{"type": "text", "value": "the sum"}} // "text" misnamed
+		}
+		return res, rerr
+	}
+	f := runCheck(t, srv)
+	f.expectFailure(t, "messages: 1 message(s) the server sent break the protocol's schema for the connection's version:",
+		"the tools/call result breaks the 2025-11-25 schema at result.content[0].text: is required (during tools/calls/add)")
+}
+
 func TestCheckServerWrongErrorCode(t *testing.T) {
 	t.Parallel()
 	srv := goodServer()

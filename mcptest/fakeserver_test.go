@@ -356,6 +356,10 @@ func (r *fakeRequest) serve(ctx context.Context, recovering bool) {
 	}
 	if _, ok := res["resultType"]; !ok && r.modern() {
 		res["resultType"] = "complete"
+		switch r.msg.Method {
+		case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
+			res["ttlMs"], res["cacheScope"] = 0, "private"
+		}
 	}
 	b, err := json.Marshal(res)
 	if err != nil {

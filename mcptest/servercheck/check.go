@@ -209,6 +209,7 @@ type suite struct {
 	shutdowns shutdowns // stdio: how the server processes ended
 	http      httpState // the http/ checks' connection
 	dead      string    // why the server answers nothing any more; "" while it does
+	wire      wireLog   // messages that break the protocol's schema
 
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
 	// mcptest knows it, for the hints of the checks a release fails.
@@ -319,6 +320,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 		run(c)
 	}
 	body := func() Result {
+		s.wire.setCheck(name)
 		start := time.Now()
 		c := &state{s: s, name: name}
 		s.takeCrashes() // a crash before this check is not this check's

@@ -114,13 +114,16 @@ func (c *state) handshake(version string) {
 		// The first connection asked already, era-neutrally, and fell back
 		// to initialize: asking again on a new connection (a new process,
 		// over stdio) would learn nothing more.
+		if offered, ok := mc.offeredVersions(); ok && !slices.Contains(offered, version) {
+			c.skipf("the server does not speak protocol version %s: its server/discover answer offers %s", version, strings.Join(offered, ", "))
+		}
 		if answer, tried := mc.tap.answerTo("server/discover"); tried {
 			what := "no answer in time"
 			if answer != nil {
 				what = answer.String()
 			}
 			c.skipf("the server speaks only the legacy protocol: the first connection's server/discover at %s got %s, "+
-				"and the client fell back to initialize at %s", version, what, mc.cl.ProtocolVersion())
+				"and the client, which pinned no version, fell back to initialize and agreed on %s", version, what, mc.cl.ProtocolVersion())
 		}
 	}
 	cn, err := c.s.open(version)

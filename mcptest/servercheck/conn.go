@@ -50,9 +50,18 @@ type tap struct {
 	requests  map[string]sentRequest
 	cancelled []*cancelNote
 	tasks     taskTraffic // task creations and status notifications, kept apart from frames
-	closed    chan struct{}
-	once      sync.Once
+	// The schema check of what the server sends: each request's method and
+	// version by id, the legacy version initialize agreed on, the version
+	// of the last request sent.
+	wire       *wireLog
+	sent       map[string]sentMethod
+	negotiated string
+	lastSent   string
+	closed     chan struct{}
+	once       sync.Once
 }
+
+type sentMethod struct{ method, version string }
 
 type sentRequest struct {
 	token, tool string
@@ -71,8 +80,8 @@ type progressNote struct {
 	at    time.Time // when it came
 }
 
-func newTap(inner client.Transport) *tap {
-	return &tap{inner: inner, waiters: map[string]chan []byte{}, nullID: make(chan []byte, 8),
+func newTap(inner client.Transport, wire *wireLog) *tap {
+	return &tap{inner: inner, wire: wire, sent: map[string]sentMethod{}, waiters: map[string]chan []byte{}, nullID: make(chan []byte, 8),
 		tokens: map[string]bool{}, requests: map[string]sentRequest{}, closed: make(chan struct{})}
 }
 
@@ -83,10 +92,12 @@ type envelope struct {
 	Params struct {
 		Meta struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
+			Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
-		ProgressToken json.RawMessage `json:"progressToken"`
-		RequestID     json.RawMessage `json:"requestId"`
-		Name          string          `json:"name"`
+		ProgressToken   json.RawMessage `json:"progressToken"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		RequestID       json.RawMessage `json:"requestId"`
+		Name            string          `json:"name"`
 	} `json:"params"`
 	Error  json.RawMessage `json:"error"`
 	Result json.RawMessage `json:"result"`
@@ -117,6 +128,14 @@ func (t *tap) Send(ctx context.Context, msg []byte) error {
 	}
 	if len(env.ID) > 0 && env.Method != "" {
 		t.requests[string(env.ID)] = sentRequest{token: string(env.Params.Meta.ProgressToken), tool: env.Params.Name}
+		version := env.Params.Meta.Version
+		if version == "" {
+			version = t.negotiated
+		}
+		if len(t.sent) < 100000 {
+			t.sent[string(env.ID)] = sentMethod{env.Method, version}
+		}
+		t.lastSent = version
 	}
 	if env.Method == "notifications/cancelled" {
 		if r, ok := t.requests[string(env.Params.RequestID)]; ok && r.token != "" {
@@ -140,6 +159,7 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		_ = json.Unmarshal(msg, &env)
 		t.mu.Lock()
 		t.record(false, msg)
+		t.checkWire(env, msg)
 		if env.Method != "" && t.initSent && !t.ready && env.Method != "ping" && env.Method != "notifications/message" {
 			t.early = append(t.early, env.Method)
 		}
@@ -187,6 +207,37 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 }
 
 func (t *tap) Close() error { return t.inner.Close() }
+
+// checkWire checks a message from the server against the schema of its
+// version; t.mu is held.
+func (t *tap) checkWire(env envelope, msg []byte) {
+	if t.wire == nil {
+		return
+	}
+	req := sentMethod{version: t.lastSent}
+	if env.Method == "" && len(env.ID) > 0 {
+		if r, ok := t.sent[string(env.ID)]; ok {
+			req = r
+			delete(t.sent, string(env.ID))
+		}
+	}
+	version := req.version
+	if req.method == "initialize" {
+		var res struct {
+			Result struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(msg, &res) == nil && res.Result.ProtocolVersion != "" {
+			t.negotiated = res.Result.ProtocolVersion
+		}
+		version = ""
+	}
+	what, problems := validateWire(version, req.method, msg)
+	for _, p := range problems {
+		t.wire.add(wireViolation{version: version, what: what, path: p.path, reason: p.reason, msg: cut(unstamped(msg), 300)})
+	}
+}
 
 // raw sends msg as it is and returns the response with the given id (a
 // string starting with rawPrefix), or with id null when id is "".
@@ -346,7 +397,7 @@ func (s *suite) open(version string) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dialing: %w", err)
 	}
-	c := &conn{tap: newTap(tr), version: version, shutdowns: &s.shutdowns}
+	c := &conn{tap: newTap(tr, &s.wire), version: version, shutdowns: &s.shutdowns}
 	opts := s.opts.Client
 	opts.ProtocolVersion = version
 	opts.Timeout = s.timeout

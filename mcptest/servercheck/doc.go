@@ -144,6 +144,13 @@
 //	                                      -32602
 //	prompts/missing-argument/<prompt>  W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt             W  -32602 (server/prompts, SHOULD)
+//	messages                           F  every message the server sent in the checks before this one has the shape
+//	                                      its version's schema gives it: the JSON-RPC envelope, each result and
+//	                                      notification (required members and their types, the content blocks the
+//	                                      version has, at most 100 completion values), and at 2026-07-28 resultType on
+//	                                      every result and ttlMs and cacheScope on cacheable ones; at most 20 listed,
+//	                                      each with the check it came in (the specification's Schema Reference for the
+//	                                      connection's version)
 //	shutdown                           W  over stdio ([Command]), the server process exits with status 0 when its
 //	                                      stdin closes, on every connection the checks made but those left with a
 //	                                      request still at work (timed out, or cancelled and still reporting

@@ -29,7 +29,7 @@ func (s *suite) openRaw() (*rawConn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dialing: %w", err)
 	}
-	return &rawConn{conn: &conn{tap: newTap(tr)}}, nil
+	return &rawConn{conn: &conn{tap: newTap(tr, nil)}}, nil
 }
 
 func (r *rawConn) close() { _ = r.tap.Close() }

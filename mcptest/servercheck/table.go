@@ -270,6 +270,12 @@ func checkTable() []family {
 			doc: "-32602",
 			run: (*state).unknownPrompt},
 
+		{name: "messages", level: Fail, spec: "the specification's Schema Reference for the connection's version",
+			doc: `every message the server sent in the checks before this one has the shape its version's schema gives it:
+				the JSON-RPC envelope, each result and notification (required members and their types, the content blocks
+				the version has, at most 100 completion values), and at 2026-07-28 resultType on every result and ttlMs and
+				cacheScope on cacheable ones; at most ` + strconv.Itoa(maxWireViolations) + ` listed, each with the check it came in`,
+			run: (*state).messages},
 		{name: "shutdown", level: Warn, spec: `basic/lifecycle, "Shutdown"`,
 			doc: `over stdio ([Command]), the server process exits with status 0 when its stdin closes, on every connection
 				the checks made but those left with a request still at work (timed out, or cancelled and still reporting

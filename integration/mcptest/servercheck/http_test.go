@@ -87,7 +87,11 @@ func legacyTSLike(next http.Handler, message string) http.Handler {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`
 			}
-			if json.Unmarshal(body, &m) == nil && m.Method == "server/discover" {
+			// A legacy server knows nothing of 2026-07-28: it refuses
+			// server/discover, and any request at that version, as one
+			// that comes before initialize.
+			modern := bytes.Contains(body, []byte(`"io.modelcontextprotocol/protocolVersion":"2026-07-28"`))
+			if json.Unmarshal(body, &m) == nil && (m.Method == "server/discover" || modern) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":%q}}`, m.ID, message)

@@ -14,7 +14,10 @@ import (
 // An mcp-go server over stdio shaped like mcp-grafana answers an unknown
 // resource at 2025-11-25 with mcp-go's own -32002, that version's code: no
 // failure (it failed the check before, which claimed to accept -32002).
-// What remains are warnings, each citing a SHOULD.
+// What remains are warnings, each citing a SHOULD, and one failure: mcp-go
+// runs a handler on arguments its schema forbids unless the server is built
+// with server.WithInputSchemaValidation() (servers MUST validate all tool
+// inputs: issue 31 made it a failure).
 func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "mcpgostdio")
 	out, err := exec.Command("go", "build", "-o", bin, "./testdata/mcpgostdio").CombinedOutput()
@@ -25,7 +28,7 @@ func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 		Version:  "2025-11-25",
 		OnResult: func(r servercheck.Result) { results[r.Name] = r },
 	})
-	require.NoError(t, err)
+	require.EqualError(t, err, "1 check(s) failed: tools/invalid-arguments/search_dashboards")
 	nf := results["resources/unknown-uri"]
 	assert.Equal(t, servercheck.Pass, nf.Status, nf.Detail)
 	for name, r := range results {
@@ -33,5 +36,7 @@ func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 			assert.Regexp(t, `SHOULD|convention`, r.Detail, "%s warns without citing the rule", name)
 		}
 	}
-	assert.Equal(t, servercheck.Warn, results["tools/invalid-arguments/search_dashboards"].Status, "mcp-go validates inputs only with server.WithInputSchemaValidation()")
+	inv := results["tools/invalid-arguments/search_dashboards"]
+	assert.Equal(t, servercheck.Fail, inv.Status, "mcp-go validates inputs only with server.WithInputSchemaValidation()")
+	assert.Contains(t, inv.Detail, "mcp-go validates only with server.WithInputSchemaValidation()")
 }
