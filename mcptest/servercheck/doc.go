@@ -179,6 +179,103 @@
 // the error contract expects, and carries the messages of the connection
 // around it (Result.Transcript).
 //
+// # Conformance
+//
+// The official conformance suite (@modelcontextprotocol/conformance
+// 0.2.0-alpha.12) tests a server that serves its fixture's fixed tools,
+// resources and prompts, over HTTP. The checks need no fixture, run over
+// every transport and are gated on what the server declares; each server
+// scenario of the suite, and the checks that cover its rules on any server
+// (or why none does):
+//
+//	server-initialize                              handshake/<version>, version-negotiation, messages
+//	server-session-lifecycle                       http/sessions, http/notifications, http/delete
+//	server-stateless                               handshake/<version>, messages; every check at 2026-07-28 runs without a
+//	                                               session; over HTTP the http/ checks are of legacy sessions
+//	logging-set-level                              capabilities
+//	ping                                           ping
+//	completion-complete                            capabilities, messages
+//	tools-list                                     tools/list, tools/names, tools/schemas/<tool>, messages
+//	tools-call-simple-text                         tools/calls/<tool>, messages; on every tool the server has, not a fixed one
+//	tools-call-image                               tools/calls/<tool>, messages; on every tool the server has, not a fixed one
+//	tools-call-audio                               tools/calls/<tool>, messages; on every tool the server has, not a fixed one
+//	tools-call-embedded-resource                   tools/calls/<tool>, messages; on every tool the server has, not a fixed one
+//	tools-call-mixed-content                       tools/calls/<tool>, messages; on every tool the server has, not a fixed one
+//	tools-call-with-logging                        messages; needs the fixture's tool that logs; the log notifications any tool
+//	                                               sends are checked by messages
+//	tools-call-error                               tools/calls/<tool>, tools/invalid-arguments/<tool>, tools/unknown-tool
+//	tools-call-with-progress                       tools/progress, tools/calls/<tool>, messages
+//	tools-call-sampling                            needs a tool that asks the client (the fixture's); a server's own tools that
+//	                                               ask are answered by Options.Client's callbacks during tools/calls
+//	tools-call-elicitation                         needs a tool that asks the client (the fixture's); a server's own tools that
+//	                                               ask are answered by Options.Client's callbacks during tools/calls
+//	json-schema-2020-12                            tools/schemas/<tool>
+//	elicitation-sep1034-defaults                   needs a tool that asks the client (the fixture's); a server's own tools that
+//	                                               ask are answered by Options.Client's callbacks during tools/calls
+//	server-sse-polling                             http/get; SSE resumption (Last-Event-ID, retry) is not checked (a gap)
+//	server-sse-multiple-streams                    http/get; several streams at once are not checked (a gap)
+//	elicitation-sep1330-enums                      needs a tool that asks the client (the fixture's); a server's own tools that
+//	                                               ask are answered by Options.Client's callbacks during tools/calls
+//	resources-list                                 resources/list, messages
+//	resources-read-text                            resources/read/<name>, messages
+//	resources-read-binary                          resources/read/<name>, messages
+//	resources-templates-read                       resources/templates/list, resources/templates/read/<name>
+//	resources-subscribe                            capabilities; notifications/resources/updated after a change is not waited
+//	                                               for (the checks change nothing)
+//	resources-unsubscribe                          capabilities
+//	sep-2164-resource-not-found                    resources/unknown-uri
+//	sep-2640-skills-directory                      none: the skills extension (sep-2640) is not spoken by the checks
+//	sep-2640-skills-enumeration                    none: the skills extension (sep-2640) is not spoken by the checks
+//	sep-2640-skills-manifest                       none: the skills extension (sep-2640) is not spoken by the checks
+//	prompts-list                                   prompts/list, messages
+//	prompts-get-simple                             prompts/get/<prompt>, messages
+//	prompts-get-with-args                          prompts/get/<prompt>, prompts/missing-argument/<prompt>
+//	prompts-get-embedded-resource                  prompts/get/<prompt>, messages
+//	prompts-get-with-image                         prompts/get/<prompt>, messages
+//	dns-rebinding-protection                       http/origin
+//	caching                                        messages; ttlMs and cacheScope are checked on every cacheable result at
+//	                                               2026-07-28
+//	http-header-validation                         none yet: the 2026-07-28 Mcp-Method/Mcp-Name/Mcp-Param-* header rules are
+//	                                               not checked (a gap)
+//	http-custom-header-server-validation           none yet: the 2026-07-28 Mcp-Method/Mcp-Name/Mcp-Param-* header rules are
+//	                                               not checked (a gap)
+//	tasks-lifecycle                                tasks/optional/<tool>, tasks/cancel, tasks/unknown-task
+//	tasks-capability-negotiation                   tasks/required/<tool>, tasks/optional/<tool>
+//	tasks-wire-fields                              tasks/status-notifications, messages; the tasks extension's wire rules on
+//	                                               task tools the server has
+//	tasks-request-state-removal                    needs the fixture's input_required task tool
+//	tasks-mrtr-input                               needs the fixture's input_required task tool
+//	tasks-request-headers                          none yet: the 2026-07-28 Mcp-Method/Mcp-Name/Mcp-Param-* header rules are
+//	                                               not checked (a gap)
+//	tasks-dispatch-and-envelope                    tasks/optional/<tool>, tasks/failed-result
+//	tasks-status-notifications                     tasks/status-notifications
+//	tasks-required-task-error                      tasks/required/<tool>
+//	tasks-mrtr-composition                         needs the fixture's input_required task tool
+//	input-required-result-basic-elicitation        needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-basic-sampling           needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-basic-list-roots         needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-request-state            needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-multiple-input-requests  needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-multi-round              needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-missing-input-response   none yet: a retry that leaves out an input response is not sent (a gap)
+//	input-required-result-non-tool-request         needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-result-type              messages; resultType is checked on every result at 2026-07-28
+//	input-required-result-unsupported-methods      none yet (a gap)
+//	input-required-result-tampered-state           none yet: a retry with a changed requestState is not sent (a gap)
+//	input-required-result-capability-check         needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-ignore-extra-params      needs the fixture's input_required tools; a server's own tools that ask are
+//	                                               answered during tools/calls, their results checked by messages
+//	input-required-result-validate-input           tools/invalid-arguments/<tool>; input validation is checked on the first
+//	                                               round; the fixture's retry rounds are not
+//
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).
 package servercheck

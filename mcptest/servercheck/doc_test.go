@@ -21,29 +21,103 @@ func TestCheckList(t *testing.T) {
 	doc, err := os.ReadFile("doc.go")
 	require.NoError(t, err)
 	lines := strings.Split(string(doc), "\n")
-	heading := slices.Index(lines, "// # Checks")
-	require.GreaterOrEqual(t, heading, 0, `doc.go has no "# Checks" heading`)
-	from := heading + 1
-	for from < len(lines) && !strings.HasPrefix(lines[from], "//\t") {
-		from++
+	update, _ := strconv.ParseBool(os.Getenv("MCPTEST_UPDATE"))
+	for _, block := range []struct {
+		heading string
+		want    []string
+	}{
+		{"// # Checks", checkList(checkTable())},
+		{"// # Conformance", conformanceList(conformanceTable())},
+	} {
+		heading := slices.Index(lines, block.heading)
+		require.GreaterOrEqual(t, heading, 0, "doc.go has no %q heading", block.heading)
+		from := heading + 1
+		for from < len(lines) && !strings.HasPrefix(lines[from], "//\t") {
+			from++
+		}
+		to := from
+		for to < len(lines) && strings.HasPrefix(lines[to], "//\t") {
+			to++
+		}
+		require.Less(t, from, len(lines), "doc.go has no code block after the %q heading", block.heading)
+		if update {
+			lines = slices.Concat(lines[:from], block.want, lines[to:])
+			continue
+		}
+		if diff := cmp.Diff(block.want, lines[from:to]); diff != "" {
+			t.Errorf("doc.go's block after %q is not the table's (table.go, conformance.go), which is (-) where doc.go says (+):\n%s\n"+
+				"Regenerate it with go generate ./mcptest/servercheck (or MCPTEST_UPDATE=1 go test -run TestCheckList "+
+				"./mcptest/servercheck) and review the change.", block.heading, diff)
+		}
 	}
-	to := from
-	for to < len(lines) && strings.HasPrefix(lines[to], "//\t") {
-		to++
+	if update {
+		require.NoError(t, os.WriteFile("doc.go", []byte(strings.Join(lines, "\n")), 0o644))
 	}
-	require.Less(t, from, len(lines), `doc.go has no code block after the "# Checks" heading`)
+}
 
-	want := checkList(checkTable())
-	if update, _ := strconv.ParseBool(os.Getenv("MCPTEST_UPDATE")); update {
-		out := slices.Concat(lines[:from], want, lines[to:])
-		require.NoError(t, os.WriteFile("doc.go", []byte(strings.Join(out, "\n")), 0o644))
-		return
+// conformanceList renders the conformance table: a scenario a line, the
+// checks that cover it, and what they do not, wrapped under itself.
+func conformanceList(table []scenarioMap) []string {
+	col := 0
+	for _, m := range table {
+		col = max(col, len(m.scenario))
 	}
-	if diff := cmp.Diff(want, lines[from:to]); diff != "" {
-		t.Errorf("doc.go's list of checks is not the table's (table.go), which is (-) where doc.go says (+):\n%s\n"+
-			"Regenerate it with go generate ./mcptest/servercheck (or MCPTEST_UPDATE=1 go test -run TestCheckList "+
-			"./mcptest/servercheck) and review the change.", diff)
+	var out []string
+	for _, m := range table {
+		text := strings.Join(m.checks, ", ")
+		switch {
+		case text == "":
+			text = m.note
+		case m.note != "":
+			text += "; " + m.note
+		}
+		out = append(out, wrap(fmt.Sprintf("//\t%-*s  ", col, m.scenario), "//\t"+strings.Repeat(" ", col+2), text)...)
 	}
+	return out
+}
+
+// wrap writes text after prefix, its further lines after indent, in lines
+// of about 76 characters of text.
+func wrap(prefix, indent, text string) []string {
+	const width = 76
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			out = append(out, strings.TrimRight(prefix+line, " "))
+			prefix, line = indent, ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(out, prefix+line)
+}
+
+// The conformance table maps the suite's scenarios, every one once, to
+// checks that exist.
+func TestConformanceTable(t *testing.T) {
+	list, err := os.ReadFile("testdata/conformance-server-" + conformanceRelease + ".txt")
+	require.NoError(t, err)
+	var scenarios []string
+	for _, l := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		name, _, _ := strings.Cut(l, " ")
+		scenarios = append(scenarios, name)
+	}
+	var mapped []string
+	checks := map[string]bool{}
+	for _, f := range checkTable() {
+		checks[f.name] = true
+	}
+	for _, m := range conformanceTable() {
+		mapped = append(mapped, m.scenario)
+		for _, c := range m.checks {
+			assert.True(t, checks[c], "%s: no check %q", m.scenario, c)
+		}
+		assert.True(t, len(m.checks) > 0 || m.note != "", "%s: neither a check nor why none", m.scenario)
+	}
+	assert.Equal(t, scenarios, mapped, "the table's scenarios, in the suite's order (list --server of %s)", conformanceRelease)
 }
 
 // checkList renders the table as the code block of the package
