@@ -255,6 +255,18 @@ func (s *fakeServer) handler() http.Handler {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
+		if r.Header.Get("MCP-Protocol-Version") == client.Version20260728 {
+			var p struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			if r.Header.Get("Mcp-Method") != m.Method || m.Method == "tools/call" && r.Header.Get("Mcp-Name") != p.Name {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write(jsonrpc.AppendError(nil, m.ID, &jsonrpc.Error{Code: -32020, Message: "header mismatch"}))
+				return
+			}
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		var mu sync.Mutex
 		send := func(_ context.Context, msg []byte) error {

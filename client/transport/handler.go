@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -80,6 +81,13 @@ func (rt *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	if sreq.Host == "" {
 		sreq.Host = req.URL.Host
+	}
+	// As a server reading them off the wire sees them: without the
+	// whitespace around each value (RFC 9110 5.5).
+	for k, vs := range sreq.Header {
+		for i, v := range vs {
+			sreq.Header[k][i] = strings.Trim(v, " \t")
+		}
 	}
 	pr, pw := io.Pipe()
 	w := &pipeResponseWriter{header: http.Header{}, pw: pw, ready: make(chan struct{}), req: req}

@@ -399,7 +399,7 @@ func (t *StreamableHTTP) header(accept string) http.Header {
 
 // Do sends one HTTP request of its own to the transport's endpoint, with
 // the transport's HTTP client and headers (WithHeaders) and, when set, its
-// session id, overridden by header: for checks of a server's HTTP behaviour
+// session id, overridden by header (an empty value removes one): for checks of a server's HTTP behaviour
 // below the protocol (status codes, sessions, Origin), as package
 // mcptest/servercheck makes. The caller closes the response's body.
 func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Header, body []byte) (*http.Response, error) {
@@ -411,6 +411,10 @@ func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Head
 		h.Set(headerSessionID, s)
 	}
 	for k, v := range header {
+		if len(v) == 0 || len(v) == 1 && v[0] == "" {
+			h.Del(k)
+			continue
+		}
 		h[http.CanonicalHeaderKey(k)] = v
 	}
 	host := h.Get("Host") // net/http sends Request.Host, never a Host header

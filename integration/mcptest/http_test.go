@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -404,4 +405,45 @@ func TestCheckServerGoSDKStatefulUnknownMethod(t *testing.T) {
 	assert.Equal(t, servercheck.Fail, got.Status, "%s", got)
 	assert.Contains(t, got.Detail, `this is go-sdk's streamable HTTP handler`)
 	assert.Contains(t, got.Detail, `mcptest.SkipChecks("unknown-method")`)
+}
+
+// Issue 31: a 2026-07-28 server that serves a request whose Mcp-Method
+// header contradicts its body fails http/headers; go-sdk's stateless
+// handler, which refuses it, passes.
+func TestHTTPHeadersCheck(t *testing.T) {
+	t.Parallel()
+	run := func(h http.Handler) servercheck.Result {
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		var got servercheck.Result
+		_ = servercheck.Run(t.Context(), func(context.Context) (client.Transport, error) { return transport.HTTP(srv.URL), nil },
+			&servercheck.Options{Run: "http/headers", OnResult: func(r servercheck.Result) { got = r }})
+		return got
+	}
+	good := run(gosdkStateless(probeServer(nil)))
+	assert.Equal(t, servercheck.Pass, good.Status, "%s", good)
+
+	// The planted defect: the headers are made to agree with the body
+	// before the SDK sees them, as a server that never reads them would.
+	inner := gosdkStateless(probeServer(nil))
+	lax := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method != "" && r.Header.Get("MCP-Protocol-Version") == client.Version20260728 {
+			r.Header.Set("Mcp-Method", m.Method)
+			if m.Params.Name != "" {
+				r.Header.Set("Mcp-Name", m.Params.Name)
+			}
+		}
+		inner.ServeHTTP(w, r)
+	})
+	bad := run(lax)
+	assert.Equal(t, servercheck.Fail, bad.Status, "%s", bad)
+	assert.Contains(t, bad.Detail, "sent Mcp-Method: prompts/list on a tools/list request; got HTTP 200 OK")
 }

@@ -71,6 +71,10 @@
 //	http/delete                        F  DELETE ends the session (2xx; 405 noted), after which a request with its id
 //	                                      gets 404 (basic/transports, "Session Management"); W an answer to DELETE
 //	                                      other than 2xx, 405 or 5xx
+//	http/headers                       F  over streamable HTTP at 2026-07-28: a request whose Mcp-Method or Mcp-Name
+//	                                      header is missing or differs from its body gets 400; whitespace around a
+//	                                      header's value is ignored (basic/transports at 2026-07-28 (SEP-2243)); W a
+//	                                      400 without JSON-RPC error -32020 (HeaderMismatch)
 //	tools/list                         F  every page read; no cursor repeats, no tool twice
 //	                                      (server/utilities/pagination)
 //	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
@@ -235,9 +239,8 @@
 //	dns-rebinding-protection                       http/origin
 //	caching                                        messages; ttlMs and cacheScope are checked on every cacheable result at
 //	                                               2026-07-28
-//	http-header-validation                         none yet: the 2026-07-28 Mcp-Method/Mcp-Name/Mcp-Param-* header rules are
-//	                                               not checked (a gap)
-//	http-custom-header-server-validation           none yet: the 2026-07-28 Mcp-Method/Mcp-Name/Mcp-Param-* header rules are
+//	http-header-validation                         http/headers; Mcp-Method, Mcp-Name; value encodings are not varied (a gap)
+//	http-custom-header-server-validation           none yet: the Mcp-Param-* headers of a tool's x-mcp-header annotations are
 //	                                               not checked (a gap)
 //	tasks-lifecycle                                tasks/optional/<tool>, tasks/cancel, tasks/unknown-task
 //	tasks-capability-negotiation                   tasks/required/<tool>, tasks/optional/<tool>
@@ -245,8 +248,7 @@
 //	                                               task tools the server has
 //	tasks-request-state-removal                    needs the fixture's input_required task tool
 //	tasks-mrtr-input                               needs the fixture's input_required task tool
-//	tasks-request-headers                          none yet: the 2026-07-28 Mcp-Method/Mcp-Name/Mcp-Param-* header rules are
-//	                                               not checked (a gap)
+//	tasks-request-headers                          none yet: the headers of task requests are not checked (a gap)
 //	tasks-dispatch-and-envelope                    tasks/optional/<tool>, tasks/failed-result
 //	tasks-status-notifications                     tasks/status-notifications
 //	tasks-required-task-error                      tasks/required/<tool>

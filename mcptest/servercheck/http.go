@@ -2,6 +2,7 @@ package servercheck
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +105,7 @@ func (c *state) send(tr *transport.StreamableHTTP, cn *conn, method, body string
 		h.Set("MCP-Protocol-Version", v)
 	}
 	for k, v := range set {
-		h.Set(k, v)
+		h.Set(k, v) // an empty value: sent as none (transport.Do drops it)
 	}
 	ctx, cancel := c.ctx()
 	defer cancel()
@@ -271,5 +272,67 @@ func (s *suite) checkAlive(cn *conn, during string) {
 	var oe *net.OpError
 	if errors.As(err, &oe) || errors.As(err, &ne) {
 		s.dead = fmt.Sprintf("the server stopped answering during %s (a new request got: %v)", during, err)
+	}
+}
+
+// httpHeaders checks the 2026-07-28 standard headers (SEP-2243): a request
+// whose Mcp-Method or Mcp-Name header is missing or does not match its body
+// is refused with 400 (and error -32020); whitespace around a value is not
+// part of it.
+func (c *state) httpHeaders() {
+	mc := c.main()
+	tr, ok := mc.tap.inner.(*transport.StreamableHTTP)
+	if !ok {
+		c.skipf("the server is not reached over streamable HTTP: these checks are of that transport")
+	}
+	if !mc.modern() {
+		c.skipf("the server does not speak 2026-07-28 on this connection (it speaks %s): the header rules are that version's", mc.cl.ProtocolVersion())
+	}
+	meta, _ := json.Marshal(modernMeta())
+	body := func(method, params string) string {
+		p := strings.TrimSuffix(string(meta), "}")
+		if params != "" {
+			p += "," + params
+		}
+		return `{"jsonrpc":"2.0","id":"` + rawPrefix + `headers","method":"` + method + `","params":` + p + `}}`
+	}
+	type tcase struct {
+		what    string
+		body    string
+		headers map[string]string
+		accept  bool
+	}
+	list := body("tools/list", "")
+	cases := []tcase{
+		{"Mcp-Method: prompts/list on a tools/list request", list, map[string]string{"Mcp-Method": "prompts/list"}, false},
+		{"no Mcp-Method header on a tools/list request", list, map[string]string{"Mcp-Method": ""}, false},
+	}
+	if c.s.caps.Tools != nil {
+		// A tool no server has: a server that ignores the headers answers
+		// "unknown tool", and nothing runs.
+		const ghost = "mcptestkit-check-no-such-tool"
+		call := body("tools/call", `"name":"`+ghost+`","arguments":{}`)
+		cases = append(cases,
+			tcase{"Mcp-Name: mcptestkit-check-other on a tools/call of " + ghost, call, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "mcptestkit-check-other"}, false},
+			tcase{"no Mcp-Name header on a tools/call of " + ghost, call, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": ""}, false},
+			tcase{"Mcp-Name with spaces around the name of the tools/call's tool (" + ghost + ")", call, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "  " + ghost + "  "}, true},
+		)
+	}
+	for _, tc := range cases {
+		h := map[string]string{}
+		for k, v := range tc.headers {
+			h[k] = v
+		}
+		got := c.send(tr, mc, http.MethodPost, tc.body, h)
+		switch {
+		case tc.accept && strings.Contains(got.body, "-32020"):
+			c.breakf("sent %s; got %s\nexpected: served: a header value's leading and trailing whitespace is not part of it "+
+				"(RFC 9110 5.5; SEP-2243, basic/transports at 2026-07-28)", tc.what, got)
+		case !tc.accept && got.status != http.StatusBadRequest:
+			c.breakf("sent %s; got %s\nexpected: HTTP 400 Bad Request with JSON-RPC error -32020 (HeaderMismatch): a server MUST "+
+				"reject a request whose Mcp-Method or Mcp-Name header is missing or differs from its body (SEP-2243, basic/transports at 2026-07-28)", tc.what, got)
+		case !tc.accept && !strings.Contains(got.body, "-32020"):
+			c.warnf("sent %s; got %s\nexpected: the 400 carries JSON-RPC error -32020 (HeaderMismatch) (SEP-2243)", tc.what, got)
+		}
 	}
 }

@@ -109,6 +109,11 @@ func checkTable() []family {
 			run:   (*state).httpDelete,
 			then:  (*suite).closeHTTP},
 
+		{name: "http/headers", level: Fail, spec: "basic/transports at 2026-07-28 (SEP-2243)",
+			doc: `over streamable HTTP at 2026-07-28: a request whose Mcp-Method or Mcp-Name header is missing or differs from
+				its body gets 400; whitespace around a header's value is ignored`,
+			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch)",
+			run:   (*state).httpHeaders},
 		{name: "tools/list", level: Fail, spec: "server/utilities/pagination", needs: "tools",
 			doc: "every page read; no cursor repeats, no tool twice",
 			run: func(c *state) {
