@@ -349,7 +349,10 @@ var (
 // initialize will start: see [legacyAnswer].
 func (c *Client) discover(ctx context.Context, version string, probe bool) (fallback bool, err error) {
 	offered, err := c.discoverAt(ctx, version, probe)
-	if next := newest(offered, false); err != nil && next != "" && next != version {
+	if next := newest(offered, false); err != nil && next != "" {
+		// Once, at the newest modern version the server listed: even the
+		// version just refused, when its -32022 lists it (SEP-2575: retry
+		// with a version the server says it supports).
 		_, err = c.discoverAt(ctx, next, probe)
 	}
 	if err == nil {

@@ -793,6 +793,28 @@ func TestRawCall(t *testing.T) {
 	require.ErrorContains(t, err, "must encode as a JSON object")
 }
 
+// Issue 32 (request-metadata, SEP-2575): a server that refuses the
+// client's version with a -32022 listing that same version is asked again,
+// once, at it.
+func TestDiscoverRetriesAVersionTheServerLists(t *testing.T) {
+	c, _, err := fakeConnect(t, &Options{ProtocolVersion: Version20260728}, func(f *fake) {
+		m := f.expect("server/discover")
+		f.fail(m.ID, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2026-07-28"}`)
+		f.acceptDiscover()
+	})
+	require.NoError(t, err)
+	assert.Equal(t, Version20260728, c.ProtocolVersion())
+
+	// Twice refused: the error, no third try.
+	_, _, err = fakeConnect(t, &Options{ProtocolVersion: Version20260728}, func(f *fake) {
+		for range 2 {
+			m := f.expect("server/discover")
+			f.fail(m.ID, CodeUnsupportedProtocolVersion, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"2026-07-28"}`)
+		}
+	})
+	require.ErrorContains(t, err, "the server speaks none of this client's versions from 2026-07-28 on (it lists [2026-07-28])")
+}
+
 // The probe's answers that do not mean a legacy server are failures, not a
 // fall back to initialize.
 func TestProbeFailuresThatAreNotLegacy(t *testing.T) {

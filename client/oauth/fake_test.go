@@ -35,6 +35,7 @@ type authServer struct {
 	noRegistration bool
 	noPKCE         bool
 	issParam       string // "iss" added to the authorization redirect
+	issSlash       bool   // "iss" is the issuer with a "/" added: another issuer, byte for byte
 	advertiseIss   bool   // authorization_response_iss_parameter_supported
 	stateOverride  string // a wrong "state" in the redirect
 	expiresIn      int
@@ -201,6 +202,9 @@ func (a *authServer) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	if a.issParam != "" {
 		back.Set("iss", a.issParam)
+	}
+	if a.issSlash {
+		back.Set("iss", a.URL()+"/")
 	}
 	redirect.RawQuery = back.Encode()
 	http.Redirect(w, r, redirect.String(), http.StatusFound)

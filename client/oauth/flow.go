@@ -107,7 +107,10 @@ func (t *Transport) authorizationCode(ctx context.Context, g *AuthorizationCode,
 		return nil, fmt.Errorf("oauth: authorization response state %q does not match the request's", back.Get("state"))
 	}
 	if iss := back.Get("iss"); iss != "" || as.AuthorizationResponseIssParameterSupported {
-		if !sameIssuer(iss, as.Issuer) {
+		// Byte for byte, no normalising (RFC 9207 §2.4 by way of RFC 3986
+		// simple string comparison; SEP-2468): a trailing-slash variant is
+		// another issuer.
+		if iss != as.Issuer {
 			return nil, fmt.Errorf("%w: authorization response iss %q, expected %q", ErrIssuerMismatch, iss, as.Issuer)
 		}
 	}

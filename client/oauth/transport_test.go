@@ -206,6 +206,7 @@ func TestRefusals(t *testing.T) {
 		{name: "no PKCE S256", asCfg: func(a *authServer) { a.noPKCE = true }, wantMsg: "refusing to authorize without PKCE"},
 		{name: "state mismatch", asCfg: func(a *authServer) { a.stateOverride = "forged" }, wantMsg: "state"},
 		{name: "iss mismatch", asCfg: func(a *authServer) { a.issParam = "https://attacker.example" }, wantErr: oauth.ErrIssuerMismatch},
+		{name: "iss with a trailing slash (SEP-2468: compared byte for byte)", asCfg: func(a *authServer) { a.issSlash = true }, wantErr: oauth.ErrIssuerMismatch},
 		{name: "iss promised but missing", asCfg: func(a *authServer) { a.advertiseIss = true }, wantErr: oauth.ErrIssuerMismatch},
 		{name: "no way to identify the client", asCfg: func(a *authServer) { a.noRegistration = true }, wantMsg: "set Config.ClientID"},
 		{name: "authorization server over plain http", mcpCfg: func(m *mcpServer) {

@@ -42,6 +42,11 @@ type scenarioContext struct {
 	IdPIDToken       string `json:"idp_id_token"`
 	IdPIssuer        string `json:"idp_issuer"`
 	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	// ToolCalls are the calls a scenario asks for, with their arguments.
+	ToolCalls []struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	} `json:"toolCalls"`
 }
 
 // env is what a scenario runs with.
@@ -61,6 +66,15 @@ var scenarios = map[string]func(context.Context, *env) error{
 	"tools_call":                          toolsCall,
 	"elicitation-sep1034-client-defaults": elicitationDefaults,
 	"sse-retry":                           sseRetry,
+	// The 2026-07-28 scenarios watch what the client sends while it uses a
+	// server (headers, _meta, input responses): the client uses all of it.
+	"request-metadata":                 exercise,
+	"sep-2322-client-request-state":    exercise,
+	"http-standard-headers":            exercise,
+	"http-custom-headers":              exercise,
+	"http-invalid-tool-headers":        exercise,
+	"json-schema-ref-no-deref":         exercise,
+	"json-schema-2020-12-preservation": echoSchema,
 }
 
 func main() {
@@ -260,6 +274,99 @@ func authorized(ctx context.Context, e *env) error {
 	}
 	return connect(ctx, e, tr.Client(), nil, func(c *client.Client) error {
 		_, err := callTool(ctx, c, "test-tool", map[string]any{})
+		return err
+	})
+}
+
+// answering are the callbacks of a client that answers every input request
+// the way a user who agrees would: elicitation accepted with the form's
+// defaults, a sampled message, no roots.
+func answering() *client.Options {
+	return &client.Options{
+		Elicit: func(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+			content, err := schemaDefaults(req.RequestedSchema)
+			if err != nil {
+				return nil, err
+			}
+			return &client.ElicitResult{Action: client.ElicitAccept, Content: content}, nil
+		},
+		CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			return &client.CreateMessageResult{Role: "assistant", Content: []client.Content{&client.TextContent{Text: "ok"}}, Model: "conformance", StopReason: "endTurn"}, nil
+		},
+		ListRoots: func(context.Context) ([]*client.Root, error) { return []*client.Root{}, nil },
+	}
+}
+
+// exercise uses everything the server offers through the library: it lists
+// the tools and calls the scenario's calls (or every tool, with no
+// arguments), reads every resource and gets every prompt. A tool or
+// resource that fails is logged, not fatal: the scenarios judge what the
+// client sent, and some serve tools built to be refused.
+func exercise(ctx context.Context, e *env) error {
+	return connect(ctx, e, nil, answering(), func(c *client.Client) error {
+		var tools []*client.Tool
+		for t, err := range c.Tools(ctx) {
+			if err != nil {
+				return err
+			}
+			tools = append(tools, t)
+		}
+		calls := e.data.ToolCalls
+		if len(calls) == 0 {
+			for _, t := range tools {
+				calls = append(calls, struct {
+					Name      string         `json:"name"`
+					Arguments map[string]any `json:"arguments"`
+				}{Name: t.Name})
+			}
+		}
+		for _, call := range calls {
+			if _, err := c.CallTool(ctx, call.Name, call.Arguments); err != nil {
+				e.log.Info("tool call failed", "tool", call.Name, "err", err)
+			}
+		}
+		caps := c.ServerCapabilities()
+		if caps != nil && caps.Resources != nil {
+			for r, err := range c.Resources(ctx) {
+				if err != nil {
+					break
+				}
+				if _, err := c.ReadResource(ctx, r.URI); err != nil {
+					e.log.Info("resource read failed", "uri", r.URI, "err", err)
+				}
+			}
+		}
+		if caps != nil && caps.Prompts != nil {
+			for p, err := range c.Prompts(ctx) {
+				if err != nil {
+					break
+				}
+				if _, err := c.GetPrompt(ctx, p.Name, nil); err != nil {
+					e.log.Info("prompt get failed", "prompt", p.Name, "err", err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// echoSchema hands a tool's inputSchema back to the server exactly as the
+// client received it (Tool.InputSchema keeps the raw JSON: SEP-1613).
+func echoSchema(ctx context.Context, e *env) error {
+	return connect(ctx, e, nil, nil, func(c *client.Client) error {
+		var focal *client.Tool
+		for t, err := range c.Tools(ctx) {
+			if err != nil {
+				return err
+			}
+			if t.Name == "json_schema_2020_12_tool" {
+				focal = t
+			}
+		}
+		if focal == nil {
+			return errors.New("tools/list has no json_schema_2020_12_tool")
+		}
+		_, err := callTool(ctx, c, "json_schema_echo", map[string]any{"schema": focal.InputSchema})
 		return err
 	})
 }
