@@ -338,11 +338,20 @@ func (t *Transport) authorize(ctx context.Context, u *url.URL, ch Challenge, gen
 	if t.origin == "" {
 		t.origin = origin(u)
 	}
-	if !stepUp && t.tok != nil && t.tok.RefreshToken != "" && t.refreshLocked(ctx) == nil {
-		return nil
+	// A refused token sends the client back to the protected resource
+	// metadata: the server may have moved to another authorization server,
+	// whose tokens (and client registration) the client must get anew
+	// (SEP-2352). A refresh is tried only with the same server.
+	refused := t.tok != nil
+	previous := ""
+	if t.as != nil {
+		previous = t.as.Issuer
 	}
-	if err := t.discoverLocked(ctx, u, ch.Param("resource_metadata")); err != nil {
+	if err := t.discoverLocked(ctx, u, ch.Param("resource_metadata"), refused); err != nil {
 		return err
+	}
+	if !stepUp && refused && t.as.Issuer == previous && t.tok.RefreshToken != "" && t.refreshLocked(ctx) == nil {
+		return nil
 	}
 	scopes := t.scopesFor(ch, stepUp)
 	tok, err := t.obtainLocked(ctx, scopes)
@@ -362,9 +371,10 @@ func (t *Transport) setTokenLocked(tok *Token, scopes []string) {
 }
 
 // discoverLocked finds the protected resource and authorization server
-// metadata, unless it is known and the challenge points nowhere new.
-func (t *Transport) discoverLocked(ctx context.Context, u *url.URL, fromChallenge string) error {
-	if t.as != nil && (fromChallenge == "" || fromChallenge == t.prmURL) {
+// metadata, unless it is known, the challenge points nowhere new and again
+// is false.
+func (t *Transport) discoverLocked(ctx context.Context, u *url.URL, fromChallenge string, again bool) error {
+	if !again && t.as != nil && (fromChallenge == "" || fromChallenge == t.prmURL) {
 		return nil
 	}
 	prm, prmURL, err := discoverResource(ctx, t.base, u, fromChallenge)

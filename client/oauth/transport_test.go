@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -625,4 +626,33 @@ func TestErrorText(t *testing.T) {
 	assert.Equal(t, "oauth: https://as.example/token: status 400: invalid_grant: expired", e.Error())
 	e = &oauth.Error{Endpoint: "https://as.example/authorize", Code: "access_denied"}
 	assert.Equal(t, "oauth: https://as.example/authorize: access_denied", e.Error())
+}
+
+// Issue 32 (SEP-2352): when the server moves to another authorization
+// server, a refused token sends the client back to the protected resource
+// metadata; it registers with the new server and gets a token there, never
+// refreshing or reusing the old server's.
+func TestAuthorizationServerMigration(t *testing.T) {
+	as1 := newAuthServer(t, func(a *authServer) { a.expiresIn = 3600 })
+	as2 := newAuthServer(t, nil)
+	var moved atomic.Bool
+	current := func() *authServer {
+		if moved.Load() {
+			return as2
+		}
+		return as1
+	}
+	m := newMCPServer(t, func(tok string) ([]string, bool) { return current().scopesOf(tok) }, func() string { return current().URL() }, nil)
+	_, c := newTransport(t, oauth.Config{ClientName: "demo"})
+
+	mustCall(t, c, m.URL(), "tools/list")
+	moved.Store(true)
+	mustCall(t, c, m.URL(), "tools/call")
+
+	_, _, tokens1, regs1 := as1.snapshot()
+	_, _, tokens2, regs2 := as2.snapshot()
+	assert.Len(t, regs1, 1)
+	assert.Len(t, tokens1, 1, "no refresh at the old server")
+	assert.Len(t, regs2, 1, "registered again with the new server")
+	assert.Len(t, tokens2, 1)
 }
