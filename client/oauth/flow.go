@@ -52,6 +52,14 @@ func (t *Transport) obtainLocked(ctx context.Context, scopes []string) (*Token, 
 		form.Set("grant_type", grantJWTBearer)
 		form.Set("assertion", jag)
 		return t.tokenRequest(ctx, reg, form)
+	case *JWTBearer:
+		jwt, err := g.Assertion(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("oauth: JWTBearer.Assertion: %w", err)
+		}
+		form.Set("grant_type", grantJWTBearer)
+		form.Set("assertion", jwt)
+		return t.tokenRequest(ctx, reg, form)
 	}
 	return nil, fmt.Errorf("oauth: unsupported grant %T", t.cfg.Grant)
 }
@@ -384,7 +392,7 @@ func (t *Transport) register(ctx context.Context) (registration, error) {
 		md["application_type"] = appType
 	case *ClientCredentials:
 		md["grant_types"] = []string{"client_credentials"}
-	case *IdentityAssertion:
+	case *IdentityAssertion, *JWTBearer:
 		md["grant_types"] = []string{grantJWTBearer}
 	}
 	body, err := json.Marshal(md)

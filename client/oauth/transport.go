@@ -58,6 +58,18 @@ type IdentityAssertion struct {
 	IDToken func(ctx context.Context) (string, error)
 }
 
+// JWTBearer is the JWT bearer grant (RFC 7523) with a JWT the client holds
+// already, such as a workload identity token its platform issued (the
+// io.modelcontextprotocol/auth/wif extension): the JWT is the assertion,
+// with no user and no other exchange. A refusal (invalid_grant,
+// invalid_scope, unauthorized_client) is returned as it is: the transport
+// neither retries nor tries another grant.
+type JWTBearer struct {
+	// Assertion returns the JWT to present; it is called for each token.
+	Assertion func(ctx context.Context) (string, error)
+}
+
+func (*JWTBearer) grant()         {}
 func (*AuthorizationCode) grant() {}
 func (*ClientCredentials) grant() {}
 func (*IdentityAssertion) grant() {}
@@ -174,6 +186,10 @@ func New(cfg Config) (*Transport, error) {
 		}
 		if cfg.ClientID == "" {
 			return nil, errors.New("oauth: IdentityAssertion needs Config.ClientID (the client's id at the MCP authorization server)")
+		}
+	case *JWTBearer:
+		if g.Assertion == nil {
+			return nil, errors.New("oauth: JWTBearer.Assertion is required")
 		}
 	}
 	if cfg.ClientMetadataURL != "" {

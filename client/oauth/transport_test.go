@@ -656,3 +656,38 @@ func TestAuthorizationServerMigration(t *testing.T) {
 	assert.Len(t, regs2, 1, "registered again with the new server")
 	assert.Len(t, tokens2, 1)
 }
+
+// Issue 32 (the workload identity extension): a JWT the client holds is
+// presented in a JWT bearer grant, and a refusal comes back as it is, with
+// no retry and no other grant.
+func TestJWTBearer(t *testing.T) {
+	const workload = "the-workload-jwt"
+	as, m := setup(t, func(a *authServer) {
+		a.authMethods, a.preClientID, a.preSecret, a.jag = []string{"client_secret_basic"}, "wif-client", "wif-secret", workload
+	}, nil)
+	calls := 0
+	_, c := newTransport(t, oauth.Config{ClientID: "wif-client", ClientSecret: "wif-secret",
+		Grant: &oauth.JWTBearer{Assertion: func(context.Context) (string, error) { calls++; return workload, nil }}})
+	mustCall(t, c, m.URL(), "tools/list")
+	_, _, tokens, _ := as.snapshot()
+	require.Len(t, tokens, 1)
+	assert.Equal(t, "urn:ietf:params:oauth:grant-type:jwt-bearer", tokens[0].Get("grant_type"))
+	assert.Equal(t, workload, tokens[0].Get("assertion"))
+	assert.Equal(t, 1, calls)
+
+	// A JWT the server refuses: the error, one token request, nothing else.
+	as2, m2 := setup(t, func(a *authServer) {
+		a.authMethods, a.preClientID, a.preSecret, a.jag = []string{"client_secret_basic"}, "wif-client", "wif-secret", "another-jwt"
+	}, nil)
+	_, c2 := newTransport(t, oauth.Config{ClientID: "wif-client", ClientSecret: "wif-secret",
+		Grant: &oauth.JWTBearer{Assertion: func(context.Context) (string, error) { return workload, nil }}})
+	_, _, err := call(t, c2, m2.URL(), "tools/list")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "invalid_grant")
+	_, auths, tokens2, _ := as2.snapshot()
+	assert.Len(t, tokens2, 1, "no retry")
+	assert.Empty(t, auths, "no switch to another grant")
+
+	_, err = oauth.New(oauth.Config{Grant: &oauth.JWTBearer{}})
+	assert.ErrorContains(t, err, "JWTBearer.Assertion is required")
+}

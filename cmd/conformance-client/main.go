@@ -42,6 +42,7 @@ type scenarioContext struct {
 	IdPIDToken       string `json:"idp_id_token"`
 	IdPIssuer        string `json:"idp_issuer"`
 	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	ValidJWT         string `json:"valid_jwt"`
 	// ToolCalls are the calls a scenario asks for, with their arguments.
 	ToolCalls []struct {
 		Name      string         `json:"name"`
@@ -254,6 +255,9 @@ func authorized(ctx context.Context, e *env) error {
 		cfg.Grant, cfg.PrivateKey = &oauth.ClientCredentials{}, key
 	case "auth/client-credentials-basic":
 		cfg.Grant = &oauth.ClientCredentials{}
+	case "auth/wif-jwt-bearer":
+		jwt := e.data.ValidJWT
+		cfg.Grant = &oauth.JWTBearer{Assertion: func(context.Context) (string, error) { return jwt, nil }}
 	case "auth/cross-app-access-complete-flow":
 		idToken := e.data.IdPIDToken
 		cfg.Grant = &oauth.IdentityAssertion{
