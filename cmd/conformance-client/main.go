@@ -258,7 +258,7 @@ func authorized(ctx context.Context, e *env) error {
 	case "auth/wif-jwt-bearer":
 		jwt := e.data.ValidJWT
 		cfg.Grant = &oauth.JWTBearer{Assertion: func(context.Context) (string, error) { return jwt, nil }}
-	case "auth/cross-app-access-complete-flow":
+	case "auth/cross-app-access-complete-flow", "auth/enterprise-managed-authorization":
 		idToken := e.data.IdPIDToken
 		cfg.Grant = &oauth.IdentityAssertion{
 			IdPTokenURL: e.data.IdPTokenEndpoint,
