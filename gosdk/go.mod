@@ -5,7 +5,7 @@ go 1.25
 require (
 	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.2.0
-	github.com/stretchr/testify v1.8.0
+	github.com/stretchr/testify v1.8.2
 	go.uber.org/goleak v1.3.0
 )
 

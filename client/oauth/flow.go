@@ -222,14 +222,6 @@ func (t *Transport) tokenRequest(ctx context.Context, reg registration, form url
 	default: // none: a public client names itself
 		form.Set("client_id", reg.clientID)
 	}
-	req, err := t.formRequest(ctx, t.as.TokenEndpoint, form)
-	if err != nil {
-		return nil, err
-	}
-	if reg.authMethod == "client_secret_basic" {
-		// RFC 6749 §2.3.1: both parts form-encoded before Basic encoding.
-		req.SetBasicAuth(url.QueryEscape(reg.clientID), url.QueryEscape(reg.secret))
-	}
 	var out struct {
 		AccessToken  string `json:"access_token"`
 		TokenType    string `json:"token_type"`
@@ -237,18 +229,46 @@ func (t *Transport) tokenRequest(ctx context.Context, reg registration, form url
 		RefreshToken string `json:"refresh_token"`
 		Scope        string `json:"scope"`
 	}
-	if err := t.postJSON(req, &out); err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		req, err := t.formRequest(ctx, t.as.TokenEndpoint, form)
+		if err != nil {
+			return nil, err
+		}
+		if reg.authMethod == "client_secret_basic" {
+			// RFC 6749 §2.3.1: both parts form-encoded before Basic encoding.
+			req.SetBasicAuth(url.QueryEscape(reg.clientID), url.QueryEscape(reg.secret))
+		}
+		if t.cfg.DPoPKey != nil {
+			proof, err := t.dpopProof(http.MethodPost, t.as.TokenEndpoint, t.asNonce, "")
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("DPoP", proof)
+		}
+		err = t.postJSON(req, &out)
+		var oe *Error
+		if t.cfg.DPoPKey != nil && attempt == 0 && errors.As(err, &oe) && oe.Code == "use_dpop_nonce" && t.asNonce != "" {
+			continue // once more, with the nonce the server just gave (RFC 9449 §8)
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
 	}
 	if out.AccessToken == "" {
 		return nil, fmt.Errorf("oauth: %s: token response has no access_token", t.as.TokenEndpoint)
 	}
-	if !strings.EqualFold(out.TokenType, "Bearer") {
-		return nil, fmt.Errorf("oauth: %s: token_type %q is not Bearer", t.as.TokenEndpoint, out.TokenType)
+	tokenType := "Bearer"
+	switch {
+	case strings.EqualFold(out.TokenType, "Bearer"):
+	case strings.EqualFold(out.TokenType, tokenDPoP) && t.cfg.DPoPKey != nil:
+		tokenType = tokenDPoP
+	default:
+		return nil, fmt.Errorf("oauth: %s: token_type %q is neither Bearer nor (with Config.DPoPKey) DPoP", t.as.TokenEndpoint, out.TokenType)
 	}
 	tok := &Token{
 		AccessToken:  out.AccessToken,
-		TokenType:    "Bearer",
+		TokenType:    tokenType,
 		RefreshToken: out.RefreshToken,
 		Scopes:       strings.Fields(out.Scope),
 	}
@@ -285,6 +305,9 @@ func (t *Transport) postJSON(req *http.Request, out any) error {
 		return fmt.Errorf("oauth: %s %s: %w", req.Method, endpoint, err)
 	}
 	defer resp.Body.Close()
+	if n := resp.Header.Get("DPoP-Nonce"); n != "" && t.as != nil && req.URL.String() == t.as.TokenEndpoint {
+		t.asNonce = n // t.mu is held: token requests run in an authorization
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes+1))
 	if err != nil {
 		return fmt.Errorf("oauth: %s: reading response: %w", endpoint, err)

@@ -101,14 +101,21 @@ type Config struct {
 	PrivateKey crypto.Signer
 	// KeyID is the "kid" header of the signed JWT, if the server needs one.
 	KeyID string
+	// DPoPKey, if set, binds tokens to this key (DPoP, RFC 9449): the
+	// transport proves it holds the key with a fresh signed proof on every
+	// token request and MCP request, and sends "Authorization: DPoP". An
+	// *ecdsa.PrivateKey (P-256: ES256), *rsa.PrivateKey or
+	// ed25519.PrivateKey. nil: bearer tokens.
+	DPoPKey crypto.Signer
 }
 
 // Token is an access token the [Transport] holds.
 type Token struct {
-	// AccessToken is sent as "Authorization: Bearer <AccessToken>" on MCP
-	// requests.
+	// AccessToken is sent as "Authorization: <TokenType> <AccessToken>" on
+	// MCP requests.
 	AccessToken string
-	// TokenType is always "Bearer": other token types are refused.
+	// TokenType is "Bearer", or "DPoP" for a token bound to Config.DPoPKey;
+	// other token types are refused.
 	TokenType string
 	// RefreshToken renews AccessToken near its expiry or after a rejection;
 	// empty when the server issued none.
@@ -162,6 +169,9 @@ type Transport struct {
 	as       *ServerMetadata
 	resource string // the RFC 8707 resource parameter
 	clients  map[string]registration
+	// The last DPoP nonces the authorization server and the MCP server gave
+	// (RFC 9449 §8, §9).
+	asNonce, rsNonce string
 }
 
 // New returns a Transport for cfg, or an error naming what in cfg is wrong.
@@ -239,7 +249,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	ctx := req.Context()
-	authorized, steppedUp := false, false
+	authorized, steppedUp, nonced := false, false, false
 	for attempt := 0; ; attempt++ {
 		tok, gen := t.tokenFor(ctx, req.URL)
 		b, err := body(attempt)
@@ -248,16 +258,32 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		r := req.Clone(ctx)
 		r.Body = b
-		if tok != "" {
-			r.Header.Set("Authorization", "Bearer "+tok)
+		if tok != nil {
+			r.Header.Set("Authorization", tok.TokenType+" "+tok.AccessToken)
+			if tok.TokenType == tokenDPoP {
+				proof, err := t.dpopProof(req.Method, req.URL.String(), t.nonce(&t.rsNonce), tok.AccessToken)
+				if err != nil {
+					return nil, err
+				}
+				r.Header.Set("DPoP", proof)
+			}
 		}
 		resp, err := t.base.RoundTrip(r)
 		if err != nil || !t.protects(req.URL) {
 			return resp, err
 		}
+		if n := resp.Header.Get("DPoP-Nonce"); n != "" {
+			t.setNonce(&t.rsNonce, n)
+		}
 		ch, _ := bearerChallenge(resp.Header)
 		stepUp := false
 		switch {
+		case resp.StatusCode == http.StatusUnauthorized && tok != nil && tok.TokenType == tokenDPoP && !nonced && isNonceChallenge(resp):
+			// The same request again, with the server's nonce in the proof.
+			nonced = true
+			io.Copy(io.Discard, io.LimitReader(resp.Body, maxMetadataBytes))
+			resp.Body.Close()
+			continue
 		case resp.StatusCode == http.StatusUnauthorized && !authorized:
 			authorized = true
 		case resp.StatusCode == http.StatusForbidden && !steppedUp && ch.Param("error") == "insufficient_scope" && t.wantsMore(ch):
@@ -306,21 +332,35 @@ func (t *Transport) protects(u *url.URL) bool {
 
 // tokenFor returns the access token to send to u ("" for none), refreshing
 // it first if it is about to expire, and the generation it belongs to.
-func (t *Transport) tokenFor(ctx context.Context, u *url.URL) (string, uint64) {
+func (t *Transport) tokenFor(ctx context.Context, u *url.URL) (*Token, uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.tok == nil || t.origin != origin(u) {
-		return "", t.gen
+		return nil, t.gen
 	}
 	if !t.tok.Expiry.IsZero() && !t.now().Add(refreshMargin).Before(t.tok.Expiry) {
 		if t.tok.RefreshToken == "" || t.refreshLocked(ctx) != nil {
 			// Send none: the 401 that follows starts a new authorization.
 			t.tok = nil
 			t.gen++
-			return "", t.gen
+			return nil, t.gen
 		}
 	}
-	return t.tok.AccessToken, t.gen
+	tok := *t.tok
+	return &tok, t.gen
+}
+
+// nonce and setNonce read and write a DPoP nonce under t.mu.
+func (t *Transport) nonce(n *string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return *n
+}
+
+func (t *Transport) setNonce(n *string, v string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	*n = v
 }
 
 // wantsMore reports whether an insufficient_scope challenge asks for a

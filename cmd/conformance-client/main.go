@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -266,6 +269,13 @@ func authorized(ctx context.Context, e *env) error {
 			IDToken:     func(context.Context) (string, error) { return idToken, nil },
 		}
 	default:
+		if e.scenario == "auth/dpop" || e.scenario == "auth/dpop-nonce" {
+			key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			if err != nil {
+				return err
+			}
+			cfg.DPoPKey = key
+		}
 		cfg.ClientMetadataURL = metadataDocumentURL
 		cfg.Grant = &oauth.AuthorizationCode{
 			RedirectURL: redirectURL,
