@@ -16,8 +16,17 @@
 // Grants: [AuthorizationCode] (PKCE S256, with a pluggable [AuthorizeFunc]
 // for the browser step; [AutoApprove] for servers that approve without a
 // user), [ClientCredentials] (client_secret_basic, client_secret_post or
-// private_key_jwt), and [IdentityAssertion] (SEP-990 enterprise-managed
-// authorization: ID token → ID-JAG → access token).
+// private_key_jwt), [IdentityAssertion] (SEP-990 enterprise-managed
+// authorization: ID token → ID-JAG → access token) and [JWTBearer] (a JWT
+// the client holds, such as a workload identity token).
 //
-// Only the standard library is used.
+// With [Config.DPoPKey], tokens are bound to a key (DPoP, RFC 9449): every
+// request carries a fresh proof, and a server's nonce is honoured. A 401 to
+// a token sends the client back to the protected resource metadata, so a
+// server that moved to another authorization server is followed there
+// (SEP-2352). An authorization response's iss is compared byte for byte
+// (RFC 9207, SEP-2468).
+//
+// JWTs (private_key_jwt assertions, DPoP proofs) are signed by go-jose;
+// nothing else outside the standard library is used.
 package oauth

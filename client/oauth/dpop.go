@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/cryptosigner"
 )
 
 // DPoP (RFC 9449, SEP-1932): with Config.DPoPKey the client asks for tokens
@@ -29,7 +30,7 @@ func (t *Transport) dpopProof(method, target, nonce, accessToken string) (string
 		return "", fmt.Errorf("oauth: Config.DPoPKey: %w", err)
 	}
 	opts := (&jose.SignerOptions{EmbedJWK: true}).WithType("dpop+jwt")
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(alg), Key: t.cfg.DPoPKey}, opts)
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(alg), Key: cryptosigner.Opaque(t.cfg.DPoPKey)}, opts)
 	if err != nil {
 		return "", fmt.Errorf("oauth: DPoP proof: %w", err)
 	}

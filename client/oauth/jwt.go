@@ -8,14 +8,15 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
-	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/cryptosigner"
 )
 
 // ParsePrivateKey parses a PEM-encoded private key (PKCS #8, SEC 1 "EC
@@ -71,68 +72,29 @@ func jwsAlgorithm(key crypto.Signer) (string, error) {
 	return "", fmt.Errorf("oauth: private key: unsupported key type %T", key.Public())
 }
 
-// signJWT returns the compact JWS of claims signed with key.
+// signJWT returns the compact JWS of claims signed with key, by go-jose.
 func signJWT(key crypto.Signer, keyID string, claims map[string]any) (string, error) {
 	alg, err := jwsAlgorithm(key)
 	if err != nil {
 		return "", err
 	}
-	header := map[string]string{"alg": alg, "typ": "JWT"}
+	opts := (&jose.SignerOptions{}).WithType("JWT")
 	if keyID != "" {
-		header["kid"] = keyID
+		opts = opts.WithHeader("kid", keyID)
 	}
-	hb, err := json.Marshal(header)
-	if err != nil {
-		return "", err
-	}
-	cb, err := json.Marshal(claims)
-	if err != nil {
-		return "", err
-	}
-	enc := base64.RawURLEncoding
-	signing := enc.EncodeToString(hb) + "." + enc.EncodeToString(cb)
-
-	var sig []byte
-	switch alg {
-	case "EdDSA":
-		sig, err = key.Sign(rand.Reader, []byte(signing), crypto.Hash(0))
-	case "RS256":
-		sig, err = key.Sign(rand.Reader, digest(crypto.SHA256, signing), crypto.SHA256)
-	default: // ES256/384/512: JWS wants r||s, crypto.Signer gives ASN.1 DER
-		h, size := crypto.SHA256, 32
-		switch alg {
-		case "ES384":
-			h, size = crypto.SHA384, 48
-		case "ES512":
-			h, size = crypto.SHA512, 66
-		}
-		var der []byte
-		der, err = key.Sign(rand.Reader, digest(h, signing), h)
-		if err == nil {
-			sig, err = derToRaw(der, size)
-		}
-	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(alg), Key: cryptosigner.Opaque(key)}, opts)
 	if err != nil {
 		return "", fmt.Errorf("oauth: signing %s assertion: %w", alg, err)
 	}
-	return signing + "." + enc.EncodeToString(sig), nil
-}
-
-func digest(h crypto.Hash, s string) []byte {
-	w := h.New()
-	w.Write([]byte(s))
-	return w.Sum(nil)
-}
-
-func derToRaw(der []byte, size int) ([]byte, error) {
-	var rs struct{ R, S *big.Int }
-	if _, err := asn1.Unmarshal(der, &rs); err != nil {
-		return nil, fmt.Errorf("ECDSA signature: %w", err)
+	payload, err := json.Marshal(claims)
+	if err != nil {
+		return "", err
 	}
-	out := make([]byte, 2*size)
-	rs.R.FillBytes(out[:size])
-	rs.S.FillBytes(out[size:])
-	return out, nil
+	jws, err := signer.Sign(payload)
+	if err != nil {
+		return "", fmt.Errorf("oauth: signing %s assertion: %w", alg, err)
+	}
+	return jws.CompactSerialize()
 }
 
 // clientAssertion builds the private_key_jwt client assertion (RFC 7523

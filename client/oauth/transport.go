@@ -103,9 +103,10 @@ type Config struct {
 	KeyID string
 	// DPoPKey, if set, binds tokens to this key (DPoP, RFC 9449): the
 	// transport proves it holds the key with a fresh signed proof on every
-	// token request and MCP request, and sends "Authorization: DPoP". An
-	// *ecdsa.PrivateKey (P-256: ES256), *rsa.PrivateKey or
-	// ed25519.PrivateKey. nil: bearer tokens.
+	// token request and MCP request, and sends "Authorization: DPoP". Any
+	// ECDSA, RSA or Ed25519 signer (a key in memory, or one a KMS or a
+	// hardware token holds); ECDSA P-256 (ES256) is what servers expect
+	// most. nil: bearer tokens.
 	DPoPKey crypto.Signer
 }
 
