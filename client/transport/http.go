@@ -417,21 +417,7 @@ func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Head
 		}
 		h[http.CanonicalHeaderKey(k)] = v
 	}
-	host := h.Get("Host") // net/http sends Request.Host, never a Host header
-	h.Del("Host")
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, t.url, r)
-	if err != nil {
-		return nil, err
-	}
-	req.Header = h
-	if host != "" {
-		req.Host = host
-	}
-	return t.cfg.client.Do(req)
+	return t.do(ctx, method, body, h)
 }
 
 func (t *StreamableHTTP) do(ctx context.Context, method string, body []byte, h http.Header) (*http.Response, error) {
@@ -442,6 +428,11 @@ func (t *StreamableHTTP) do(ctx context.Context, method string, body []byte, h h
 	req, err := http.NewRequestWithContext(ctx, method, t.url, r)
 	if err != nil {
 		return nil, err
+	}
+	if host := h.Get("Host"); host != "" { // net/http sends Request.Host, never a Host header
+		h = h.Clone()
+		h.Del("Host")
+		req.Host = host
 	}
 	req.Header = h
 	return t.cfg.client.Do(req)

@@ -138,16 +138,9 @@ func (c *state) httpSessions() {
 		c.skipf("the server gave out no Mcp-Session-Id at initialize (stateless): no session to check")
 	}
 	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"Mcp-Session-Id": "mcptestkit-check-no-such-session"})
-	switch {
-	case got.status == http.StatusNotFound:
-	case got.status/100 == 2:
-		c.breakf("sent ping with an Mcp-Session-Id the server never gave out; it was served: %s\n"+
-			"expected: HTTP 404 Not Found: a request with a session id the server does not know (never given, or ended) MUST get "+
-			"404, which tells the client to start a new session with initialize (basic/transports, \"Session Management\")", got)
-	default:
-		c.warnf("sent ping with an Mcp-Session-Id the server never gave out; got %s\n"+
-			"expected: HTTP 404 Not Found, which tells the client to start a new session (basic/transports, \"Session Management\")", got)
-	}
+	c.refused(got, http.StatusNotFound, "sent ping with an Mcp-Session-Id the server never gave out",
+		"HTTP 404 Not Found: a request with a session id the server does not know (never given, or ended) MUST get "+
+			"404, which tells the client to start a new session with initialize (basic/transports, \"Session Management\")")
 }
 
 func (c *state) httpProtocolVersion() {
@@ -156,15 +149,20 @@ func (c *state) httpProtocolVersion() {
 		c.skipf("the MCP-Protocol-Version header came with 2025-06-18; the session speaks %s", cn.cl.ProtocolVersion())
 	}
 	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"MCP-Protocol-Version": "1999-01-01"})
+	c.refused(got, http.StatusBadRequest, "sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks",
+		"HTTP 400 Bad Request (basic/transports, \"Protocol Version Header\": a server that receives an invalid or "+
+			"unsupported MCP-Protocol-Version MUST respond 400)")
+}
+
+// refused judges the answer to a request the server must refuse with
+// status: served (2xx) breaks the rule; another refusal is warned about.
+func (c *state) refused(got httpReply, status int, sent, expected string) {
 	switch {
-	case got.status == http.StatusBadRequest:
+	case got.status == status:
 	case got.status/100 == 2:
-		c.breakf("sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks; it was served: %s\n"+
-			"expected: HTTP 400 Bad Request (basic/transports, \"Protocol Version Header\": a server that receives an invalid or "+
-			"unsupported MCP-Protocol-Version MUST respond 400)", got)
+		c.breakf("%s; it was served: %s\nexpected: %s", sent, got, expected)
 	default:
-		c.warnf("sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks; got %s\n"+
-			"expected: HTTP 400 Bad Request (basic/transports, \"Protocol Version Header\")", got)
+		c.warnf("%s; got %s\nexpected: %s", sent, got, expected)
 	}
 }
 
