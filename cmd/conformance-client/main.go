@@ -72,13 +72,17 @@ var scenarios = map[string]func(context.Context, *env) error{
 	"sse-retry":                           sseRetry,
 	// The 2026-07-28 scenarios watch what the client sends while it uses a
 	// server (headers, _meta, input responses): the client uses all of it.
-	"request-metadata":                 exercise,
-	"sep-2322-client-request-state":    exercise,
-	"http-standard-headers":            exercise,
-	"http-custom-headers":              exercise,
-	"http-invalid-tool-headers":        exercise,
-	"json-schema-ref-no-deref":         exercise,
-	"json-schema-2020-12-preservation": echoSchema,
+	"request-metadata":                   exercise,
+	"sep-2322-client-request-state":      exercise,
+	"http-standard-headers":              exercise,
+	"http-custom-headers":                exercise,
+	"http-invalid-tool-headers":          exercise,
+	"json-schema-ref-no-deref":           exercise,
+	"json-schema-2020-12-preservation":   echoSchema,
+	"sep-2640-client-no-prefetch":        skills,
+	"sep-2640-client-verify-digest":      skills,
+	"sep-2640-client-verify-size":        skills,
+	"sep-2640-client-verify-frontmatter": skills,
 }
 
 func main() {
@@ -382,5 +386,28 @@ func echoSchema(ctx context.Context, e *env) error {
 		}
 		_, err := callTool(ctx, c, "json_schema_echo", map[string]any{"schema": focal.InputSchema})
 		return err
+	})
+}
+
+// skills lists the server's skills and loads each: the library reads
+// nothing on listing, and refuses a skill whose files do not match their
+// entry (a verification failure is what the tampered scenarios expect, so
+// it is logged, not returned). The no-prefetch scenario watches that
+// listing alone reads nothing, so there it loads none.
+func skills(ctx context.Context, e *env) error {
+	return connect(ctx, e, nil, nil, func(c *client.Client) error {
+		list, err := c.ListSkills(ctx)
+		if err != nil || e.scenario == "sep-2640-client-no-prefetch" {
+			return err
+		}
+		for _, s := range list {
+			if _, err := c.LoadSkill(ctx, s); err != nil {
+				if !errors.Is(err, client.ErrSkillVerification) {
+					return err
+				}
+				e.log.Info("skill refused", "skill", s.URI, "err", err)
+			}
+		}
+		return nil
 	})
 }
