@@ -30,7 +30,8 @@ const (
 	// error body, sent a reply that is not JSON-RPC, or ended the response
 	// stream before the response and it could not be resumed. The message
 	// names the HTTP status; data is {"status": <int, when there was one>,
-	// "body": <the start of the body, when there was one>}.
+	// "body": <the start of the body, when there was one>}, or
+	// {"streamEnded": true} when the response stream ended early.
 	CodeHTTPError int64 = -31000
 	// CodeSessionExpired: the server answered HTTP 404 to a request that
 	// carried a session id, which means the session is gone. The transport

@@ -228,15 +228,26 @@ func (t *StreamableHTTP) learnVersion(c *call, m *jsonrpc.Message) {
 // failCall delivers a made-up error response for c, unless the client gave
 // up on c, c was answered, or the transport is closing.
 func (t *StreamableHTTP) failCall(c *call, code int64, message string, status int, body string) {
-	if c.givenUp.Load() || c.answered.Load() || t.ctx.Err() != nil {
-		return
-	}
 	data := map[string]any{}
 	if status != 0 {
 		data["status"] = status
 	}
 	if body != "" {
 		data["body"] = body
+	}
+	t.fail(c, code, message, data)
+}
+
+// failEnded fails c, whose SSE stream ended before its response and cannot
+// be resumed: data says so ({"streamEnded": true}), since no HTTP status
+// tells this apart from a connection that broke.
+func (t *StreamableHTTP) failEnded(c *call, message string) {
+	t.fail(c, CodeHTTPError, message, map[string]any{"streamEnded": true})
+}
+
+func (t *StreamableHTTP) fail(c *call, code int64, message string, data map[string]any) {
+	if c.givenUp.Load() || c.answered.Load() || t.ctx.Err() != nil {
+		return
 	}
 	e := &jsonrpc.Error{Code: code, Message: "transport: " + message}
 	if len(data) > 0 {

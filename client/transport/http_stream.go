@@ -28,13 +28,13 @@ func (t *StreamableHTTP) readCallStream(c *call, body io.Reader) {
 		}
 		switch {
 		case c.modern:
-			t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s ended before its response%s; 2026-07-28 has no resumption, so send the request again with a new id", c.method, sr.how()), 0, "")
+			t.failEnded(c, fmt.Sprintf("the SSE stream of %s ended before its response%s; 2026-07-28 has no resumption, so send the request again with a new id", c.method, sr.how()))
 			return
 		case !sr.hasID || sr.lastID == "":
-			t.failCall(c, CodeHTTPError, fmt.Sprintf("the server ended the SSE stream of %s before its response%s, with no event id to resume from", c.method, sr.how()), 0, "")
+			t.failEnded(c, fmt.Sprintf("the server ended the SSE stream of %s before its response%s, with no event id to resume from", c.method, sr.how()))
 			return
 		case attempt > maxReconnects:
-			t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s ended before its response %d times in a row%s; giving up", c.method, maxReconnects, sr.how()), 0, "")
+			t.failEnded(c, fmt.Sprintf("the SSE stream of %s ended before its response %d times in a row%s; giving up", c.method, maxReconnects, sr.how()))
 			return
 		}
 		if !sleepCtx(c.ctx, reconnectDelay(sr, attempt)) {

@@ -636,6 +636,8 @@ func (c *state) readResource(r *client.Resource) {
 	switch {
 	case brokeConnection(cn, err):
 		c.fatalf("read %s, a listed resource; the connection broke: %v", r.URI, err)
+	case needsClient(err) != "":
+		c.skipf("resource %s: %s; give Options.Client the callbacks (Elicit, CreateMessage, ListRoots) and capabilities it needs to check it", r.URI, needsClient(err))
 	case err != nil:
 		c.breakf("read %s, which resources/list lists; got %s\nexpected: its contents (every listed resource reads)", r.URI, describe(nil, err))
 	case len(res.Contents) == 0:
@@ -769,6 +771,9 @@ func (c *state) getPrompt(p *client.Prompt) {
 			if e, ok := errorCode(err); ok && e.Code == client.CodeInvalidParams {
 				rejected++
 				continue
+			}
+			if w := needsClient(err); w != "" {
+				c.skipf("prompt %q: %s; give Options.Client the callbacks (Elicit, CreateMessage, ListRoots) and capabilities it needs to check it", p.Name, w)
 			}
 			c.warnf("prompts/get %q with arguments %s; got %s\n"+
 				"expected: the rendered prompt, or -32602 if the server rejects an argument's value (servers "+

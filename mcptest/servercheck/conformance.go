@@ -47,7 +47,7 @@ func conformanceTable() []scenarioMap {
 		{"tools-call-elicitation", nil, askClient},
 		{"json-schema-2020-12", []string{"tools/schemas/<tool>"}, ""},
 		{"elicitation-sep1034-defaults", nil, askClient},
-		{"server-sse-polling", []string{"http/get"}, "SSE resumption (Last-Event-ID, retry) is not checked (a gap)"},
+		{"server-sse-polling", []string{"http/priming", "tools/calls/<tool>"}, "a stream that ends before the response without an event id fails the call; resumption itself (GET with Last-Event-ID) is not sent (a gap)"},
 		{"server-sse-multiple-streams", []string{"http/get"}, "several streams at once are not checked (a gap)"},
 		{"elicitation-sep1330-enums", nil, askClient},
 		{"resources-list", []string{"resources/list", "messages"}, ""},

@@ -57,8 +57,14 @@ type tap struct {
 	sent       map[string]sentMethod
 	negotiated string
 	lastSent   string
-	closed     chan struct{}
-	once       sync.Once
+	// The server's requests for input (sampling, elicitation, roots) by id,
+	// and those the client refused for want of a callback: a call that
+	// fails after one failed for the client's lack, not the server's fault.
+	asks        map[string]string
+	refused     int
+	lastRefused string
+	closed      chan struct{}
+	once        sync.Once
 }
 
 type sentMethod struct{ method, version string }
@@ -82,7 +88,7 @@ type progressNote struct {
 
 func newTap(inner client.Transport, wire *wireLog) *tap {
 	return &tap{inner: inner, wire: wire, sent: map[string]sentMethod{}, waiters: map[string]chan []byte{}, nullID: make(chan []byte, 8),
-		tokens: map[string]bool{}, requests: map[string]sentRequest{}, closed: make(chan struct{})}
+		tokens: map[string]bool{}, requests: map[string]sentRequest{}, asks: map[string]string{}, closed: make(chan struct{})}
 }
 
 // envelope is what the tap reads of a message.
@@ -137,6 +143,18 @@ func (t *tap) Send(ctx context.Context, msg []byte) error {
 		}
 		t.lastSent = version
 	}
+	if env.Method == "" && len(env.ID) > 0 {
+		if m, ok := t.asks[string(env.ID)]; ok {
+			delete(t.asks, string(env.ID))
+			var e struct {
+				Code int64 `json:"code"`
+			}
+			if json.Unmarshal(env.Error, &e) == nil && e.Code == client.CodeMethodNotFound {
+				t.refused++
+				t.lastRefused = m
+			}
+		}
+	}
 	if env.Method == "notifications/cancelled" {
 		if r, ok := t.requests[string(env.Params.RequestID)]; ok && r.token != "" {
 			t.cancelled = append(t.cancelled, &cancelNote{id: string(env.Params.RequestID), tool: r.tool, token: r.token})
@@ -164,6 +182,12 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 			t.early = append(t.early, env.Method)
 		}
 		t.tasks.see(env.Method, msg)
+		switch env.Method {
+		case "sampling/createMessage", "elicitation/create", "roots/list":
+			if len(env.ID) > 0 && len(t.asks) < 1000 {
+				t.asks[string(env.ID)] = env.Method
+			}
+		}
 		if env.Method == "notifications/progress" {
 			tok := string(env.Params.ProgressToken)
 			t.progress = append(t.progress, progressNote{token: tok, known: t.tokens[tok], at: time.Now()})
@@ -207,6 +231,19 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 }
 
 func (t *tap) Close() error { return t.inner.Close() }
+
+// refusals returns how many of the server's requests for input the client
+// has refused for want of a callback, and the method of the last.
+func (t *tap) refusals() (int, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refused, t.lastRefused
+}
+
+// Unwrap gives the client the transport itself, so that what the client
+// hands a transport (the x-mcp-header annotations tools/list carries, which
+// become Mcp-Param-* headers) reaches it through the tap.
+func (t *tap) Unwrap() client.Transport { return t.inner }
 
 // checkWire checks a message from the server against the schema of its
 // version; t.mu is held.

@@ -68,6 +68,10 @@
 //	                                      Warning")
 //	http/get                           F  GET in the session answers an SSE stream or 405 (basic/transports,
 //	                                      "Listening for Messages from the Server")
+//	http/priming                       W  from 2025-11-25, a POST answered with an SSE stream begins with a priming
+//	                                      event (an id, no data) and sets retry, so that the client can resume if the
+//	                                      server closes the stream before the response (basic/transports,
+//	                                      "Resumability and Redelivery" (SEP-1699))
 //	http/delete                        F  DELETE ends the session (2xx; 405 noted), after which a request with its id
 //	                                      gets 404 (basic/transports, "Session Management"); W an answer to DELETE
 //	                                      other than 2xx, 405 or 5xx
@@ -216,7 +220,9 @@
 //	json-schema-2020-12                            tools/schemas/<tool>
 //	elicitation-sep1034-defaults                   needs a tool that asks the client (the fixture's); a server's own tools that
 //	                                               ask are answered by Options.Client's callbacks during tools/calls
-//	server-sse-polling                             http/get; SSE resumption (Last-Event-ID, retry) is not checked (a gap)
+//	server-sse-polling                             http/priming, tools/calls/<tool>; a stream that ends before the response
+//	                                               without an event id fails the call; resumption itself (GET with
+//	                                               Last-Event-ID) is not sent (a gap)
 //	server-sse-multiple-streams                    http/get; several streams at once are not checked (a gap)
 //	elicitation-sep1330-enums                      needs a tool that asks the client (the fixture's); a server's own tools that
 //	                                               ask are answered by Options.Client's callbacks during tools/calls

@@ -1,13 +1,17 @@
 package servercheck
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -216,6 +220,106 @@ func (c *state) httpGet() {
 	}
 }
 
+// httpPriming reads the SSE stream a POSTed ping gets, to its response.
+func (c *state) httpPriming() {
+	cn, tr := c.httpConn()
+	if v := cn.cl.ProtocolVersion(); v < client.Version20251125 {
+		c.skipf("the session speaks %s: priming events came with 2025-11-25", v)
+	}
+	if tr.SessionID() == "" {
+		c.skipf("the server gave out no Mcp-Session-Id at initialize (stateless): no session to resume a stream in")
+	}
+	h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Mcp-Protocol-Version": {cn.cl.ProtocolVersion()}}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	resp, err := tr.Do(ctx, http.MethodPost, h, []byte(httpPing))
+	if err != nil {
+		c.fatalf("sent ping in the session; the request failed: %v", err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		c.skipf("the server answered a POSTed ping with HTTP %d (%s), not an SSE stream: nothing to resume", resp.StatusCode, ct)
+	}
+	events, err := readEvents(resp.Body, 64<<10, `"`+rawPrefix+`http"`)
+	if err != nil && len(events) == 0 {
+		c.fatalf("sent ping in the session; reading its SSE stream failed: %v", err)
+	}
+	first := events[0]
+	retry := slices.ContainsFunc(events, func(e sseEvent) bool { return e.retry })
+	switch {
+	case first.id == "" || strings.TrimSpace(first.data) != "":
+		c.breakf("sent ping in the session; the SSE stream began with %s\n"+
+			"expected: a priming event first, an event id with empty data, so that a client can resume with GET and "+
+			"Last-Event-ID if the stream ends before the response (servers SHOULD send it: basic/transports, "+
+			"\"Resumability and Redelivery\", SEP-1699, 2025-11-25)", first)
+	case !retry:
+		c.breakf("sent ping in the session; the SSE stream had a priming event (id %q) but no retry field\n"+
+			"expected: a retry field, which tells the client how long to wait before it reconnects (servers SHOULD "+
+			"send it: SEP-1699, 2025-11-25)", first.id)
+	}
+}
+
+// sseEvent is one event of an SSE stream, as much as the checks need.
+type sseEvent struct {
+	id, data string
+	retry    bool
+}
+
+func (e sseEvent) String() string {
+	if e.id == "" {
+		return fmt.Sprintf("an event with no id and data %s", cut(strconv.Quote(e.data), 200))
+	}
+	return fmt.Sprintf("an event with id %q and data %s", e.id, cut(strconv.Quote(e.data), 200))
+}
+
+// readEvents reads SSE events until one's data holds stop, the stream
+// ends, or limit bytes were read.
+func readEvents(r io.Reader, limit int64, stop string) ([]sseEvent, error) {
+	sc := bufio.NewScanner(io.LimitReader(r, limit))
+	sc.Buffer(nil, int(limit))
+	var out []sseEvent
+	var cur sseEvent
+	seen := false
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if line == "" {
+			if seen {
+				out = append(out, cur)
+				if strings.Contains(cur.data, stop) {
+					return out, nil
+				}
+			}
+			cur, seen = sseEvent{}, false
+			continue
+		}
+		field, value, _ := strings.Cut(line, ":")
+		value = strings.TrimPrefix(value, " ")
+		switch field {
+		case "id":
+			cur.id, seen = value, true
+		case "data":
+			if cur.data != "" {
+				cur.data += "\n"
+			}
+			cur.data += value
+			seen = true
+		case "retry":
+			cur.retry, seen = true, true
+		}
+	}
+	if seen {
+		out = append(out, cur)
+	}
+	if err := sc.Err(); err != nil {
+		return out, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New("the stream ended with no event")
+	}
+	return out, nil
+}
+
 func (c *state) httpDelete() {
 	cn, tr := c.httpConn()
 	sid := tr.SessionID()
@@ -316,6 +420,25 @@ func (c *state) httpHeaders() {
 			tcase{"Mcp-Name with spaces around the name of the tools/call's tool (" + ghost + ")", call, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "  " + ghost + "  "}, true},
 		)
 	}
+	if c.s.caps.Tools != nil {
+		if name, prop, header, value, ok := paramHeaderTool(quietList(c.s, (*client.Client).Tools)); ok {
+			// The tool may run if the server ignores the headers, with one
+			// argument it accepts; tools/calls runs it anyway.
+			call := body("tools/call", `"name":`+strconv.Quote(name)+`,"arguments":{`+strconv.Quote(prop)+`:`+value+`}`)
+			std := map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": name}
+			with := func(k, v string) map[string]string {
+				h := maps.Clone(std)
+				h[k] = v
+				return h
+			}
+			cases = append(cases,
+				tcase{"Mcp-Param-" + header + ": mcptestkit-other on a tools/call of " + name + " whose argument " + prop + " is " + value,
+					call, with("Mcp-Param-"+header, "mcptestkit-other"), false},
+				tcase{"no Mcp-Param-" + header + " header on a tools/call of " + name + " whose argument " + prop + " is " + value,
+					call, std, false},
+			)
+		}
+	}
 	for _, tc := range cases {
 		h := map[string]string{}
 		for k, v := range tc.headers {
@@ -328,9 +451,40 @@ func (c *state) httpHeaders() {
 				"(RFC 9110 5.5; SEP-2243, basic/transports at 2026-07-28)", tc.what, got)
 		case !tc.accept && got.status != http.StatusBadRequest:
 			c.breakf("sent %s; got %s\nexpected: HTTP 400 Bad Request with JSON-RPC error -32020 (HeaderMismatch): a server MUST "+
-				"reject a request whose Mcp-Method or Mcp-Name header is missing or differs from its body (SEP-2243, basic/transports at 2026-07-28)", tc.what, got)
+				"reject a request whose Mcp-Method, Mcp-Name or Mcp-Param-* header is missing or differs from its body (SEP-2243, basic/transports at 2026-07-28)", tc.what, got)
 		case !tc.accept && !strings.Contains(got.body, "-32020"):
 			c.warnf("sent %s; got %s\nexpected: the 400 carries JSON-RPC error -32020 (HeaderMismatch) (SEP-2243)", tc.what, got)
 		}
 	}
+}
+
+// paramHeaderTool finds the first tool whose inputSchema binds a top-level
+// string or integer property to a header (x-mcp-header) and returns the
+// tool, the property, the header's name and a JSON value for the
+// property.
+func paramHeaderTool(tools []*client.Tool) (name, prop, header, value string, ok bool) {
+	for _, t := range tools {
+		var s struct {
+			Properties map[string]struct {
+				Type   any    `json:"type"`
+				Header string `json:"x-mcp-header"`
+			} `json:"properties"`
+		}
+		if json.Unmarshal(t.InputSchema, &s) != nil {
+			continue
+		}
+		for _, p := range slices.Sorted(maps.Keys(s.Properties)) {
+			sp := s.Properties[p]
+			if sp.Header == "" {
+				continue
+			}
+			switch sp.Type {
+			case "string":
+				return t.Name, p, sp.Header, `"mcptestkit"`, true
+			case "integer":
+				return t.Name, p, sp.Header, "7", true
+			}
+		}
+	}
+	return "", "", "", "", false
 }

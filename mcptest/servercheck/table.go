@@ -103,6 +103,10 @@ func checkTable() []family {
 		{name: "http/get", level: Fail, spec: `basic/transports, "Listening for Messages from the Server"`,
 			doc: "GET in the session answers an SSE stream or 405",
 			run: (*state).httpGet},
+		{name: "http/priming", level: Warn, spec: `basic/transports, "Resumability and Redelivery" (SEP-1699)`,
+			doc: `from 2025-11-25, a POST answered with an SSE stream begins with a priming event (an id, no data) and sets
+				retry, so that the client can resume if the server closes the stream before the response`,
+			run: (*state).httpPriming},
 		{name: "http/delete", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc:   "DELETE ends the session (2xx; 405 noted), after which a request with its id gets 404",
 			warns: "an answer to DELETE other than 2xx, 405 or 5xx",

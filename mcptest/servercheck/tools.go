@@ -1,11 +1,14 @@
 package servercheck
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -27,12 +30,14 @@ type outcome struct {
 	fatal   bool   // the connection broke or hung: stop calling
 	crashed bool
 	via     string // for rejections: "isError" or "-32602"
+	asked   string // the call failed after the client could not give the input the server asked for: why
 }
 
 // callTool calls tool t with args over cn and judges what came back by the
 // invariants every call must keep: an answer in time, a connection that
 // stays up, no crash, no crash text, structured output valid.
 func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]any) (*client.CallToolResult, error, outcome) {
+	var o outcome
 	var logsBefore int
 	if c.s.opts.Logs != nil {
 		logsBefore = countCrashRecords(c.s.opts.Logs())
@@ -40,10 +45,13 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	// A value at an extreme the schema allows may ask for endless work, with
 	// progress all along: such a call gets the timeout once.
 	ctx, progress, stop := c.progressCtx(extreme(args) == "")
+	refusedBefore, _ := cn.tap.refusals()
 	res, err := cn.cl.CallTool(ctx, t.Name, args, append(taskCallOptions(cn, t, progress), client.WithTimeout(0))...)
 	progressed := stop()
+	if n, m := cn.tap.refusals(); n > refusedBefore && (err != nil || res.IsError) {
+		o.asked = "it asked the client for " + m + ", which this client has no callback for"
+	}
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
-	var o outcome
 	crashes := c.s.takeCrashes()
 	if len(crashes) > 0 {
 		o.crashed = true
@@ -86,7 +94,21 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	}
 	if e, ok := errorCode(err); ok && e.Code == transport.CodeHTTPError {
 		var status int
+		var ended bool
 		e.DataField("status", &status)
+		if e.DataField("streamEnded", &ended); ended {
+			o.problem = fmt.Sprintf("%s\n"+
+				"the server ended the call's SSE stream before the response (%s): the response is lost\n"+
+				"expected: a response on the stream; a server may close a stream early only after an event with an "+
+				"id, which the client resumes from with GET and Last-Event-ID (basic/transports, \"Resumability and "+
+				"Redelivery\"; SEP-1699, 2025-11-25), and every request gets a response (JSON-RPC 2.0). A handler "+
+				"that panics inside an HTTP server that recovers it ends the stream this way too.", sent, strings.TrimPrefix(e.Message, "transport: "))
+			if c.s.checkAlive(cn, c.name); c.s.dead != "" {
+				o.fatal = true
+				o.problem += "\n" + c.s.dead + ": the checks after this one are skipped"
+			}
+			return res, err, o
+		}
 		if status == 0 {
 			o.crashed = true
 			o.problem = fmt.Sprintf("%s\n"+
@@ -183,8 +205,8 @@ func (c *state) toolCalls(t *client.Tool) {
 		}
 	}
 	e := newSeeded(c.s.opts.Seed, t.Name)
-	var calls, ok, toolErrors, ungen, failures int
-	var why, firstError string // why the last argument set that failed did; the first tool error
+	var calls, ok, toolErrors, ungen, failures, asked int
+	var why, firstError, askedWhy string // why the last argument set that failed did; the first tool error; what the client could not give
 	sent := map[string]bool{}
 	for range c.s.opts.Calls {
 		args, w := in.conforming(e)
@@ -202,6 +224,11 @@ func (c *state) toolCalls(t *client.Tool) {
 		calls++
 		res, err, o := c.callTool(cn, t, out, args)
 		if o.problem == "" {
+			if w := cmp.Or(o.asked, needsClient(err)); w != "" {
+				asked++
+				askedWhy = w
+				continue
+			}
 			o.problem, o.warn = c.judgeResult(t, out, args, res, err)
 		}
 		if o.problem != "" {
@@ -228,7 +255,14 @@ func (c *state) toolCalls(t *client.Tool) {
 	if calls == 0 {
 		c.skipf("tool %q: no arguments generated from the inputSchema: %s", t.Name, why)
 	}
-	c.notef("%d call(s): %d succeeded, %d tool error(s)", calls, ok, toolErrors)
+	if asked > 0 {
+		if asked == calls {
+			c.skipf("tool %q: %s, so no call got its result (%d call(s)); give Options.Client the callbacks "+
+				"(Elicit, CreateMessage, ListRoots) and capabilities it needs to check it", t.Name, askedWhy, calls)
+		}
+		c.notef("%d call(s) not judged: %s", asked, askedWhy)
+	}
+	c.notef("%d call(s): %d succeeded, %d tool error(s)", calls-asked, ok, toolErrors)
 	if out != nil && ok == 0 && toolErrors > 0 && failures == 0 {
 		c.warnf("tool %q declares an outputSchema, but none of its %d call(s) with arguments valid against its inputSchema "+
 			"succeeded (each was an isError result), so no output was checked against it; the first answer: %s\n"+
@@ -241,10 +275,43 @@ func (c *state) toolCalls(t *client.Tool) {
 	}
 }
 
+// needsClient says why a call's error is the client's lack, not the server's
+// fault, or returns "": the tool asked (input_required) for what the
+// client has no callback for, or the server refused the call because the
+// client did not declare a capability it needs (-32021, which 2026-07-28
+// specifies for that).
+func needsClient(err error) string {
+	var ire *client.InputRequiredError
+	if errors.As(err, &ire) && ire.Err != nil {
+		return "it asks the client for input this client could not give (" + cut(ire.Err.Error(), 200) + ")"
+	}
+	if e, ok := errorCode(err); ok && e.Code == client.CodeMissingRequiredClientCapability {
+		return "the server refused it for a client capability the client did not declare (-32021 " + strconv.Quote(cut(e.Message, 200)) + ")"
+	} else if ok && clientLacks.MatchString(e.Message) {
+		// Before 2026-07-28 no code says so; the message does.
+		return "the server failed it because the client lacks a capability (error " + strconv.FormatInt(e.Code, 10) + " " + strconv.Quote(cut(e.Message, 200)) + ")"
+	}
+	return ""
+}
+
+// clientLacks matches an error message that blames the client's missing
+// sampling, elicitation or roots support ("client does not support
+// elicitation", go-sdk's words).
+var clientLacks = regexp.MustCompile(`(?i)client (does not|doesn't) support (elicitation|sampling|roots)|(elicitation|sampling|roots) (capability )?(is )?not (supported|declared) by (the )?client`)
+
 // judgeResult checks the result of a call with conforming arguments;
 // warn says the problem breaks a SHOULD, not a MUST.
 func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, res *client.CallToolResult, err error) (problem string, warn bool) {
 	sent := fmt.Sprintf("called tool %q with arguments %s", t.Name, compactJSON(args))
+	if e, ok := errorCode(err); ok && e.Code == client.CodeHeaderMismatch {
+		return fmt.Sprintf("%s\n"+
+			"got %s\n"+
+			"expected: a result: the client sent the headers of the tool's x-mcp-header annotations as the "+
+			"specification converts them (a string as it is, an empty one as an empty value, an integer in decimal, "+
+			"a boolean as true or false, base64 for what is not plain ASCII), and a server rejects only headers that "+
+			"differ from the body (SEP-2243, basic/transports at 2026-07-28); a server that takes an empty value for a "+
+			"missing header refuses every call with an empty string there", sent, describe(nil, err)), true
+	}
 	if err != nil {
 		return fmt.Sprintf("%s\n"+
 			"got %s\n"+
