@@ -246,8 +246,9 @@
 //	caching                                        messages; ttlMs and cacheScope are checked on every cacheable result at
 //	                                               2026-07-28
 //	http-header-validation                         http/headers; Mcp-Method, Mcp-Name; value encodings are not varied (a gap)
-//	http-custom-header-server-validation           none yet: the Mcp-Param-* headers of a tool's x-mcp-header annotations are
-//	                                               not checked (a gap)
+//	http-custom-header-server-validation           http/headers, tools/calls/<tool>; a differing and a missing Mcp-Param-*
+//	                                               header, on the first tool whose x-mcp-header binds a top-level string or
+//	                                               integer; encodings are not varied
 //	tasks-lifecycle                                tasks/optional/<tool>, tasks/cancel, tasks/unknown-task
 //	tasks-capability-negotiation                   tasks/required/<tool>, tasks/optional/<tool>
 //	tasks-wire-fields                              tasks/status-notifications, messages; the tasks extension's wire rules on

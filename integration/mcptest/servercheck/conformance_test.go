@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
+	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -22,8 +25,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/examples/bookshop"
 	"github.com/mcptestkit/mcptestkit/internal/npx"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
@@ -49,8 +54,22 @@ var disagreements = map[string]map[string]string{
 	},
 	"stateless": {
 		"prompts-get-with-args": missingPromptArgument,
+		"http-custom-header-server-validation": "CheckServer warns (tools/calls/test_x_mcp_header) that go-sdk answers -32020 " +
+			"\"missing Mcp-Param-Region header\" to a call whose region is the empty string, for which the client sends the " +
+			"header with an empty value as the specification's conversion gives it; the suite never sends an empty value",
+	},
+	"bookshop": {
+		"resources-templates-read": "the suite reads its fixture's template (test://template/{id}/data), which the Bookshop has not",
+		"resources-subscribe":      undeclared,
+		"resources-unsubscribe":    undeclared,
+		"completion-complete":      undeclared,
 	},
 }
+
+// undeclared: the suite tests what the server never declared; the checks
+// are gated on what it declares.
+const undeclared = "the suite asks for a capability the Bookshop does not declare (resources.subscribe, completions) and " +
+	"fails it; CheckServer checks what a server declares"
 
 // missingPromptArgument: CheckServer is stricter, rightly.
 const missingPromptArgument = "CheckServer warns (prompts/missing-argument) that go-sdk renders a prompt whose required " +
@@ -70,9 +89,25 @@ func TestConformanceAgreement(t *testing.T) {
 	}{
 		{"stateful", false, "2025-11-25"},
 		{"stateless", true, "2026-07-28"},
+		{"bookshop", false, "2025-11-25"},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			u := startFixture(t, bin, mode.stateless)
+			var u string
+			if mode.name == "bookshop" {
+				// The example, which has none of the fixture's tools: only
+				// the scenarios that need none are compared.
+				s := bookshop.New(slog.New(slog.DiscardHandler))
+				srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+				t.Cleanup(func() {
+					srv.Close()
+					for ss := range s.Sessions() { // the suite ends no session it starts
+						ss.Close()
+					}
+				})
+				u = srv.URL + "/"
+			} else {
+				u = startFixture(t, bin, mode.stateless)
+			}
 			suite := runSuite(t, npxPath, u, mode.version)
 			ours := runChecks(t, u)
 			got := compare(table, suite, ours)
@@ -136,6 +171,28 @@ func TestConformancePlantedDefects(t *testing.T) {
 				}
 			}
 		}}},
+		{"param-headers-unchecked", stateless, "2026-07-28", "http-custom-header-server-validation", defect{request: func(r *http.Request) {
+			// The fixture's one annotated argument is made to agree with
+			// the body: the server never sees a mismatch.
+			if r.Body == nil {
+				return
+			}
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var m struct {
+				Params struct {
+					Arguments map[string]any `json:"arguments"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &m) != nil {
+				return
+			}
+			if v, ok := m.Params.Arguments["region"].(string); ok && v != "" {
+				r.Header.Set("Mcp-Param-Region", v)
+			} else {
+				r.Header.Del("Mcp-Param-Region")
+			}
+		}}},
 		{"not-found-without-uri", stateless, "2026-07-28", "sep-2164-resource-not-found", defect{response: func(msg map[string]any) {
 			if e, ok := msg["error"].(map[string]any); ok {
 				delete(e, "data")
@@ -151,6 +208,36 @@ func TestConformancePlantedDefects(t *testing.T) {
 			w.WriteHeader(http.StatusOK)
 			return true
 		}}},
+		// A protocolVersion the server does not speak is echoed back.
+		{"version-echoed", stateful, "2025-11-25", "server-initialize", defect{intercept: func(w http.ResponseWriter, r *http.Request) bool {
+			m := peek(r)
+			if m.Method != "initialize" || slices.Contains([]string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}, m.Params.ProtocolVersion) {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{},"serverInfo":{"name":"echo","version":"1"}}}`, m.ID, m.Params.ProtocolVersion)
+			return true
+		}, suiteMisses: "the suite asks only for versions that exist"}},
+		// resources.subscribe is declared, and resources/subscribe is not
+		// implemented.
+		{"subscribe-unimplemented", stateful, "2025-11-25", "resources-subscribe", defect{intercept: func(w http.ResponseWriter, r *http.Request) bool {
+			m := peek(r)
+			if m.Method != "resources/subscribe" {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, m.ID)
+			return true
+		}}},
+		// A notification is answered 200 with a body instead of 202 and none.
+		{"notification-answered", stateful, "2025-11-25", "server-session-lifecycle", defect{intercept: func(w http.ResponseWriter, r *http.Request) bool {
+			if m := peek(r); !strings.HasPrefix(m.Method, "notifications/") || m.ID != nil {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","result":{}}`)
+			return true
+		}, suiteMisses: "the suite accepts any 2xx for a notification"}},
 		// A session id the server never gave out is served as the last one
 		// it did, instead of 404. The suite sends none such.
 		{"session-unknown-served", stateful, "2025-11-25", "server-session-lifecycle", defect{sessions: true,
@@ -342,21 +429,22 @@ func runChecks(t *testing.T, u string) map[string]servercheck.Result {
 // is about: of a family of checks ("tools/calls/<tool>"), only the one on
 // that item speaks for the scenario.
 var fixtureItems = map[string]string{
-	"tools-call-simple-text":        "test_simple_text",
-	"tools-call-image":              "test_image_content",
-	"tools-call-audio":              "test_audio_content",
-	"tools-call-embedded-resource":  "test_embedded_resource",
-	"tools-call-mixed-content":      "test_multiple_content_types",
-	"tools-call-with-logging":       "test_tool_with_logging",
-	"tools-call-error":              "test_error_handling",
-	"tools-call-with-progress":      "test_tool_with_progress",
-	"json-schema-2020-12":           "json_schema_2020_12_tool",
-	"resources-read-text":           "static-text",
-	"resources-read-binary":         "static-binary",
-	"prompts-get-simple":            "test_simple_prompt",
-	"prompts-get-with-args":         "test_prompt_with_arguments",
-	"prompts-get-embedded-resource": "test_prompt_with_embedded_resource",
-	"prompts-get-with-image":        "test_prompt_with_image",
+	"tools-call-simple-text":               "test_simple_text",
+	"tools-call-image":                     "test_image_content",
+	"tools-call-audio":                     "test_audio_content",
+	"tools-call-embedded-resource":         "test_embedded_resource",
+	"tools-call-mixed-content":             "test_multiple_content_types",
+	"tools-call-with-logging":              "test_tool_with_logging",
+	"tools-call-error":                     "test_error_handling",
+	"tools-call-with-progress":             "test_tool_with_progress",
+	"json-schema-2020-12":                  "json_schema_2020_12_tool",
+	"resources-read-text":                  "static-text",
+	"resources-read-binary":                "static-binary",
+	"prompts-get-simple":                   "test_simple_prompt",
+	"prompts-get-with-args":                "test_prompt_with_arguments",
+	"prompts-get-embedded-resource":        "test_prompt_with_embedded_resource",
+	"prompts-get-with-image":               "test_prompt_with_image",
+	"http-custom-header-server-validation": "test_x_mcp_header",
 }
 
 // during finds the checks a messages finding names ("(during
@@ -376,6 +464,9 @@ func verdict(scenario string, checks []string, results map[string]servercheck.Re
 			}
 			return item == "" || !strings.Contains(c, "<") || strings.HasSuffix(name, "/"+item)
 		})
+	}
+	if item != "" && !slices.ContainsFunc(slices.Collect(maps.Keys(results)), func(name string) bool { return strings.HasSuffix(name, "/"+item) }) {
+		return "skip", nil // the server has no such item: a fixture's scenario
 	}
 	status := "skip"
 	var failing []string
@@ -492,6 +583,7 @@ func (d defect) front(t *testing.T, target string) string {
 			return nil
 		},
 		FlushInterval: -1,
+		ErrorLog:      log.New(io.Discard, "", 0), // a client that hangs up mid-stream is no news
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if d.intercept == nil || !d.intercept(w, r) {
@@ -500,6 +592,24 @@ func (d defect) front(t *testing.T, target string) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
+}
+
+// peek reads the JSON-RPC message of a POST, leaving the body to be read
+// again.
+func peek(r *http.Request) (m struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	} `json:"params"`
+}) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return m
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	_ = json.Unmarshal(body, &m)
+	return m
 }
 
 // rewriteMessages applies change to every JSON-RPC message of a response
