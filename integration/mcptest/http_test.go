@@ -375,7 +375,7 @@ func TestCheckServerHTTPServerDies(t *testing.T) {
 	require.Error(t, err)
 	boom := results["tools/calls/boom"]
 	assert.Equal(t, servercheck.Fail, boom.Status, "%s", boom)
-	assert.Contains(t, boom.Detail, "no HTTP response came at all")
+	assert.Contains(t, boom.Detail, "the server died on this call: no HTTP response came")
 	assert.Contains(t, boom.Detail, "the server stopped answering during tools/calls/boom")
 	after := false
 	for _, name := range order {

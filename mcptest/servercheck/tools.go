@@ -111,15 +111,20 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		}
 		if status == 0 {
 			o.crashed = true
+			cut := strings.TrimPrefix(e.Message, "transport: ")
+			if c.s.checkAlive(cn, c.name); c.s.dead != "" {
+				o.fatal = true
+				o.problem = fmt.Sprintf("%s\n"+
+					"the server died on this call: no HTTP response came (%s), and %s; the checks after this one are skipped\n"+
+					"expected: a result (isError for a failure); a crash guard keeps a handler's panic from killing the server.\n"+
+					"%s", sent, cut, c.s.dead, guardHint)
+				return res, err, o
+			}
 			o.problem = fmt.Sprintf("%s\n"+
 				"no HTTP response came at all: the connection was cut (%s); most likely the handler panicked and the HTTP server "+
 				"dropped the request\n"+
 				"expected: a result (isError for a failure).\n"+
-				"%s", sent, describe(nil, err), guardHint)
-			if c.s.checkAlive(cn, c.name); c.s.dead != "" {
-				o.fatal = true
-				o.problem += "\n" + c.s.dead + ": the checks after this one are skipped"
-			}
+				"%s", sent, cut, guardHint)
 			return res, err, o
 		}
 		if status >= 500 {
