@@ -26,6 +26,14 @@ type inventory struct {
 	resources   []*client.Resource
 	templates   []*client.ResourceTemplate
 	prompts     []*client.Prompt
+	// slow holds, per tool, the arguments of the call that reported the
+	// most progress in tools/calls: the call to cancel while it works.
+	slow map[string]slowCall
+}
+
+type slowCall struct {
+	args     map[string]any
+	progress int
 }
 
 // shutdown closes the main connection and judges how the server processes
@@ -893,6 +901,13 @@ func (c *state) cancellation(tools []*client.Tool) {
 		}
 	}
 	args := c.conformingArgs(t)
+	if sc, ok := c.s.inv.slow[t.Name]; ok {
+		args = sc.args
+	}
+	if tr, ok := cn.tap.inner.(*transport.StreamableHTTP); ok && !cn.modern() && reports {
+		c.cancelOverHTTP(cn, tr, t, args)
+		return
+	}
 	ctx, cancel := context.WithCancel(c.s.ctx)
 	started := make(chan struct{})
 	var once sync.Once
@@ -968,9 +983,13 @@ func (c *state) cancellation(tools []*client.Tool) {
 			continue
 		}
 		cn.abandoned = true // still at work on it: its shutdown says nothing
-		c.warnf("the client cancelled its tools/call %q (request id %s, progressToken %s) with notifications/cancelled; "+
-			"after the server had answered a later request it sent %s for the cancelled call\n"+
-			"expected: a cancelled request stops: the receiver of a cancellation SHOULD stop processing the request and "+
-			"SHOULD NOT send a response for it (specification, basic/utilities/cancellation)", n.tool, n.id, n.token, strings.Join(what, " and "))
+		c.cancelIgnored(n.tool, n.id, n.token, what)
 	}
+}
+
+func (c *state) cancelIgnored(tool, id, token string, what []string) {
+	c.warnf("the client cancelled its tools/call %q (request id %s, progressToken %s) with notifications/cancelled; "+
+		"after the server had answered a later request it sent %s for the cancelled call\n"+
+		"expected: a cancelled request stops: the receiver of a cancellation SHOULD stop processing the request and "+
+		"SHOULD NOT send a response for it (specification, basic/utilities/cancellation)", tool, id, token, strings.Join(what, " and "))
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
@@ -487,4 +488,114 @@ func paramHeaderTool(tools []*client.Tool) (name, prop, header, value string, ok
 		}
 	}
 	return "", "", "", "", false
+}
+
+// cancelOverHTTP cancels a call whose stream it reads itself: the client's
+// transport stops reading a cancelled request's stream, so what the server
+// sends on it after the cancellation is seen only this way. It calls t with
+// args on its own POST, waits for the first progress, sends
+// notifications/cancelled, makes sure the server has read it (a ping
+// answered after it), and counts what still comes on the stream.
+func (c *state) cancelOverHTTP(cn *conn, tr *transport.StreamableHTTP, t *client.Tool, args map[string]any) {
+	const id, token = rawPrefix + "cancel", rawPrefix + "cancel-token"
+	params, _ := json.Marshal(map[string]any{"name": t.Name, "arguments": args, "_meta": map[string]any{"progressToken": token}})
+	call := `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/call","params":` + string(params) + `}`
+	sent := fmt.Sprintf("called tool %q with arguments %s on a POST of its own (progressToken %q)", t.Name, compactJSON(args), token)
+	h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Mcp-Protocol-Version": {cn.cl.ProtocolVersion()}}
+	ctx, cancel := context.WithTimeout(c.s.ctx, c.s.timeout*maxProgressTimeouts)
+	defer cancel()
+	resp, err := tr.Do(ctx, http.MethodPost, h, []byte(call))
+	if err != nil {
+		c.fatalf("%s; the request failed: %v", sent, err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		c.skipf("%s; the server answered HTTP %d (%s), not a stream: the call ended before it could be cancelled", sent, resp.StatusCode, ct)
+	}
+	type event struct {
+		progress, result bool
+		at               time.Time
+	}
+	events := make(chan event, 64)
+	go func() {
+		defer close(events)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data:")
+			if !ok {
+				continue
+			}
+			var m struct {
+				ID     string `json:"id"`
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal([]byte(strings.TrimSpace(data)), &m)
+			e := event{progress: m.Method == "notifications/progress", result: m.ID == id, at: time.Now()}
+			select {
+			case events <- e:
+			default: // a flood: what counts was seen
+			}
+		}
+	}()
+	// The first progress says the call is at work.
+	for started := false; !started; {
+		select {
+		case e, ok := <-events:
+			if !ok || e.result {
+				c.skipf("%s; the call ended before its first progress notification: nothing to cancel", sent)
+			}
+			started = e.progress
+		case <-time.After(c.s.timeout):
+			c.skipf("%s; no progress came within %v: nothing shows the call at work, so nothing to cancel", sent, c.s.timeout)
+		}
+	}
+	note := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + id + `","reason":"mcptestkit: cancellation check"}}`
+	if got := c.send(tr, cn, http.MethodPost, note, nil); got.status/100 != 2 {
+		c.breakf("%s, then POSTed notifications/cancelled for it; got %s\nexpected: 202 Accepted", sent, got)
+	}
+	acked := time.Now()
+	// Two round trips: the server has read the cancellation before the
+	// first, and sent what it had in flight before the second's answer.
+	for range 2 {
+		if got := c.send(tr, cn, http.MethodPost, httpPing, nil); got.status != http.StatusOK {
+			c.fatalf("%s and cancelled it; a ping afterwards got %s\nexpected: the server keeps serving", sent, got)
+		}
+	}
+	wait := min(2*max(cn.tap.progressGap(t.Name), 100*time.Millisecond), c.s.timeout)
+	var after int
+	var result bool
+	deadline := time.After(wait)
+	for done := false; !done; {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				done = true
+				break
+			}
+			if e.at.Before(acked) {
+				continue
+			}
+			if e.progress {
+				after++
+				deadline = time.After(wait) // it goes on: wait for the result as long as it does
+			}
+			if e.result {
+				result, done = true, true
+			}
+		case <-deadline:
+			done = true
+		}
+	}
+	var what []string
+	if after > 1 {
+		what = append(what, fmt.Sprintf("%d more progress notification(s)", after))
+	}
+	if result {
+		what = append(what, "the call's result")
+	}
+	if len(what) > 0 {
+		c.cancelIgnored(t.Name, strconv.Quote(id), strconv.Quote(token), what)
+	}
 }

@@ -118,6 +118,15 @@ func (c *state) versionNegotiation() {
 		legacy = slices.ContainsFunc(res.SupportedVersions, client.IsLegacy)
 	case discover.Error.Code == client.CodeUnsupportedProtocolVersion:
 		// A modern answer: the version is the one at issue, not discover.
+	case discover.Error.Code == client.CodeInternalError:
+		// The one answer that says the server has the method and failed
+		// at it: a 2026-07-28 server that MUST answer it, or a legacy one
+		// that mistakes an unknown method for its own failure.
+		c.breakf("sent server/discover at %s; got %s\n"+
+			"expected: a server/discover result listing the versions the server supports (a server that speaks 2026-07-28 "+
+			"MUST implement it: basic/lifecycle at 2026-07-28), or, from a server that does not, -32601 (Method not "+
+			"found: JSON-RPC 2.0); an internal error tells a client neither which era the server is of nor that it "+
+			"may fall back to initialize", client.Version20260728, discover)
 	default:
 		c.modernWithoutDiscover(ctx, r, discover)
 	}

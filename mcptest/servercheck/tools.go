@@ -31,6 +31,8 @@ type outcome struct {
 	crashed bool
 	via     string // for rejections: "isError" or "-32602"
 	asked   string // the call failed after the client could not give the input the server asked for: why
+	// progressed counts the progress notifications the call got.
+	progressed int
 }
 
 // callTool calls tool t with args over cn and judges what came back by the
@@ -48,6 +50,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	refusedBefore, _ := cn.tap.refusals()
 	res, err := cn.cl.CallTool(ctx, t.Name, args, append(taskCallOptions(cn, t, progress), client.WithTimeout(0))...)
 	progressed := stop()
+	o.progressed = progressed
 	if n, m := cn.tap.refusals(); n > refusedBefore && (err != nil || res.IsError) {
 		o.asked = "it asked the client for " + m + ", which this client has no callback for"
 	}
@@ -228,6 +231,12 @@ func (c *state) toolCalls(t *client.Tool) {
 		cn := c.main()
 		calls++
 		res, err, o := c.callTool(cn, t, out, args)
+		if o.progressed > c.s.inv.slow[t.Name].progress {
+			if c.s.inv.slow == nil {
+				c.s.inv.slow = map[string]slowCall{}
+			}
+			c.s.inv.slow[t.Name] = slowCall{args, o.progressed}
+		}
 		if o.problem == "" {
 			if w := cmp.Or(o.asked, needsClient(err)); w != "" {
 				asked++
