@@ -85,4 +85,3 @@ func startNode(t *testing.T, node, defect string) string {
 	waitListening(t, net.JoinHostPort("127.0.0.1", port))
 	return "http://127.0.0.1:" + port + "/"
 }
-
