@@ -209,6 +209,9 @@ type suite struct {
 	shutdowns shutdowns // stdio: how the server processes ended
 	http      httpState // the http/ checks' connection
 	dead      string    // why the server answers nothing any more; "" while it does
+	// tasksAt says, by protocol version, whether a handshake check's
+	// connection found the server declaring tasks.
+	tasksAt map[string]bool
 	wire      wireLog   // messages that break the protocol's schema
 
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
@@ -221,7 +224,7 @@ type suite struct {
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
-	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout, matchTimeout: toolschema.Timeout(ctx)}
+	s := &suite{dial: dial, opts: *opts, timeout: opts.Timeout, matchTimeout: toolschema.Timeout(ctx), tasksAt: map[string]bool{}}
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
 	}

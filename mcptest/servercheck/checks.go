@@ -27,7 +27,8 @@ type inventory struct {
 	templates   []*client.ResourceTemplate
 	prompts     []*client.Prompt
 	// slow holds, per tool, the arguments of the call that reported the
-	// most progress in tools/calls: the call to cancel while it works.
+	// most progress in tools/calls and still ended with an answer: the
+	// call to cancel while it works.
 	slow map[string]slowCall
 }
 
@@ -134,7 +135,18 @@ func (c *state) handshake(version string) {
 				"and the client, which pinned no version, fell back to initialize and agreed on %s", version, what, mc.cl.ProtocolVersion())
 		}
 	}
+	if mc := c.s.main; version == client.Version20260728 && mc != nil && mc.cl != nil && mc.modern() && mc.version == "" {
+		// The first connection, which pinned no version, agreed on
+		// 2026-07-28: its server/discover is this handshake, and a new
+		// connection (a new process, over stdio) would repeat it.
+		c.useSpan(span{c: mc, from: 0, to: mc.tap.mark()})
+		c.notef("the first connection's handshake: server/discover at %s", version)
+		return
+	}
 	cn, err := c.s.open(version)
+	if cn != nil && err == nil {
+		c.s.tasksAt[version] = cn.cl.SupportsTasks()
+	}
 	if cn != nil {
 		// The whole connection, from its first message: the handshake is
 		// what this check is about.

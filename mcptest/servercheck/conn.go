@@ -60,11 +60,13 @@ type tap struct {
 	// The server's requests for input (sampling, elicitation, roots) by id,
 	// and those the client refused for want of a callback: a call that
 	// fails after one failed for the client's lack, not the server's fault.
-	asks        map[string]string
-	refused     int
-	lastRefused string
-	closed      chan struct{}
-	once        sync.Once
+	// The tools seen answering input_required (2026-07-28), by name.
+	inputRequired map[string]asked
+	asks          map[string]string
+	refused       int
+	lastRefused   string
+	closed        chan struct{}
+	once          sync.Once
 }
 
 type sentMethod struct{ method, version string }
@@ -88,7 +90,7 @@ type progressNote struct {
 
 func newTap(inner client.Transport, wire *wireLog) *tap {
 	return &tap{inner: inner, wire: wire, sent: map[string]sentMethod{}, waiters: map[string]chan []byte{}, nullID: make(chan []byte, 8),
-		tokens: map[string]bool{}, requests: map[string]sentRequest{}, asks: map[string]string{}, closed: make(chan struct{})}
+		tokens: map[string]bool{}, requests: map[string]sentRequest{}, asks: map[string]string{}, inputRequired: map[string]asked{}, closed: make(chan struct{})}
 }
 
 // envelope is what the tap reads of a message.
@@ -177,6 +179,7 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		_ = json.Unmarshal(msg, &env)
 		t.mu.Lock()
 		t.record(false, msg)
+		t.seeInputRequired(env) // before checkWire, which forgets the request
 		t.checkWire(env, msg)
 		if env.Method != "" && t.initSent && !t.ready && env.Method != "ping" && env.Method != "notifications/message" {
 			t.early = append(t.early, env.Method)

@@ -99,6 +99,13 @@
 //	                                      in time to a value at an extreme the inputSchema allows (it should bound
 //	                                      it), a tool with an outputSchema that fails every call (its output never
 //	                                      checked)
+//	tools/input-required/<tool>        W  for each tool that answered input_required in tools/calls, retried raw: with
+//	                                      its requestState changed and the input answered (an elicitation accepted
+//	                                      with content generated from its schema), it gets a JSON-RPC error, not a
+//	                                      complete result (the client can change the state, so a server protects it);
+//	                                      with inputResponses that hold none of what was asked, a new input_required
+//	                                      result asking again (SHOULD re-request) (multi round-trip requests at
+//	                                      2026-07-28 (SEP-2322))
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted); a success
 //	                                      means the handler ran on input its schema forbids. A property
@@ -272,12 +279,14 @@
 //	                                               answered during tools/calls, their results checked by messages
 //	input-required-result-multi-round              needs the fixture's input_required tools; a server's own tools that ask are
 //	                                               answered during tools/calls, their results checked by messages
-//	input-required-result-missing-input-response   none yet: a retry that leaves out an input response is not sent (a gap)
+//	input-required-result-missing-input-response   tools/input-required/<tool>; on every tool that answers input_required
 //	input-required-result-non-tool-request         needs the fixture's input_required tools; a server's own tools that ask are
 //	                                               answered during tools/calls, their results checked by messages
 //	input-required-result-result-type              messages; resultType is checked on every result at 2026-07-28
-//	input-required-result-unsupported-methods      none yet (a gap)
-//	input-required-result-tampered-state           none yet: a retry with a changed requestState is not sent (a gap)
+//	input-required-result-unsupported-methods      tools/list, prompts/list, messages; an input_required result is checked on
+//	                                               every request that may not have one
+//	input-required-result-tampered-state           tools/input-required/<tool>; on every tool that answers input_required with
+//	                                               a requestState, changed otherwise than the suite does
 //	input-required-result-capability-check         needs the fixture's input_required tools; a server's own tools that ask are
 //	                                               answered during tools/calls, their results checked by messages
 //	input-required-result-ignore-extra-params      needs the fixture's input_required tools; a server's own tools that ask are

@@ -118,7 +118,7 @@ func (c *state) versionNegotiation() {
 		legacy = slices.ContainsFunc(res.SupportedVersions, client.IsLegacy)
 	case discover.Error.Code == client.CodeUnsupportedProtocolVersion:
 		// A modern answer: the version is the one at issue, not discover.
-	case discover.Error.Code == client.CodeInternalError:
+	case discover.Error.Code == client.CodeInternalError && !c.modernWithoutDiscover(ctx, r, discover):
 		// The one answer that says the server has the method and failed
 		// at it: a 2026-07-28 server that MUST answer it, or a legacy one
 		// that mistakes an unknown method for its own failure.
@@ -208,8 +208,9 @@ func (t *tap) answerTo(method string) (*rpcAnswer, bool) {
 
 // modernWithoutDiscover checks a server that answered server/discover with
 // an error: a legacy server may, but one that serves 2026-07-28 requests
-// (a result with resultType) MUST implement server/discover.
-func (c *state) modernWithoutDiscover(ctx context.Context, r *rawConn, discover *rpcAnswer) {
+// (a result with resultType) MUST implement server/discover. It reports
+// whether it found the server serving them.
+func (c *state) modernWithoutDiscover(ctx context.Context, r *rawConn, discover *rpcAnswer) (found bool) {
 	method := ""
 	for _, k := range []struct {
 		declared bool
@@ -221,22 +222,23 @@ func (c *state) modernWithoutDiscover(ctx context.Context, r *rawConn, discover 
 		}
 	}
 	if method == "" || !r.alive() {
-		return
+		return false
 	}
 	probe, err := r.call(ctx, method, modernMeta())
 	if err != nil || probe.Error != nil {
-		return // not a 2026-07-28 answer: a legacy server
+		return false // not a 2026-07-28 answer: a legacy server
 	}
 	var res struct {
 		ResultType *string `json:"resultType"`
 	}
 	if json.Unmarshal(probe.Result, &res) != nil || res.ResultType == nil {
-		return // a legacy server that serves requests before initialize
+		return false // a legacy server that serves requests before initialize
 	}
 	c.breakf("the server answers 2026-07-28 requests (%s at %s got a result with resultType %q), but server/discover got %s\n"+
 		"expected: a server/discover result listing the versions it supports (basic/lifecycle at 2026-07-28: servers MUST "+
 		"implement server/discover; clients use it to find a server's era, and fall back to initialize when it fails)",
 		method, client.Version20260728, *res.ResultType, strings.TrimPrefix(discover.String(), "the "))
+	return true
 }
 
 // alive reports whether a raw connection can still be read.

@@ -155,6 +155,12 @@ func checkTable() []family {
 				an extreme the inputSchema allows (it should bound it), a tool with an outputSchema that fails every call (its
 				output never checked)`,
 			items: perTool((*state).toolCalls)},
+		{name: "tools/input-required/<tool>", level: Warn, spec: "multi round-trip requests at 2026-07-28 (SEP-2322)",
+			doc: `for each tool that answered input_required in tools/calls, retried raw: with its requestState changed and
+				the input answered (an elicitation accepted with content generated from its schema), it gets a JSON-RPC error,
+				not a complete result (the client can change the state, so a server protects it); with inputResponses that hold
+				none of what was asked, a new input_required result asking again (SHOULD re-request)`,
+			items: perAskingTool((*state).inputRequired)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
 				isError result or -32602 (noted); a success means the handler ran on input its schema forbids. A property

@@ -63,8 +63,16 @@ func (tk *tasks) conn(c *state) *conn {
 	case !main.modern():
 		tk.skip = "the server does not declare tasks for tools/call (capabilities.tasks.requests.tools.call, 2025-11-25)"
 	case c.s.opts.Version == "" && slices.Contains(main.cl.ServerVersions(), client.Version20251125):
-		cn, err := c.s.open(client.Version20251125)
+		var cn *conn
+		var err error
+		declared, known := c.s.tasksAt[client.Version20251125] // the handshake check's connection saw
+		if !known || declared {
+			cn, err = c.s.open(client.Version20251125)
+		}
 		switch {
+		case known && !declared:
+			tk.skip = fmt.Sprintf("the server declares neither the 2026-07-28 tasks extension (%s) nor, at 2025-11-25, the tasks "+
+				"capability for tools/call (capabilities.tasks.requests.tools.call)", client.ExtensionTasks)
 		case err != nil:
 			tk.skip = fmt.Sprintf("the server does not declare the 2026-07-28 tasks extension (%s), and the handshake at 2025-11-25, which it offers, failed: %v", client.ExtensionTasks, err)
 		case !cn.cl.SupportsTasks():

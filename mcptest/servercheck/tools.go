@@ -231,7 +231,7 @@ func (c *state) toolCalls(t *client.Tool) {
 		cn := c.main()
 		calls++
 		res, err, o := c.callTool(cn, t, out, args)
-		if o.progressed > c.s.inv.slow[t.Name].progress {
+		if err == nil && o.progressed > c.s.inv.slow[t.Name].progress { // a call that ended: not one to keep a server busy forever
 			if c.s.inv.slow == nil {
 				c.s.inv.slow = map[string]slowCall{}
 			}

@@ -242,6 +242,9 @@ func (w *wireCheck) each(a []any, path string, fn func(obj map[string]any, path 
 	}
 }
 
+// mrtrMethods are the requests a server may answer with input_required.
+var mrtrMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true, "tasks/result": true}
+
 // cacheable are the 2026-07-28 results that carry ttlMs and cacheScope.
 var cacheable = map[string]bool{"server/discover": true, "tools/list": true, "prompts/list": true,
 	"resources/list": true, "resources/templates/list": true, "resources/read": true}
@@ -256,6 +259,10 @@ func (w *wireCheck) result(method string, res map[string]any) {
 		}
 		if cacheable[method] && rt == "complete" {
 			w.cache(res)
+		}
+		if rt == "input_required" && !mrtrMethods[method] {
+			w.bad("result.resultType", "is input_required on a "+method+" result: servers MUST NOT send an InputRequiredResult "+
+				"but on tools/call, prompts/get, resources/read and tasks/result (SEP-2322)")
 		}
 		if rt != nil && rt != "complete" {
 			return // input_required, a task: another shape

@@ -54,6 +54,9 @@ var disagreements = map[string]map[string]string{
 	},
 	"stateless": {
 		"prompts-get-with-args": missingPromptArgument,
+		"input-required-result-tampered-state": "CheckServer warns (tools/input-required/test_input_required_result_tampered_state): " +
+			"go-sdk's fixture rejects a requestState that ends in the suite's own marker, \"-TAMPERED\", and accepts one " +
+			"changed any other way; it protects nothing",
 		"http-custom-header-server-validation": "CheckServer warns (tools/calls/test_x_mcp_header) that go-sdk answers -32020 " +
 			"\"missing Mcp-Param-Region header\" to a call whose region is the empty string, for which the client sends the " +
 			"header with an empty value as the specification's conversion gives it; the suite never sends an empty value",
@@ -148,6 +151,7 @@ func TestConformancePlantedDefects(t *testing.T) {
 	}{
 		{"foreign-origin-served", stateless, "2026-07-28", "dns-rebinding-protection", defect{request: func(r *http.Request) {
 			r.Header.Del("Origin") // the server never sees who asked
+			r.Host = ""            // nor by which name
 		}}},
 		{"header-mismatch-served", stateless, "2026-07-28", "http-header-validation", defect{request: func(r *http.Request) {
 			// The headers are made to agree with the body: the server never
@@ -192,6 +196,37 @@ func TestConformancePlantedDefects(t *testing.T) {
 			} else {
 				r.Header.Del("Mcp-Param-Region")
 			}
+		}}},
+		// tools/list answered as if it needed input.
+		{"input-required-on-list", stateless, "2026-07-28", "input-required-result-unsupported-methods", defect{response: func(msg map[string]any) {
+			if res, ok := msg["result"].(map[string]any); ok && res["tools"] != nil {
+				res["resultType"] = "input_required"
+				res["requestState"] = "more"
+			}
+		}}},
+		// A retry whose inputResponses miss what was asked fails instead of
+		// asking again.
+		{"missing-input-fails", stateless, "2026-07-28", "input-required-result-missing-input-response", defect{intercept: func(w http.ResponseWriter, r *http.Request) bool {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Params struct {
+					InputResponses map[string]any `json:"inputResponses"`
+				} `json:"params"`
+			}
+			if r.Method != http.MethodPost || r.Body == nil {
+				return false
+			}
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if json.Unmarshal(body, &m) != nil || len(m.Params.InputResponses) == 0 || !bytes.Contains(body, []byte("test_input_required_result_elicitation")) {
+				return false
+			}
+			if _, ok := m.Params.InputResponses["user_name"]; ok {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"missing input"}}`, m.ID)
+			return true
 		}}},
 		{"not-found-without-uri", stateless, "2026-07-28", "sep-2164-resource-not-found", defect{response: func(msg map[string]any) {
 			if e, ok := msg["error"].(map[string]any); ok {
@@ -267,6 +302,13 @@ func TestConformancePlantedDefects(t *testing.T) {
 			require.NotEmpty(t, checks, "%s maps to no check", d.scenario)
 			ours := runChecks(t, u)
 			status, failing := verdict(d.scenario, checks, ours)
+			if os.Getenv("DEBUG_DEFECT") != "" {
+				for n, r := range ours {
+					if r.Status != servercheck.Pass {
+						t.Logf("%s: %s", n, cut(r.String()))
+					}
+				}
+			}
 			if status != "fail" && status != "warn" {
 				t.Errorf("CheckServer passed %s (checks %s: %s) with the defect planted", d.scenario, strings.Join(checks, ", "), status)
 			} else {
@@ -429,22 +471,24 @@ func runChecks(t *testing.T, u string) map[string]servercheck.Result {
 // is about: of a family of checks ("tools/calls/<tool>"), only the one on
 // that item speaks for the scenario.
 var fixtureItems = map[string]string{
-	"tools-call-simple-text":               "test_simple_text",
-	"tools-call-image":                     "test_image_content",
-	"tools-call-audio":                     "test_audio_content",
-	"tools-call-embedded-resource":         "test_embedded_resource",
-	"tools-call-mixed-content":             "test_multiple_content_types",
-	"tools-call-with-logging":              "test_tool_with_logging",
-	"tools-call-error":                     "test_error_handling",
-	"tools-call-with-progress":             "test_tool_with_progress",
-	"json-schema-2020-12":                  "json_schema_2020_12_tool",
-	"resources-read-text":                  "static-text",
-	"resources-read-binary":                "static-binary",
-	"prompts-get-simple":                   "test_simple_prompt",
-	"prompts-get-with-args":                "test_prompt_with_arguments",
-	"prompts-get-embedded-resource":        "test_prompt_with_embedded_resource",
-	"prompts-get-with-image":               "test_prompt_with_image",
-	"http-custom-header-server-validation": "test_x_mcp_header",
+	"tools-call-simple-text":                       "test_simple_text",
+	"tools-call-image":                             "test_image_content",
+	"tools-call-audio":                             "test_audio_content",
+	"tools-call-embedded-resource":                 "test_embedded_resource",
+	"tools-call-mixed-content":                     "test_multiple_content_types",
+	"tools-call-with-logging":                      "test_tool_with_logging",
+	"tools-call-error":                             "test_error_handling",
+	"tools-call-with-progress":                     "test_tool_with_progress",
+	"json-schema-2020-12":                          "json_schema_2020_12_tool",
+	"resources-read-text":                          "static-text",
+	"resources-read-binary":                        "static-binary",
+	"prompts-get-simple":                           "test_simple_prompt",
+	"prompts-get-with-args":                        "test_prompt_with_arguments",
+	"prompts-get-embedded-resource":                "test_prompt_with_embedded_resource",
+	"prompts-get-with-image":                       "test_prompt_with_image",
+	"http-custom-header-server-validation":         "test_x_mcp_header",
+	"input-required-result-tampered-state":         "test_input_required_result_tampered_state",
+	"input-required-result-missing-input-response": "test_input_required_result_elicitation",
 }
 
 // during finds the checks a messages finding names ("(during
@@ -551,6 +595,7 @@ func (d defect) front(t *testing.T, target string) string {
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(to)
 			r.Out.URL.Path = to.Path
+			r.Out.Host = r.In.Host // the server judges the Host it was asked by (DNS rebinding)
 			if d.request != nil {
 				d.request(r.Out)
 			}
@@ -643,3 +688,5 @@ func rewriteMessages(body []byte, sse bool, change func(map[string]any)) []byte 
 	}
 	return out.Bytes()
 }
+
+func cut(s string) string { return s[:min(len(s), 600)] }
