@@ -212,7 +212,7 @@ type suite struct {
 	// tasksAt says, by protocol version, whether a handshake check's
 	// connection found the server declaring tasks.
 	tasksAt map[string]bool
-	wire      wireLog   // messages that break the protocol's schema
+	wire    wireLog // messages that break the protocol's schema
 
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
 	// mcptest knows it, for the hints of the checks a release fails.
