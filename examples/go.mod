@@ -3,6 +3,7 @@ module github.com/mcptestkit/mcptestkit/examples
 go 1.25.5
 
 require (
+	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/mcptestkit/mcptestkit/gosdk v0.1.0
@@ -14,7 +15,6 @@ require (
 
 require (
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -15,6 +15,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 )
 
 // SkipChecks leaves out the checks whose names match any of the patterns,
@@ -119,9 +120,13 @@ func checkHarness(t testing.TB, fn call, srv Server, opts []Option) (*harness, s
 		dial = h.dialMemory(srv)
 	}
 	h.start = cfg.leakCensus().connecting()
+	source := surface.Check
+	if fn == fuzzCall {
+		source = surface.Fuzz
+	}
 	labelled := func(ctx context.Context) (tr client.Transport, err error) {
 		pprof.Do(ctx, pprof.Labels(leakLabel, h.label), func(ctx context.Context) { tr, err = dial(ctx) })
-		return tr, err
+		return surface.Observe(tr, source), err
 	}
 	o := &servercheck.Options{
 		Version: cmp.Or(cfg.version, legacyStart(srv)),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"runtime/pprof"
 	"slices"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -374,6 +376,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 			rec := newRecorder(tr, cfg.keepFrames(), label)
 			h.transcript, tr = rec.transcript, rec
 		}
+		tr = surface.Observe(tr, surface.Tests)
 		h.tr = tr
 		h.client, err = client.Connect(connectCtx, tr, &copts)
 	})
@@ -471,6 +474,9 @@ func (h *harness) cleanup() {
 	}()
 	if h.client != nil {
 		h.endErr = h.client.Err()
+		if surface.Enabled() && h.endErr == nil {
+			h.declareSurface()
+		}
 		h.closeClient()
 	} else {
 		_ = h.tr.Close() // client.Connect closed it already; Close is idempotent
@@ -622,4 +628,34 @@ func (h *harness) serveReturned(err error) {
 		return
 	}
 	h.logf(true, "mcptest: the server's Serve returned an error: %v", err)
+}
+
+// declareSurface lists what the server declares before the connection
+// closes, when the surface is recorded: a test that never lists still has
+// its calls counted against the server's tools, resources and prompts.
+func (h *harness) declareSurface() {
+	ctx, cancel := context.WithTimeout(context.Background(), h.bound(5*time.Second))
+	defer cancel()
+	c := h.client
+	caps := c.ServerCapabilities()
+	if caps.Tools != nil {
+		drain(c.Tools(ctx))
+	}
+	if caps.Resources != nil {
+		drain(c.Resources(ctx))
+		drain(c.ResourceTemplates(ctx))
+	}
+	if caps.Prompts != nil {
+		drain(c.Prompts(ctx))
+	}
+}
+
+// drain reads a listing to its end, its first error, or 10000 items.
+func drain[T any](seq iter.Seq2[T, error]) {
+	n := 0
+	for _, err := range seq {
+		if n++; err != nil || n > 10000 {
+			return
+		}
+	}
 }

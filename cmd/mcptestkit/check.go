@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 )
 
 func checkCommand() *command {
@@ -141,7 +143,14 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 			opts.Skip = append(opts.Skip, "^"+regexp.QuoteMeta(name)+"$")
 		}
 	}
-	err := runUntil(ctx, func() error { return servercheck.Run(ctx, srv.dialer(logs), opts) })
+	// With MCPTEST_SURFACE set, the checks' calls go into a surface report
+	// (as CheckServer's), for "mcptestkit surface" to merge with the tests'.
+	dial := srv.dialer(logs)
+	observed := func(ctx context.Context) (client.Transport, error) {
+		tr, err := dial(ctx)
+		return surface.Observe(tr, surface.Check), err
+	}
+	err := runUntil(ctx, func() error { return servercheck.Run(ctx, observed, opts) })
 	mu.Lock()
 	stopped = true
 	mu.Unlock()

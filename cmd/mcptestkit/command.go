@@ -48,7 +48,7 @@ func lookup(name string) *command {
 }
 
 func commands() []*command {
-	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand(), diffCommand()}
+	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand(), diffCommand(), surfaceCommand()}
 }
 
 // newFlags returns the command's flag set with every flag registered, and

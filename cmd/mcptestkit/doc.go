@@ -11,6 +11,7 @@
 //	mcptestkit record --script steps.json -o session.golden -- ./myserver
 //	mcptestkit replay session.golden -- ./myserver
 //	mcptestkit diff v1.json -- ./myserver                # which schema changes break clients
+//	mcptestkit surface --require surface/*.json          # what the tests never exercised
 //
 // A server is a streamable HTTP URL, or -- followed by the command line of a
 // program that speaks MCP on stdin/stdout (everything after -- is the
@@ -68,12 +69,23 @@
 // OLD and NEW are files (what list --format json prints, or a golden file
 // of the lists), URLs, or, for NEW, -- a server's command line.
 //
+// # surface
+//
+// surface FILE... merges the surface reports that test binaries write with
+// MCPTEST_SURFACE set (package mcptest/surface), and that check writes with
+// it set, and lists per server what the tests exercised of what it
+// declares, then what they never did. --source check shows the checks'
+// calls instead; --require exits 1 when a declared tool, resource, template
+// or prompt was never exercised (--exempt NAME leaves one out); -o FILE
+// writes the merged report.
+//
 // # Exit status
 //
 // 0: every check passed, the call succeeded, the replay matched, every
 // change diff found is compatible. 1: a check failed, the tool failed
 // (isError or a JSON-RPC error), the replay differs or the server broke
-// during it, diff found a breaking change. 2: bad usage, or the server could not be
+// during it, diff found a breaking change, surface --require found
+// something never exercised. 2: bad usage, or the server could not be
 // started or reached. 130 (143 for SIGTERM): interrupted; check stops at
 // once, and blames the server for none of the calls it cut short.
 package main

@@ -161,6 +161,8 @@ Usage:
   mcptestkit call   [flags] TOOL [key=value...] [SERVER]   call one tool
   mcptestkit record [flags] [-o FILE] [SERVER]             record a session as a golden file
   mcptestkit replay [flags] FILE [SERVER]                  run a recorded session again and diff it
+  mcptestkit diff   [flags] OLD NEW                        classify the changes between two surfaces
+  mcptestkit surface [flags] FILE...                       merge surface reports: what the tests exercised
 
 SERVER is one of:
   (nothing)          the bundled Bookshop example (examples/bookshop), served in process
