@@ -75,10 +75,11 @@
 //	http/delete                        F  DELETE ends the session (2xx; 405 noted), after which a request with its id
 //	                                      gets 404 (basic/transports, "Session Management"); W an answer to DELETE
 //	                                      other than 2xx, 405 or 5xx
-//	http/headers                       F  over streamable HTTP at 2026-07-28: a request whose Mcp-Method or Mcp-Name
-//	                                      header is missing or differs from its body gets 400; whitespace around a
-//	                                      header's value is ignored (basic/transports at 2026-07-28 (SEP-2243)); W a
-//	                                      400 without JSON-RPC error -32020 (HeaderMismatch)
+//	http/headers                       F  over streamable HTTP at 2026-07-28: a request whose Mcp-Method, Mcp-Name or
+//	                                      Mcp-Param-* header is missing or differs from its body gets 400; whitespace
+//	                                      around a header's value is ignored, and a base64-encoded value
+//	                                      (=?base64?...?=) is compared decoded (basic/transports at 2026-07-28
+//	                                      (SEP-2243)); W a 400 without JSON-RPC error -32020 (HeaderMismatch)
 //	tools/list                         F  every page read; no cursor repeats, no tool twice
 //	                                      (server/utilities/pagination)
 //	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
@@ -252,7 +253,8 @@
 //	dns-rebinding-protection                       http/origin
 //	caching                                        messages; ttlMs and cacheScope are checked on every cacheable result at
 //	                                               2026-07-28
-//	http-header-validation                         http/headers; Mcp-Method, Mcp-Name; value encodings are not varied (a gap)
+//	http-header-validation                         http/headers; Mcp-Method and Mcp-Name missing, differing, with spaces
+//	                                               around, base64-encoded
 //	http-custom-header-server-validation           http/headers, tools/calls/<tool>; a differing and a missing Mcp-Param-*
 //	                                               header, on the first tool whose x-mcp-header binds a top-level string or
 //	                                               integer; encodings are not varied
@@ -262,7 +264,8 @@
 //	                                               task tools the server has
 //	tasks-request-state-removal                    needs the fixture's input_required task tool
 //	tasks-mrtr-input                               needs the fixture's input_required task tool
-//	tasks-request-headers                          none yet: the headers of task requests are not checked (a gap)
+//	tasks-request-headers                          none yet: the header rules are checked on tools/list, tools/call and
+//	                                               resources/read or prompts/get, not on a task's own requests (a gap)
 //	tasks-dispatch-and-envelope                    tasks/optional/<tool>, tasks/failed-result
 //	tasks-status-notifications                     tasks/status-notifications
 //	tasks-required-task-error                      tasks/required/<tool>

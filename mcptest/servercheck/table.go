@@ -114,8 +114,9 @@ func checkTable() []family {
 			then:  (*suite).closeHTTP},
 
 		{name: "http/headers", level: Fail, spec: "basic/transports at 2026-07-28 (SEP-2243)",
-			doc: `over streamable HTTP at 2026-07-28: a request whose Mcp-Method or Mcp-Name header is missing or differs from
-				its body gets 400; whitespace around a header's value is ignored`,
+			doc: `over streamable HTTP at 2026-07-28: a request whose Mcp-Method, Mcp-Name or Mcp-Param-* header is missing or
+				differs from its body gets 400; whitespace around a header's value is ignored, and a base64-encoded value
+				(=?base64?...?=) is compared decoded`,
 			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch)",
 			run:   (*state).httpHeaders},
 		{name: "tools/list", level: Fail, spec: "server/utilities/pagination", needs: "tools",
