@@ -159,11 +159,7 @@ func TestConformancePlantedDefects(t *testing.T) {
 		{"header-mismatch-served", stateless, "2026-07-28", "http-header-validation", defect{request: func(r *http.Request) {
 			// The headers are made to agree with the body: the server never
 			// sees a mismatch.
-			if r.Body == nil {
-				return
-			}
-			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
+			body := reread(r)
 			var m struct {
 				Method string `json:"method"`
 				Params struct {
@@ -181,11 +177,7 @@ func TestConformancePlantedDefects(t *testing.T) {
 		{"param-headers-unchecked", stateless, "2026-07-28", "http-custom-header-server-validation", defect{request: func(r *http.Request) {
 			// The fixture's one annotated argument is made to agree with
 			// the body: the server never sees a mismatch.
-			if r.Body == nil {
-				return
-			}
-			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
+			body := reread(r)
 			var m struct {
 				Params struct {
 					Arguments map[string]any `json:"arguments"`
@@ -216,12 +208,8 @@ func TestConformancePlantedDefects(t *testing.T) {
 					InputResponses map[string]any `json:"inputResponses"`
 				} `json:"params"`
 			}
-			if r.Method != http.MethodPost || r.Body == nil {
-				return false
-			}
-			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			if json.Unmarshal(body, &m) != nil || len(m.Params.InputResponses) == 0 || !bytes.Contains(body, []byte("test_input_required_result_elicitation")) {
+			body := reread(r)
+			if r.Method != http.MethodPost || json.Unmarshal(body, &m) != nil || len(m.Params.InputResponses) == 0 || !bytes.Contains(body, []byte("test_input_required_result_elicitation")) {
 				return false
 			}
 			if _, ok := m.Params.InputResponses["user_name"]; ok {
@@ -372,30 +360,25 @@ func buildFixture(t *testing.T) string {
 // ends, and returns its URL.
 func startFixture(t *testing.T, bin string, stateless bool) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddr(t)
 	cmd := exec.Command(bin, "-http", addr, fmt.Sprintf("-stateless=%v", stateless))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return "http://" + addr + "/"
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the conformance server did not listen on %s within 10s: %v; its stderr: %s", addr, err, stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitListening(t, addr)
+	return "http://" + addr + "/"
+}
+
+// freeAddr returns a 127.0.0.1 address with a port nothing listened on a
+// moment ago, for a server process to listen on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // scenarioVerdict is the suite's verdict on one scenario.
@@ -651,13 +634,20 @@ func peek(r *http.Request) (m struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	} `json:"params"`
 }) {
-	if r.Method != http.MethodPost || r.Body == nil {
-		return m
+	if r.Method == http.MethodPost {
+		_ = json.Unmarshal(reread(r), &m)
+	}
+	return m
+}
+
+// reread reads a request's body, leaving it to be read again.
+func reread(r *http.Request) []byte {
+	if r.Body == nil {
+		return nil
 	}
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	_ = json.Unmarshal(body, &m)
-	return m
+	return body
 }
 
 // rewriteMessages applies change to every JSON-RPC message of a response

@@ -71,10 +71,7 @@ func TestNodeServerDefects(t *testing.T) {
 // 127.0.0.1 until the test ends and returns its URL.
 func startNode(t *testing.T, node, defect string) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	l.Close()
+	_, port, _ := net.SplitHostPort(freeAddr(t))
 	cmd := exec.Command(node, "testdata/nodehttp/server.mjs", port)
 	cmd.Env = append(os.Environ(), "DEFECT="+defect)
 	require.NoError(t, cmd.Start())
