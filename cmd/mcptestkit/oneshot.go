@@ -316,6 +316,22 @@ repeat: replay calls them again.`,
 				if len(args) > 0 {
 					return exitUsage, usagef(cmd, "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
 				}
+				if strings.HasSuffix(*out, ".cassette") {
+					if srv.command == nil {
+						return exitUsage, usagef(cmd, "-o %s: a cassette is recorded through a stdio proxy: give the server's command line after --", *out)
+					}
+					if *script != "" {
+						return exitUsage, usagef(cmd, "--script: a cassette records what a real client does, not a script")
+					}
+					summary, err := proxyStdio(ctx, *out, srv.command, os.Stdin, term.stdout, term.stderr)
+					if err != nil {
+						return exitUsage, err
+					}
+					if summary != "" {
+						fprintf(term.stderr, "mcptestkit record: %s\n", summary)
+					}
+					return exitOK, nil
+				}
 				var steps []*step
 				if *script != "" {
 					data, err := os.ReadFile(*script)

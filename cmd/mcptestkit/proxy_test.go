@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/internal/cassette"
+	"github.com/mcptestkit/mcptestkit/mcptest"
+	cassetteserver "github.com/mcptestkit/mcptestkit/mcptest/cassette"
+)
+
+// rawTap keeps every message a client receives, as it came.
+type rawTap struct {
+	client.Transport
+	mu  sync.Mutex
+	got []string
+}
+
+func (t *rawTap) Receive(ctx context.Context) ([]byte, error) {
+	msg, err := t.Transport.Receive(ctx)
+	if err == nil {
+		t.mu.Lock()
+		t.got = append(t.got, string(msg))
+		t.mu.Unlock()
+	}
+	return msg, err
+}
+
+func (t *rawTap) Unwrap() client.Transport { return t.Transport }
+
+// clientSession is what this repository's client does as the "real client": list
+// the tools, call one with a secret in an argument, read a resource.
+func clientSession(t *testing.T, command ...string) (*rawTap, string) {
+	t.Helper()
+	inner, err := transport.Command(exec.Command(command[0], command[1:]...))
+	require.NoError(t, err)
+	tr := &rawTap{Transport: inner}
+	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = c.ListTools(t.Context(), "")
+	require.NoError(t, err)
+	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
+	require.NoError(t, err)
+	_, err = c.ReadResource(t.Context(), "books://Dune")
+	require.NoError(t, err)
+	return tr, res.Text()
+}
+
+// A client that launches `mcptestkit record -o X.cassette -- SERVER` instead
+// of the server sees the same bytes as one that launches the server; the
+// cassette holds the session without the secret, and plays the server's
+// side back to the same calls.
+func TestRecordCassetteThroughStdioProxy(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	srv, err := stdioServer()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "bookshop.cassette")
+
+	direct, directText := clientSession(t, srv)
+	proxied, proxiedText := clientSession(t, bin, "record", "-o", path, "--", srv)
+	assert.Equal(t, direct.got, proxied.got, "the proxy changed what the client received")
+	assert.Equal(t, directText, proxiedText)
+	assert.Contains(t, proxiedText, "abcdefghijklmnopqrstuvwxyz", "the client itself sees the secret")
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "abcdefghijklmnopqrstuvwxyz", "the secret reached the file")
+	c, err := cassette.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "Bookshop", c.Header.Server.Name)
+	assert.Equal(t, "2025-11-25", c.Header.ProtocolVersion)
+	var s2c int
+	for _, f := range c.Frames {
+		if f.Dir == cassette.ServerToClient {
+			s2c++
+		}
+	}
+	assert.Equal(t, len(proxied.got), s2c, "every message the server sent is recorded")
+
+	// Played back: the same calls get the recorded answers, the secret's
+	// placeholder where the secret was.
+	cl := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(client.Version20251125))
+	res, err := cl.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
+	require.NoError(t, err)
+	red, _ := cassette.NewRedactor(nil)
+	assert.Equal(t, strings.ReplaceAll(directText, "Bearer abcdefghijklmnopqrstuvwxyz", red.Placeholder("Bearer abcdefghijklmnopqrstuvwxyz")), res.Text())
+	r, err := cl.ReadResource(t.Context(), "books://Dune")
+	require.NoError(t, err)
+	assert.NotEmpty(t, r.Contents)
+}

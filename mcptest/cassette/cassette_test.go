@@ -1,0 +1,64 @@
+package cassette_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
+	"github.com/mcptestkit/mcptestkit/mcptest"
+	"github.com/mcptestkit/mcptestkit/mcptest/cassette"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// A recorded session answers the same calls, in recorded order, then the
+// last answer again; the progress recorded before an answer comes first.
+func TestServerPlaysTheRecording(t *testing.T) {
+	var progress []float64
+	c := mcptest.Connect(t, cassette.Server(t, "testdata/notes.cassette"))
+	add := func(text string) *client.CallToolResult {
+		res, err := c.CallTool(t.Context(), "add_note", map[string]any{"text": text},
+			client.WithProgress(func(p client.Progress) { progress = append(progress, p.Progress) }))
+		require.NoError(t, err)
+		return res
+	}
+	assert.Equal(t, "note 1 kept", add("buy milk").Text())
+	assert.Equal(t, "note 2 kept", add("buy milk").Text())
+	assert.Equal(t, "note 2 kept", add("buy milk").Text(), "past the recording, the last answer again")
+	res := add("")
+	assert.True(t, res.IsError)
+	assert.Equal(t, "a note needs some text", res.Text())
+	assert.Equal(t, []float64{1}, progress, "the recorded progress, under the live call's token")
+}
+
+// A request the cassette has no answer for fails the test, naming the
+// closest recorded request, and gets a JSON-RPC error.
+func TestServerUnrecordedRequest(t *testing.T) {
+	tb := faketb.Run(t, func(tb testing.TB) {
+		c := mcptest.Connect(tb, cassette.Server(tb, "testdata/notes.cassette"))
+		_, err := c.CallTool(tb.Context(), "add_note", map[string]any{"text": "buy eggs"})
+		assert.ErrorContains(t, err, "no recorded answer for tools/call")
+		_, err = c.ListTools(tb.Context(), "")
+		assert.Error(t, err)
+	})
+	out := tb.Text()
+	assert.Contains(t, out, `no recorded answer for the request tools/call {"arguments":{"text":"buy eggs"},"name":"add_note"}`)
+	assert.Contains(t, out, `the closest recorded request: tools/call {"arguments":{"text":"buy milk"},"name":"add_note"}`)
+	assert.Contains(t, out, "the cassette has no tools/list request at all; it has: initialize, tools/call")
+}
+
+// A tampered cassette fails the test at once, naming the line.
+func TestServerTamperedCassette(t *testing.T) {
+	data, err := os.ReadFile("testdata/notes.cassette")
+	require.NoError(t, err)
+	bad := filepath.Join(t.TempDir(), "bad.cassette")
+	require.NoError(t, os.WriteFile(bad, append(data, []byte(`{"dir":"s2c","ms":1,"msg":{"jsonrpc":"2.0","id":9,"result":{}}}`+"\n")...), 0o644))
+	tb := faketb.Run(t, func(tb testing.TB) { cassette.Server(tb, bad) })
+	assert.Contains(t, tb.Text(), bad+":12: ms 1 goes back in time")
+}
