@@ -61,6 +61,11 @@
 // compare in any order; --ignore NAME leaves out a member that changes from
 // run to run, such as a timestamp in _meta.
 //
+// With -o FILE.cassette, record is a stdio proxy that a real client launches
+// in place of the server (mcptestkit record -o s.cassette -- ./myserver): it
+// passes every message through unchanged and writes the session, secrets
+// redacted, for package mcptest/cassette to play back in go test.
+//
 // # diff
 //
 // diff OLD NEW compares two versions of what a server offers and prints

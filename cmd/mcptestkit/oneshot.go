@@ -307,7 +307,19 @@ prompt:
    {"resource": "book://Dune"},
    {"prompt": "recommend", "arguments": {"title": "Dune"}}]
 Steps run in order on one connection. Record only steps that are safe to
-repeat: replay calls them again.`,
+repeat: replay calls them again.
+
+With -o FILE.cassette, record is instead a proxy for a real client (an IDE
+agent, the Inspector, an LLM host): configure the client to launch
+"mcptestkit record -o FILE.cassette -- SERVER COMMAND" in place of the
+server. Every line passes through unchanged, at once, both ways; each
+message is written to the cassette with its direction and time, secrets
+(members named like token, password, secret, api_key, authorization; bearer
+tokens, JWTs, well-known key formats) replaced by a stable placeholder
+(keyed by MCPTEST_CASSETTE_KEY when set); a summary of what was redacted
+goes to stderr. Package mcptest/cassette plays a cassette back in go test:
+Server answers as the recorded server did, Replay sends the recorded calls
+to a live server and diffs the answers.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			out := fs.String("o", "", "write the session to `file` (default: stdout)")
 			script := fs.String("script", "", "run the steps of this JSON `file` and record their outcomes")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,10 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/examples/bookshop"
+	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
 	"github.com/mcptestkit/mcptestkit/internal/cassette"
+	"github.com/mcptestkit/mcptestkit/internal/faketb"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	cassetteserver "github.com/mcptestkit/mcptestkit/mcptest/cassette"
 )
@@ -99,4 +103,15 @@ func TestRecordCassetteThroughStdioProxy(t *testing.T) {
 	r, err := cl.ReadResource(t.Context(), "books://Dune")
 	require.NoError(t, err)
 	assert.NotEmpty(t, r.Contents)
+
+	// Replayed against the server: the same answers.
+	cassetteserver.Replay(t, mcptest.Connect(t, mcptest.Command(exec.Command(srv)), mcptest.WithProtocolVersion(client.Version20251125)), path)
+	// Against a changed one (an unknown title is a JSON-RPC error there,
+	// not an isError result): the diff.
+	tb := faketb.Run(t, func(tb testing.TB) {
+		changed := bookshop.NewStrict(slog.New(slog.DiscardHandler))
+		cassetteserver.Replay(tb, mcptest.Connect(tb, gosdktest.Server(changed), mcptest.WithProtocolVersion(client.Version20251125)), path)
+	})
+	assert.Contains(t, tb.Text(), "the answer to tools/call")
+	assert.Contains(t, tb.Text(), "--- recorded")
 }

@@ -13,12 +13,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	cf "github.com/mcptestkit/mcptestkit/internal/cassette"
+	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -32,6 +35,8 @@ type exchange struct {
 	notes  []json.RawMessage
 	answer json.RawMessage // the response, its id to be rewritten
 	token  json.RawMessage // the request's progressToken, rewritten in its notifications
+	params json.RawMessage // the request's params, _meta left out (for Replay)
+	retry  bool            // a multi round-trip retry (inputResponses, requestState)
 }
 
 // Server returns a server that plays the server side of the cassette at
@@ -82,7 +87,8 @@ func (p *player) load(c *cf.Cassette) {
 		_ = json.Unmarshal(f.Msg, &m)
 		switch {
 		case f.Dir == cf.ClientToServer && m.Method != "" && len(m.ID) > 0:
-			x := &exchange{method: m.Method, key: key(m.Method, m.Params), shown: shown(m.Method, m.Params), token: progressToken(m.Params)}
+			x := &exchange{method: m.Method, key: key(m.Method, m.Params), shown: shown(m.Method, m.Params), token: progressToken(m.Params),
+				params: withoutMeta(m.Params), retry: bytes.Contains(m.Params, []byte(`"inputResponses"`)) || bytes.Contains(m.Params, []byte(`"requestState"`))}
 			open[string(m.ID)] = x
 			p.exchanges = append(p.exchanges, x)
 			last = x
@@ -233,6 +239,20 @@ func withID(msg, id json.RawMessage) []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
+// withoutMeta returns params without its _meta member.
+func withoutMeta(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params
+	}
+	delete(m, "_meta")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return params
+	}
+	return out
+}
+
 // recorded reports whether the cassette has a request of method.
 func (p *player) recorded(method string) bool {
 	for _, x := range p.exchanges {
@@ -281,4 +301,84 @@ func withToken(n, recorded, live json.RawMessage) []byte {
 		return n
 	}
 	return out
+}
+
+// Replay sends the client side of the cassette at path to the server c is
+// connected to, request by request in recorded order (the handshake and the
+// notifications aside: c made its own), and fails the test with a unified
+// diff for each answer that differs from the recorded one. Both sides are
+// normalised as golden files are (mcptest.Normalize), with opts:
+// mcptest.IgnoreFields for what changes from run to run. Secrets were
+// replaced by placeholders when recorded, and the server gets the
+// placeholders. A retry of a multi round-trip request is left out, as is a
+// request answered with input_required: c runs those rounds itself.
+func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option) {
+	t.Helper()
+	cas, err := cf.ReadFile(path)
+	if err != nil {
+		t.Fatalf("cassette: %v", err)
+		return
+	}
+	p := &player{t: t, path: path}
+	p.load(cas)
+	for _, x := range p.exchanges {
+		switch x.method {
+		case "initialize", "server/discover":
+			continue
+		}
+		if x.answer == nil || x.retry || isInputRequired(x.answer) {
+			continue
+		}
+		live, err := c.Call(t.Context(), x.method, x.params)
+		want, got := recordedAnswer(x.answer), liveAnswer(live, err)
+		wantN, err1 := mcptest.Normalize(want, opts...)
+		gotN, err2 := mcptest.Normalize(got, opts...)
+		if err1 != nil || err2 != nil {
+			t.Errorf("cassette %s: %s: normalising the answers: %v", path, x.shown, errors.Join(err1, err2))
+			continue
+		}
+		if !bytes.Equal(wantN, gotN) {
+			t.Errorf("cassette %s: the answer to %s differs from the recording:\n%s", path, x.shown,
+				textdiff.Unified("recorded", "now", string(wantN), string(gotN)))
+		}
+	}
+}
+
+// recordedAnswer is a recorded response as Replay compares it: its result,
+// or its error.
+func recordedAnswer(msg json.RawMessage) any {
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	if len(m.Error) > 0 {
+		return map[string]json.RawMessage{"error": m.Error}
+	}
+	return map[string]json.RawMessage{"result": m.Result}
+}
+
+func liveAnswer(result json.RawMessage, err error) any {
+	var e *client.Error
+	switch {
+	case err == nil:
+		return map[string]json.RawMessage{"result": result}
+	case errors.As(err, &e):
+		b, _ := json.Marshal(map[string]any{"code": e.Code, "message": e.Message, "data": e.Data})
+		if len(e.Data) == 0 {
+			b, _ = json.Marshal(map[string]any{"code": e.Code, "message": e.Message})
+		}
+		return map[string]json.RawMessage{"error": b}
+	}
+	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	return map[string]json.RawMessage{"failed": b}
+}
+
+func isInputRequired(msg json.RawMessage) bool {
+	var m struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+		} `json:"result"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.Result.ResultType == "input_required"
 }
