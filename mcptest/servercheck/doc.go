@@ -79,7 +79,8 @@
 //	                                      Mcp-Param-* header is missing or differs from its body gets 400; whitespace
 //	                                      around a header's value is ignored, and a base64-encoded value
 //	                                      (=?base64?...?=) is compared decoded (basic/transports at 2026-07-28
-//	                                      (SEP-2243)); W a 400 without JSON-RPC error -32020 (HeaderMismatch)
+//	                                      (SEP-2243)); W a 400 without JSON-RPC error -32020 (HeaderMismatch); a
+//	                                      base64-encoded Mcp-Name refused
 //	tools/list                         F  every page read; no cursor repeats, no tool twice
 //	                                      (server/utilities/pagination)
 //	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)

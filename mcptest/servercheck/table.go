@@ -117,7 +117,7 @@ func checkTable() []family {
 			doc: `over streamable HTTP at 2026-07-28: a request whose Mcp-Method, Mcp-Name or Mcp-Param-* header is missing or
 				differs from its body gets 400; whitespace around a header's value is ignored, and a base64-encoded value
 				(=?base64?...?=) is compared decoded`,
-			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch)",
+			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch); a base64-encoded Mcp-Name refused",
 			run:   (*state).httpHeaders},
 		{name: "tools/list", level: Fail, spec: "server/utilities/pagination", needs: "tools",
 			doc: "every page read; no cursor repeats, no tool twice",

@@ -57,7 +57,7 @@ var disagreements = map[string]map[string]string{
 		"input-required-result-tampered-state": "CheckServer warns (tools/input-required/test_input_required_result_tampered_state): " +
 			"go-sdk's fixture rejects a requestState that ends in the suite's own marker, \"-TAMPERED\", and accepts one " +
 			"changed any other way; it protects nothing",
-		"http-header-validation": "CheckServer fails http/headers: go-sdk v1.8.0 compares a base64-encoded Mcp-Name " +
+		"http-header-validation": "CheckServer warns (http/headers): go-sdk v1.8.0 compares a base64-encoded Mcp-Name " +
 			"(=?base64?...?=, as a client sends a name that is not ASCII) undecoded and refuses it with -32020; the suite " +
 			"sends no encoded name",
 		"http-custom-header-server-validation": "CheckServer warns (tools/calls/test_x_mcp_header) that go-sdk answers -32020 " +
