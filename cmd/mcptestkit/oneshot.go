@@ -312,7 +312,10 @@ repeat: replay calls them again.
 With -o FILE.cassette, record is instead a proxy for a real client (an IDE
 agent, the Inspector, an LLM host): configure the client to launch
 "mcptestkit record -o FILE.cassette -- SERVER COMMAND" in place of the
-server. Every line passes through unchanged, at once, both ways; each
+server; for a streamable HTTP server, give its URL and --listen ADDRESS, point
+the client at the address, and stop the recording with Ctrl-C. Every message
+passes through unchanged, at once, both ways (SSE streams flushed as they
+come); each
 message is written to the cassette with its direction and time, secrets
 (members named like token, password, secret, api_key, authorization; bearer
 tokens, JWTs, well-known key formats) replaced by a stable placeholder
@@ -323,14 +326,30 @@ to a live server and diffs the answers.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			out := fs.String("o", "", "write the session to `file` (default: stdout)")
 			script := fs.String("script", "", "run the steps of this JSON `file` and record their outcomes")
+			listen := fs.String("listen", "", "with -o FILE.cassette and a URL: serve the recording proxy on this `address` (127.0.0.1:PORT)")
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
 				cmd := lookup("record")
 				if len(args) > 0 {
 					return exitUsage, usagef(cmd, "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
 				}
+				if strings.HasSuffix(*out, ".cassette") && srv.url != "" {
+					if *listen == "" {
+						return exitUsage, usagef(cmd, "-o %s with a URL: give --listen 127.0.0.1:PORT, where the client is to connect", *out)
+					}
+					summary, err := proxyHTTP(ctx, *out, *listen, srv.url, func(u string) {
+						fprintf(term.stderr, "mcptestkit record: recording %s at %s; stop with Ctrl-C\n", srv.url, u)
+					})
+					if err != nil {
+						return exitUsage, err
+					}
+					if summary != "" {
+						fprintf(term.stderr, "mcptestkit record: %s\n", summary)
+					}
+					return exitOK, nil
+				}
 				if strings.HasSuffix(*out, ".cassette") {
 					if srv.command == nil {
-						return exitUsage, usagef(cmd, "-o %s: a cassette is recorded through a stdio proxy: give the server's command line after --", *out)
+						return exitUsage, usagef(cmd, "-o %s: a cassette is recorded through a proxy: give the server's command line after --, or its URL and --listen", *out)
 					}
 					if *script != "" {
 						return exitUsage, usagef(cmd, "--script: a cassette records what a real client does, not a script")

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -114,4 +118,67 @@ func TestRecordCassetteThroughStdioProxy(t *testing.T) {
 	})
 	assert.Contains(t, tb.Text(), "the answer to tools/call")
 	assert.Contains(t, tb.Text(), "--- recorded")
+}
+
+// The HTTP proxy: a client pointed at it sees what it sees pointed at the
+// server, and the cassette has the session without the secret.
+func TestRecordCassetteThroughHTTPProxy(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	s := bookshop.New(slog.New(slog.DiscardHandler))
+	target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(func() {
+		target.Close()
+		for ss := range s.Sessions() {
+			ss.Close()
+		}
+	})
+	path := filepath.Join(t.TempDir(), "http.cassette")
+	cmd := exec.Command(bin, "record", "-o", path, "--listen", "127.0.0.1:0", target.URL)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	require.NoError(t, err)
+	_, after, ok := strings.Cut(line, " at ")
+	require.True(t, ok, "%q", line)
+	proxyURL, _, _ := strings.Cut(after, ";")
+
+	httpSession := func(u string) (*rawTap, string) {
+		tr := &rawTap{Transport: transport.HTTP(u)}
+		c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+		require.NoError(t, err)
+		defer c.Close()
+		_, err = c.ListTools(t.Context(), "")
+		require.NoError(t, err)
+		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
+		require.NoError(t, err)
+		return tr, res.Text()
+	}
+	direct, directText := httpSession(target.URL)
+	proxied, proxiedText := httpSession(proxyURL)
+	assert.Equal(t, direct.got, proxied.got, "the proxy changed what the client received")
+	assert.Equal(t, directText, proxiedText)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, cmd.Wait())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "abcdefghijklmnopqrstuvwxyz")
+	c, err := cassette.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "http", c.Header.Transport)
+	assert.Equal(t, "Bookshop", c.Header.Server.Name)
+	var s2c int
+	for _, f := range c.Frames {
+		if f.Dir == cassette.ServerToClient {
+			s2c++
+		}
+	}
+	assert.Equal(t, len(proxied.got), s2c, "every message the server sent is recorded")
+	// And it plays back.
+	cl := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(client.Version20251125))
+	_, err = cl.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
+	require.NoError(t, err)
 }
