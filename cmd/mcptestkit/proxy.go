@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,24 +19,67 @@ import (
 type recorder struct {
 	red   *cassette.Redactor
 	start time.Time
+	queue chan queued // what passed, for the goroutine that records it
+	done  chan struct{}
+	qmu   sync.Mutex
+	ended bool // finish was called: what passes later is not recorded
 
 	mu     sync.Mutex
 	c      cassette.Cassette
 	lookup map[string]string // request id -> method, for the header
 }
 
+type queued struct {
+	dir  string
+	line []byte
+	at   time.Duration
+}
+
+// newRecorder starts the recording: add queues each message as it passes,
+// and a goroutine of its own redacts and records it, off the path of the
+// messages; finish waits for it.
 func newRecorder(transport string) (*recorder, error) {
 	red, err := cassette.NewRedactor(nil)
 	if err != nil {
 		return nil, err
 	}
-	return &recorder{red: red, start: time.Now(), c: cassette.Cassette{Header: cassette.Header{Transport: transport}},
-		lookup: map[string]string{}}, nil
+	r := &recorder{red: red, start: time.Now(), c: cassette.Cassette{Header: cassette.Header{Transport: transport}},
+		lookup: map[string]string{}, queue: make(chan queued, 4096), done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		for q := range r.queue {
+			r.record(q.dir, q.line, q.at)
+		}
+	}()
+	return r, nil
 }
 
-// add records one message (a line without its newline); what is not a
-// JSON-RPC message (a server's stray output) is not recorded.
+// add queues one message (a line without its newline) for recording.
 func (r *recorder) add(dir string, line []byte) {
+	r.qmu.Lock()
+	defer r.qmu.Unlock()
+	if !r.ended {
+		r.queue <- queued{dir, bytes.Clone(line), time.Since(r.start)}
+	}
+}
+
+// finish records what is queued and returns the cassette.
+func (r *recorder) finish() cassette.Cassette {
+	r.qmu.Lock()
+	if !r.ended {
+		r.ended = true
+		close(r.queue)
+	}
+	r.qmu.Unlock()
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.c
+}
+
+// record records one message; what is not a JSON-RPC message (a server's
+// stray output) is not recorded.
+func (r *recorder) record(dir string, line []byte, at time.Duration) {
 	var m struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -65,7 +109,7 @@ func (r *recorder) add(dir string, line []byte) {
 			}
 		}
 	}
-	r.c.Frames = append(r.c.Frames, cassette.Frame{Dir: dir, Ms: time.Since(r.start).Milliseconds(), Msg: append(json.RawMessage(nil), msg...)})
+	r.c.Frames = append(r.c.Frames, cassette.Frame{Dir: dir, Ms: at.Milliseconds(), Msg: append(json.RawMessage(nil), msg...)})
 }
 
 // proxyStdio runs the server command with the client on stdin and stdout,
@@ -99,9 +143,7 @@ func proxyStdio(ctx context.Context, out string, command []string, stdin io.Read
 	}()
 	pump(fromServer, stdout, func(line []byte) { rec.add(cassette.ServerToClient, line) })
 	waitErr := cmd.Wait()
-	rec.mu.Lock()
-	c := rec.c
-	rec.mu.Unlock()
+	c := rec.finish()
 	if err := c.WriteFile(out); err != nil {
 		return "", err
 	}

@@ -182,3 +182,35 @@ func TestRecordCassetteThroughHTTPProxy(t *testing.T) {
 	_, err = cl.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
 	require.NoError(t, err)
 }
+
+// The stdio proxy's cost: a tools/call round trip to the Bookshop's stdio
+// server, directly and through `mcptestkit record -o X.cassette --`, side
+// by side.
+func BenchmarkStdioProxy(b *testing.B) {
+	bin, err := binary()
+	require.NoError(b, err)
+	srv, err := stdioServer()
+	require.NoError(b, err)
+	for _, bc := range []struct {
+		name string
+		argv []string
+	}{
+		{"direct", []string{srv}},
+		{"proxied", []string{bin, "record", "-o", filepath.Join(b.TempDir(), "bench.cassette"), "--", srv}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			tr, err := transport.Command(exec.Command(bc.argv[0], bc.argv[1:]...))
+			require.NoError(b, err)
+			c, err := client.Connect(context.Background(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+			require.NoError(b, err)
+			defer c.Close()
+			args := map[string]any{"title": "Dune"}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := c.CallTool(context.Background(), "get_author", args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

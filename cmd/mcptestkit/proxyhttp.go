@@ -77,9 +77,7 @@ func proxyHTTP(ctx context.Context, out, listen, target string, ready func(strin
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return "", err
 	}
-	rec.mu.Lock()
-	c := rec.c
-	rec.mu.Unlock()
+	c := rec.finish()
 	if err := c.WriteFile(out); err != nil {
 		return "", err
 	}
