@@ -48,7 +48,7 @@ func lookup(name string) *command {
 }
 
 func commands() []*command {
-	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand(), diffCommand(), surfaceCommand()}
+	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand(), diffCommand(), surfaceCommand(), serveCommand()}
 }
 
 // newFlags returns the command's flag set with every flag registered, and

@@ -12,6 +12,8 @@
 //	mcptestkit replay session.golden -- ./myserver
 //	mcptestkit diff v1.json -- ./myserver                # which schema changes break clients
 //	mcptestkit surface --require surface/*.json          # what the tests never exercised
+//	mcptestkit record -o s.cassette -- ./myserver         # a proxy a real client launches
+//	mcptestkit serve s.cassette                          # the recorded server, for a client's tests
 //
 // A server is a streamable HTTP URL, or -- followed by the command line of a
 // program that speaks MCP on stdin/stdout (everything after -- is the
@@ -65,6 +67,10 @@
 // in place of the server (mcptestkit record -o s.cassette -- ./myserver): it
 // passes every message through unchanged and writes the session, secrets
 // redacted, for package mcptest/cassette to play back in go test.
+//
+// serve FILE.cassette plays the recorded server back over stdio (or
+// streamable HTTP with --listen ADDR), for testing a client in any language;
+// a request it has no recording for exits 1 naming the closest one.
 //
 // # diff
 //

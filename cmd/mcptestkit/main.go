@@ -163,6 +163,7 @@ Usage:
   mcptestkit replay [flags] FILE [SERVER]                  run a recorded session again and diff it
   mcptestkit diff   [flags] OLD NEW                        classify the changes between two surfaces
   mcptestkit surface [flags] FILE...                       merge surface reports: what the tests exercised
+  mcptestkit serve  [--listen ADDR] FILE.cassette          play a recorded session's server side
 
 SERVER is one of:
   (nothing)          the bundled Bookshop example (examples/bookshop), served in process

@@ -214,3 +214,47 @@ func BenchmarkStdioProxy(b *testing.B) {
 		})
 	}
 }
+
+// serve plays a cassette to a client over stdio and over HTTP; a request
+// with no recording is an error for the client and exit status 1.
+func TestServeCassette(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	path, err := filepath.Abs("../../examples/bookshop/testdata/session.cassette")
+	require.NoError(t, err)
+	call := func(tr client.Transport) (string, error) {
+		c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+		require.NoError(t, err)
+		defer c.Close()
+		res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
+		require.NoError(t, err)
+		_, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Emma"})
+		return res.Text(), err
+	}
+
+	var stderr strings.Builder
+	cmd := exec.Command(bin, "serve", path)
+	cmd.Stderr = &stderr
+	tr, err := transport.Command(cmd)
+	require.NoError(t, err)
+	text, err := call(tr)
+	assert.Equal(t, "Frank Herbert", text)
+	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+	require.NotNil(t, cmd.ProcessState, "the transport waits for the process when the client closes")
+	assert.Equal(t, exitFail, cmd.ProcessState.ExitCode())
+	assert.Contains(t, stderr.String(), `the closest recorded request: tools/call {"arguments":{"title":"Dune"},"name":"get_author"}`)
+
+	hcmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", path)
+	out, err := hcmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, hcmd.Start())
+	t.Cleanup(func() { _ = hcmd.Process.Kill(); _ = hcmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	_, after, ok := strings.Cut(line, " at ")
+	require.True(t, ok, "%q", line)
+	u, _, _ := strings.Cut(after, ";")
+	text, err = call(transport.HTTP(u))
+	assert.Equal(t, "Frank Herbert", text)
+	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+}

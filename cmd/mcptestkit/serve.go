@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcptestkit/mcptestkit/internal/cassette"
+)
+
+func serveCommand() *command {
+	return &command{
+		name: "serve",
+		args: "[--listen ADDR] FILE.cassette",
+		about: `Serve plays the server side of a recorded session (what "record -o FILE.cassette"
+wrote), for testing a client in any language against it: over stdio by
+default (launch "mcptestkit serve FILE.cassette" as the client's server), or
+over streamable HTTP with --listen ADDR. Each request gets the recorded
+answer to the same request (method and params, _meta left out, secrets
+redacted as when recorded), with the notifications that came before it,
+under the live id. A request with no recording gets a JSON-RPC error, and the
+closest recorded request is named on stderr; the exit status is then 1.`,
+		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
+			listen := fs.String("listen", "", "serve streamable HTTP on this `address` (127.0.0.1:PORT) instead of stdio")
+			return func(ctx context.Context, args []string, _ *server, term terminal) (int, error) {
+				if len(args) != 1 {
+					return exitUsage, usagef(lookup("serve"), "give one cassette file")
+				}
+				c, err := cassette.ReadFile(args[0])
+				if err != nil {
+					return exitUsage, err
+				}
+				red, err := cassette.NewRedactor(nil)
+				if err != nil {
+					return exitUsage, err
+				}
+				p := cassette.NewPlayer(c, red)
+				var misses atomic.Int64
+				answer := func(msg []byte) [][]byte {
+					out, miss := p.Answer(msg)
+					if miss != "" {
+						misses.Add(1)
+						fprintf(term.stderr, "mcptestkit serve: %s\n", lines(miss))
+					}
+					return out
+				}
+				if *listen != "" {
+					err = serveHTTP(ctx, *listen, answer, func(u string) {
+						fprintf(term.stderr, "mcptestkit serve: %s at %s; stop with Ctrl-C\n", args[0], u)
+					})
+				} else {
+					err = serveStdio(os.Stdin, term.stdout, answer)
+				}
+				if err != nil {
+					return exitUsage, err
+				}
+				if misses.Load() > 0 {
+					return exitFail, nil
+				}
+				return exitOK, nil
+			}
+		},
+	}
+}
+
+// serveStdio answers each line of r on w until r ends.
+func serveStdio(r io.Reader, w io.Writer, answer func([]byte) [][]byte) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			for _, o := range answer(line) {
+				if _, werr := w.Write(append(o, '\n')); werr != nil {
+					return werr
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// serveHTTP answers POSTs on listen until ctx ends: a request with JSON, or
+// with an SSE stream when notifications come before the response; a
+// notification or a response with 202.
+func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte, ready func(string)) error {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		out := answer(body)
+		switch len(out) {
+		case 0:
+			w.WriteHeader(http.StatusAccepted)
+		case 1:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(out[0])
+		default:
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, o := range out {
+				w.Write([]byte("data: "))
+				w.Write(o)
+				w.Write([]byte("\n\n"))
+			}
+		}
+	})
+	l, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	ready("http://" + l.Addr().String() + "/")
+	select {
+	case <-ctx.Done():
+	case err = <-done:
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,253 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Exchange is one recorded request and what the server sent for it: the
+// notifications while it was open, then the response.
+type Exchange struct {
+	Method string
+	Params json.RawMessage // _meta left out
+	Shown  string          // the request as a person reads it
+	Notes  []json.RawMessage
+	Answer json.RawMessage // the response; nil if none was recorded
+	Retry  bool            // a multi round-trip retry (inputResponses, requestState)
+
+	key   string          // what a live request is matched by
+	token json.RawMessage // the request's progressToken
+}
+
+// Player answers live requests from a cassette, as the recorded server did.
+type Player struct {
+	red       *Redactor
+	exchanges []*Exchange
+
+	mu   sync.Mutex
+	used map[string]int // by key: answers given
+}
+
+// NewPlayer returns a Player of c; red redacts live requests the way the
+// recording was, so that they match.
+func NewPlayer(c *Cassette, red *Redactor) *Player {
+	p := &Player{red: red, used: map[string]int{}}
+	open := map[string]*Exchange{} // by request id
+	var last *Exchange
+	for _, f := range c.Frames {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(f.Msg, &m)
+		switch {
+		case f.Dir == ClientToServer && m.Method != "" && len(m.ID) > 0:
+			x := &Exchange{Method: m.Method, Params: withoutMeta(m.Params), Shown: shown(m.Method, m.Params),
+				Retry: bytes.Contains(m.Params, []byte(`"inputResponses"`)) || bytes.Contains(m.Params, []byte(`"requestState"`)),
+				key:   key(m.Method, m.Params), token: progressToken(m.Params)}
+			open[string(m.ID)] = x
+			p.exchanges = append(p.exchanges, x)
+			last = x
+		case f.Dir == ServerToClient && m.Method == "" && len(m.ID) > 0:
+			if x := open[string(m.ID)]; x != nil {
+				x.Answer = f.Msg
+				delete(open, string(m.ID))
+			}
+		case f.Dir == ServerToClient && m.Method != "" && len(m.ID) == 0 && last != nil && last.Answer == nil:
+			last.Notes = append(last.Notes, f.Msg)
+		}
+	}
+	return p
+}
+
+// Exchanges returns the recorded requests, in order.
+func (p *Player) Exchanges() []*Exchange { return p.exchanges }
+
+// Answer returns the messages to send for the client's message msg: the
+// recorded notifications and response of the same request (same method and
+// params, _meta left out; initialize, server/discover and ping by method
+// alone), under the live id and progress token; in recorded order, then the
+// last again. Nothing for a notification or a response. A request with no
+// recording gets a JSON-RPC error, and miss says which recorded request is
+// closest, for the caller to report.
+func (p *Player) Answer(msg []byte) (out [][]byte, miss string) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method == "" || len(m.ID) == 0 {
+		return nil, ""
+	}
+	if m.Method == "server/discover" && !p.recorded("server/discover") {
+		// A client that probes for 2026-07-28 first, on a session recorded
+		// in the legacy era: what a legacy server answers.
+		return [][]byte{errorResponse(m.ID, -32601, "Method not found")}, ""
+	}
+	params := m.Params
+	if p.red != nil {
+		params = p.red.Message(params)
+	}
+	x, miss := p.match(m.Method, params)
+	if x == nil || x.Answer == nil {
+		return [][]byte{errorResponse(m.ID, -32603, "no recorded answer for "+shown(m.Method, m.Params))}, miss
+	}
+	live := progressToken(m.Params)
+	for _, n := range x.Notes {
+		out = append(out, withToken(n, x.token, live))
+	}
+	return append(out, withID(x.Answer, m.ID)), ""
+}
+
+func (p *Player) recorded(method string) bool {
+	for _, x := range p.exchanges {
+		if x.Method == method {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Player) match(method string, params json.RawMessage) (*Exchange, string) {
+	k := key(method, params)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var same []*Exchange
+	for _, x := range p.exchanges {
+		if x.key == k {
+			same = append(same, x)
+		}
+	}
+	if len(same) > 0 {
+		i := min(p.used[k], len(same)-1)
+		p.used[k]++
+		return same[i], ""
+	}
+	return nil, fmt.Sprintf("no recorded answer for the request %s\n%s", shown(method, params), p.closest(method, k))
+}
+
+// closest names the recorded request most like k: of the same method, the
+// one sharing the longest prefix with it.
+func (p *Player) closest(method, k string) string {
+	var best *Exchange
+	bestLen := -1
+	for _, x := range p.exchanges {
+		if x.Method != method {
+			continue
+		}
+		n := 0
+		for n < len(x.key) && n < len(k) && x.key[n] == k[n] {
+			n++
+		}
+		if n > bestLen {
+			best, bestLen = x, n
+		}
+	}
+	if best == nil {
+		var methods []string
+		seen := map[string]bool{}
+		for _, x := range p.exchanges {
+			if !seen[x.Method] {
+				seen[x.Method] = true
+				methods = append(methods, x.Method)
+			}
+		}
+		return fmt.Sprintf("the cassette has no %s request at all; it has: %s", method, strings.Join(methods, ", "))
+	}
+	return "the closest recorded request: " + best.Shown
+}
+
+// key is what a request is matched by.
+func key(method string, params json.RawMessage) string {
+	switch method {
+	case "initialize", "server/discover", "ping":
+		return method
+	}
+	var v any
+	if json.Unmarshal(params, &v) == nil {
+		if m, ok := v.(map[string]any); ok {
+			delete(m, "_meta")
+		}
+		params, _ = json.Marshal(v) // map keys sorted: the same params, the same key
+	}
+	return method + " " + string(params)
+}
+
+func shown(method string, params json.RawMessage) string {
+	k := key(method, params)
+	if len(k) > 300 {
+		k = k[:300] + "..."
+	}
+	return k
+}
+
+func errorResponse(id json.RawMessage, code int, message string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": message}})
+	return b
+}
+
+// withID returns the response msg with its id set to id.
+func withID(msg, id json.RawMessage) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return msg
+	}
+	m["id"] = id
+	return marshal(m, msg)
+}
+
+func marshal(v any, fallback []byte) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return fallback
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// withoutMeta returns params without its _meta member.
+func withoutMeta(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params
+	}
+	delete(m, "_meta")
+	return marshal(m, params)
+}
+
+// progressToken returns params._meta.progressToken, or nil.
+func progressToken(params json.RawMessage) json.RawMessage {
+	var m struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &m)
+	return m.Meta.ProgressToken
+}
+
+// withToken returns the notification n with the recorded progress token
+// replaced by the live request's.
+func withToken(n, recorded, live json.RawMessage) []byte {
+	if len(recorded) == 0 || len(live) == 0 || !bytes.Contains(n, []byte(`"progressToken"`)) {
+		return n
+	}
+	var m map[string]any
+	if json.Unmarshal(n, &m) != nil {
+		return n
+	}
+	params, ok := m["params"].(map[string]any)
+	if !ok {
+		return n
+	}
+	if b, _ := json.Marshal(params["progressToken"]); !bytes.Equal(b, recorded) {
+		return n
+	}
+	params["progressToken"] = live
+	return marshal(m, n)
+}
