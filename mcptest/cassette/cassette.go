@@ -17,6 +17,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -85,12 +87,18 @@ func load(t testing.TB, path string) *cf.Player {
 // replaced by placeholders when recorded, and the server gets the
 // placeholders. A retry of a multi round-trip request is left out, as is a
 // request answered with input_required: c runs those rounds itself.
+//
+// With MCPTEST_UPDATE=1 (as for golden files) the live answers are written
+// into the cassette instead, redacted as when recorded, its requests and
+// the rest kept as they were.
 func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option) {
 	t.Helper()
 	p := load(t, path)
 	if p == nil {
 		return
 	}
+	update := os.Getenv("MCPTEST_UPDATE") == "1"
+	fresh := map[*cf.Exchange]map[string]json.RawMessage{}
 	for _, x := range p.Exchanges() {
 		switch x.Method {
 		case "initialize", "server/discover":
@@ -101,6 +109,10 @@ func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option)
 		}
 		live, err := c.Call(t.Context(), x.Method, x.Params)
 		want, got := recordedAnswer(x.Answer), liveAnswer(live, err)
+		if update {
+			fresh[x] = got
+			continue
+		}
 		wantN, err1 := mcptest.Normalize(want, opts...)
 		gotN, err2 := mcptest.Normalize(got, opts...)
 		if err1 != nil || err2 != nil {
@@ -112,11 +124,54 @@ func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option)
 				textdiff.Unified("recorded", "now", string(wantN), string(gotN)))
 		}
 	}
+	if update {
+		if err := rerecord(path, fresh); err != nil {
+			t.Errorf("cassette %s: %v", path, err)
+		}
+	}
+}
+
+// rerecord writes the live answers over the recorded ones, redacted as when
+// recorded and under the recorded ids: the cassette's requests, and its
+// placeholders, stay as they were.
+func rerecord(path string, fresh map[*cf.Exchange]map[string]json.RawMessage) error {
+	c, err := cf.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	red, err := cf.NewRedactor(nil)
+	if err != nil {
+		return err
+	}
+	byAnswer := map[string][]byte{}
+	for x, got := range fresh {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(x.Answer, &m)
+		msg := map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": m.ID}
+		for k, v := range got {
+			if k == "failed" {
+				return fmt.Errorf("%s: the server's answer is no JSON-RPC response (%s): not re-recorded", x.Shown, v)
+			}
+			msg[k] = v
+		}
+		b, _ := json.Marshal(msg)
+		byAnswer[string(x.Answer)] = red.Message(b)
+	}
+	for i, f := range c.Frames {
+		if f.Dir == cf.ServerToClient {
+			if b, ok := byAnswer[string(f.Msg)]; ok {
+				c.Frames[i].Msg = b
+			}
+		}
+	}
+	return c.WriteFile(path)
 }
 
 // recordedAnswer is a recorded response as Replay compares it: its result,
 // or its error.
-func recordedAnswer(msg json.RawMessage) any {
+func recordedAnswer(msg json.RawMessage) map[string]json.RawMessage {
 	var m struct {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
@@ -128,7 +183,7 @@ func recordedAnswer(msg json.RawMessage) any {
 	return map[string]json.RawMessage{"result": m.Result}
 }
 
-func liveAnswer(result json.RawMessage, err error) any {
+func liveAnswer(result json.RawMessage, err error) map[string]json.RawMessage {
 	var e *client.Error
 	switch {
 	case err == nil:

@@ -3,6 +3,7 @@ package cassette_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,4 +62,32 @@ func TestServerTamperedCassette(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, append(data, []byte(`{"dir":"s2c","ms":1,"msg":{"jsonrpc":"2.0","id":9,"result":{}}}`+"\n")...), 0o644))
 	tb := faketb.Run(t, func(tb testing.TB) { cassette.Server(tb, bad) })
 	assert.Contains(t, tb.Text(), bad+":12: ms 1 goes back in time")
+}
+
+// Replay against a server that answers otherwise: the diff; with
+// MCPTEST_UPDATE=1, the cassette takes the new answers and replays clean.
+func TestReplayUpdates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.cassette")
+	data, err := os.ReadFile("testdata/notes.cassette")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	// The same recording played as the server: a "changed server" is a
+	// cassette whose answers differ.
+	changedPath := filepath.Join(t.TempDir(), "changed.cassette")
+	require.NoError(t, os.WriteFile(changedPath, []byte(strings.ReplaceAll(string(data), "note 2 kept", "note 2 stored")), 0o644))
+
+	tb := faketb.Run(t, func(tb testing.TB) {
+		cassette.Replay(tb, mcptest.Connect(tb, cassette.Server(tb, changedPath)), path)
+	})
+	assert.Contains(t, tb.Text(), `-        "text": "note 2 kept",`)
+	assert.Contains(t, tb.Text(), `+        "text": "note 2 stored",`)
+
+	t.Setenv("MCPTEST_UPDATE", "1")
+	cassette.Replay(t, mcptest.Connect(t, cassette.Server(t, changedPath)), path)
+	updated, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(updated), "note 2 stored")
+	assert.Contains(t, string(updated), `"clientInfo":{"name":"Inspector"`, "the requests stay as recorded")
+	t.Setenv("MCPTEST_UPDATE", "")
+	cassette.Replay(t, mcptest.Connect(t, cassette.Server(t, changedPath)), path)
 }
