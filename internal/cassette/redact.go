@@ -1,7 +1,6 @@
 package cassette
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -93,13 +92,7 @@ func (r *Redactor) Message(msg []byte) []byte {
 	if !changed {
 		return msg
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return msg
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return marshal(v, msg)
 }
 
 // String returns s with its secrets (by pattern) replaced.

@@ -471,53 +471,23 @@ func ptr(m map[string]map[string]int, k string) *map[string]int {
 	return &inner
 }
 
-func getTool(m *map[string]*Tool, name string) *Tool {
+// entry returns m[k], made (and m with it) if missing.
+func entry[T any](m *map[string]*T, k string) *T {
 	if *m == nil {
-		*m = map[string]*Tool{}
+		*m = map[string]*T{}
 	}
-	t := (*m)[name]
-	if t == nil {
-		t = &Tool{}
-		(*m)[name] = t
+	v := (*m)[k]
+	if v == nil {
+		v = new(T)
+		(*m)[k] = v
 	}
-	return t
+	return v
 }
 
-func getResource(m *map[string]*Resource, uri string) *Resource {
-	if *m == nil {
-		*m = map[string]*Resource{}
-	}
-	x := (*m)[uri]
-	if x == nil {
-		x = &Resource{}
-		(*m)[uri] = x
-	}
-	return x
-}
-
-func getPrompt(m *map[string]*Prompt, name string) *Prompt {
-	if *m == nil {
-		*m = map[string]*Prompt{}
-	}
-	p := (*m)[name]
-	if p == nil {
-		p = &Prompt{}
-		(*m)[name] = p
-	}
-	return p
-}
-
-func getArg(m *map[string]*Argument, name string) *Argument {
-	if *m == nil {
-		*m = map[string]*Argument{}
-	}
-	a := (*m)[name]
-	if a == nil {
-		a = &Argument{}
-		(*m)[name] = a
-	}
-	return a
-}
+func getTool(m *map[string]*Tool, name string) *Tool            { return entry(m, name) }
+func getResource(m *map[string]*Resource, uri string) *Resource { return entry(m, uri) }
+func getPrompt(m *map[string]*Prompt, name string) *Prompt      { return entry(m, name) }
+func getArg(m *map[string]*Argument, name string) *Argument     { return entry(m, name) }
 
 // prune keeps, of the values sent for each argument, only those of its
 // enum: the others were kept in case the argument had one.
