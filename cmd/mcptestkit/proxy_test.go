@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -89,13 +90,7 @@ func TestRecordCassetteThroughStdioProxy(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Bookshop", c.Header.Server.Name)
 	assert.Equal(t, "2025-11-25", c.Header.ProtocolVersion)
-	var s2c int
-	for _, f := range c.Frames {
-		if f.Dir == cassette.ServerToClient {
-			s2c++
-		}
-	}
-	assert.Equal(t, len(proxied.got), s2c, "every message the server sent is recorded")
+	assert.Equal(t, len(proxied.got), fromServer(c), "every message the server sent is recorded")
 
 	// Played back: the same calls get the recorded answers, the secret's
 	// placeholder where the secret was.
@@ -139,11 +134,7 @@ func TestRecordCassetteThroughHTTPProxy(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	require.NoError(t, err)
-	_, after, ok := strings.Cut(line, " at ")
-	require.True(t, ok, "%q", line)
-	proxyURL, _, _ := strings.Cut(after, ";")
+	proxyURL := announcedURL(t, stderr)
 
 	httpSession := func(u string) (*rawTap, string) {
 		tr := &rawTap{Transport: transport.HTTP(u)}
@@ -170,13 +161,7 @@ func TestRecordCassetteThroughHTTPProxy(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http", c.Header.Transport)
 	assert.Equal(t, "Bookshop", c.Header.Server.Name)
-	var s2c int
-	for _, f := range c.Frames {
-		if f.Dir == cassette.ServerToClient {
-			s2c++
-		}
-	}
-	assert.Equal(t, len(proxied.got), s2c, "every message the server sent is recorded")
+	assert.Equal(t, len(proxied.got), fromServer(c), "every message the server sent is recorded")
 	// And it plays back.
 	cl := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(client.Version20251125))
 	_, err = cl.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
@@ -249,12 +234,31 @@ func TestServeCassette(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, hcmd.Start())
 	t.Cleanup(func() { _ = hcmd.Process.Kill(); _ = hcmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
+	u := announcedURL(t, out)
+	text, err = call(transport.HTTP(u))
+	assert.Equal(t, "Frank Herbert", text)
+	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+}
+
+// fromServer counts the cassette's messages from the server.
+func fromServer(c *cassette.Cassette) int {
+	n := 0
+	for _, f := range c.Frames {
+		if f.Dir == cassette.ServerToClient {
+			n++
+		}
+	}
+	return n
+}
+
+// announcedURL reads the URL a listening record or serve names on its
+// first line of stderr ("... at URL; stop with Ctrl-C").
+func announcedURL(t *testing.T, stderr io.Reader) string {
+	t.Helper()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
 	require.NoError(t, err)
 	_, after, ok := strings.Cut(line, " at ")
 	require.True(t, ok, "%q", line)
 	u, _, _ := strings.Cut(after, ";")
-	text, err = call(transport.HTTP(u))
-	assert.Equal(t, "Frank Herbert", text)
-	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+	return u
 }
