@@ -153,6 +153,7 @@ func hostileServer(t *testing.T) string {
 //	exit   evil on stderr, then exit 3 before answering anything
 //	pages  every tools/list page hands out a new nextCursor, at once
 //	nolist tools/list fails
+//	big    every tool call answered with a 10 MB text
 //	slow   100 tools, each call answered after 300ms
 //	slowgen  the same after "fast" and "heavy", whose arguments take seconds
 //	       to generate
@@ -182,6 +183,18 @@ func serveHostile(mode string) int {
 		}
 		if json.Unmarshal(in.Bytes(), &req) != nil || len(req.ID) == 0 {
 			continue // a notification, a response, or garbage: nothing to answer
+		}
+		if mode == "big" && req.Method == "tools/call" {
+			// A 10 MB result, in lines of every printable ASCII character.
+			var b strings.Builder
+			for b.Len() < 10<<20 {
+				for c := byte(' '); c <= '~'; c++ {
+					b.WriteByte(c)
+				}
+				b.WriteString("\n")
+			}
+			h.answer(req.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": b.String()}}})
+			continue
 		}
 		if mode == "slow" && req.Method == "tools/call" {
 			go func() {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -49,12 +50,12 @@ func (t *rawTap) Unwrap() client.Transport { return t.Transport }
 
 // clientSession is what this repository's client does as the "real client": list
 // the tools, call one with a secret in an argument, read a resource.
-func clientSession(t *testing.T, command ...string) (*rawTap, string) {
+func clientSession(t *testing.T, version string, command ...string) (*rawTap, string) {
 	t.Helper()
 	inner, err := transport.Command(exec.Command(command[0], command[1:]...))
 	require.NoError(t, err)
 	tr := &rawTap{Transport: inner}
-	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: version})
 	require.NoError(t, err)
 	defer c.Close()
 	_, err = c.ListTools(t.Context(), "")
@@ -77,8 +78,8 @@ func TestRecordCassetteThroughStdioProxy(t *testing.T) {
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "bookshop.cassette")
 
-	direct, directText := clientSession(t, srv)
-	proxied, proxiedText := clientSession(t, bin, "record", "-o", path, "--", srv)
+	direct, directText := clientSession(t, client.Version20251125, srv)
+	proxied, proxiedText := clientSession(t, client.Version20251125, bin, "record", "-o", path, "--", srv)
 	assert.Equal(t, direct.got, proxied.got, "the proxy changed what the client received")
 	assert.Equal(t, directText, proxiedText)
 	assert.Contains(t, proxiedText, "abcdefghijklmnopqrstuvwxyz", "the client itself sees the secret")
@@ -261,4 +262,58 @@ func announcedURL(t *testing.T, stderr io.Reader) string {
 	require.True(t, ok, "%q", line)
 	u, _, _ := strings.Cut(after, ";")
 	return u
+}
+
+// A 10 MB result passes the stdio proxy whole and lands in the cassette.
+func TestStdioProxyBigResult(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "big.cassette")
+	cmd := exec.Command(bin, "record", "-o", path, "--", hostileServer(t))
+	cmd.Env = append(os.Environ(), hostileEnv+"=big")
+	tr, err := transport.Command(cmd)
+	require.NoError(t, err)
+	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+	require.NoError(t, err)
+	res, err := c.CallTool(t.Context(), "t1", nil)
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	assert.GreaterOrEqual(t, len(res.Text()), 10<<20)
+	cas, err := cassette.ReadFile(path)
+	require.NoError(t, err)
+	var got string
+	for _, f := range cas.Frames {
+		if f.Dir == cassette.ServerToClient && strings.Contains(string(f.Msg[:min(len(f.Msg), 200)]), `"content"`) {
+			var m struct {
+				Result struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal(f.Msg, &m))
+			got = m.Result.Content[0].Text
+		}
+	}
+	assert.Equal(t, res.Text(), got, "the cassette holds the 10 MB result whole")
+}
+
+// At 2026-07-28 (the client pins no version; the server speaks it) the
+// proxy is as transparent.
+func TestStdioProxyModernEra(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	srv, err := stdioServer()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "modern.cassette")
+	direct, _ := clientSession(t, "", srv)
+	proxied, _ := clientSession(t, "", bin, "record", "-o", path, "--", srv)
+	assert.Equal(t, direct.got, proxied.got)
+	c, err := cassette.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, len(proxied.got), fromServer(c))
+	assert.Contains(t, string(c.Frames[0].Msg), `"method":"server/discover"`)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "abcdefghijklmnopqrstuvwxyz")
 }
