@@ -317,3 +317,42 @@ func TestStdioProxyModernEra(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), "abcdefghijklmnopqrstuvwxyz")
 }
+
+// The HTTP proxy's cost: a tools/call round trip to the Bookshop over
+// streamable HTTP, directly and through `mcptestkit record --listen`, side
+// by side.
+func BenchmarkHTTPProxy(b *testing.B) {
+	bin, err := binary()
+	require.NoError(b, err)
+	s := bookshop.New(slog.New(slog.DiscardHandler))
+	target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer func() {
+		target.Close()
+		for ss := range s.Sessions() {
+			ss.Close()
+		}
+	}()
+	cmd := exec.Command(bin, "record", "-o", filepath.Join(b.TempDir(), "bench.cassette"), "--listen", "127.0.0.1:0", target.URL)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(b, err)
+	require.NoError(b, cmd.Start())
+	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	require.NoError(b, err)
+	_, after, _ := strings.Cut(line, " at ")
+	proxyURL, _, _ := strings.Cut(after, ";")
+	for _, bc := range []struct{ name, url string }{{"direct", target.URL}, {"proxied", proxyURL}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c, err := client.Connect(context.Background(), transport.HTTP(bc.url), &client.Options{ProtocolVersion: client.Version20251125})
+			require.NoError(b, err)
+			defer c.Close()
+			args := map[string]any{"title": "Dune"}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := c.CallTool(context.Background(), "get_author", args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
