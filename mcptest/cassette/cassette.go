@@ -19,6 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -85,8 +87,10 @@ func load(t testing.TB, path string) *cf.Player {
 // normalised as golden files are (mcptest.Normalize), with opts:
 // mcptest.IgnoreFields for what changes from run to run. Secrets were
 // replaced by placeholders when recorded, and the server gets the
-// placeholders. A retry of a multi round-trip request is left out, as is a
-// request answered with input_required: c runs those rounds itself.
+// placeholders. The items of a list result (tools, resources, templates,
+// prompts) compare in any order: the protocol gives it no meaning. A retry
+// of a multi round-trip request is left out, as is a request answered with
+// input_required: c runs those rounds itself.
 //
 // With MCPTEST_UPDATE=1 (as for golden files) the live answers are written
 // into the cassette instead, redacted as when recorded, its requests and
@@ -113,8 +117,9 @@ func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option)
 			fresh[x] = got
 			continue
 		}
-		wantN, err1 := mcptest.Normalize(want, opts...)
-		gotN, err2 := mcptest.Normalize(got, opts...)
+		norm := append([]mcptest.Option{mcptest.Transform(sortLists)}, opts...)
+		wantN, err1 := mcptest.Normalize(want, norm...)
+		gotN, err2 := mcptest.Normalize(got, norm...)
 		if err1 != nil || err2 != nil {
 			t.Errorf("cassette %s: %s: normalising the answers: %v", path, x.Shown, errors.Join(err1, err2))
 			continue
@@ -167,6 +172,32 @@ func rerecord(path string, fresh map[*cf.Exchange]map[string]json.RawMessage) er
 		}
 	}
 	return c.WriteFile(path)
+}
+
+// listKeys are the lists of the list results and the key of their items:
+// the protocol gives their order no meaning.
+var listKeys = map[string]string{"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
+
+// sortLists sorts the lists of an answer's result by their keys, so that a
+// server listing the same items in another order replays clean.
+func sortLists(v any) any {
+	answer, _ := v.(map[string]any)
+	res, ok := answer["result"].(map[string]any)
+	if !ok {
+		return v
+	}
+	for list, key := range listKeys {
+		items, ok := res[list].([]any)
+		if !ok {
+			continue
+		}
+		keyOf := func(item any) string {
+			k, _ := item.(map[string]any)[key].(string)
+			return k
+		}
+		slices.SortStableFunc(items, func(a, b any) int { return strings.Compare(keyOf(a), keyOf(b)) })
+	}
+	return v
 }
 
 // recordedAnswer is a recorded response as Replay compares it: its result,

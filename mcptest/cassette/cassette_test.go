@@ -91,3 +91,23 @@ func TestReplayUpdates(t *testing.T) {
 	t.Setenv("MCPTEST_UPDATE", "")
 	cassette.Replay(t, mcptest.Connect(t, cassette.Server(t, changedPath)), path)
 }
+
+// A list in another order is the same list; another item is not.
+func TestReplayListsInAnyOrder(t *testing.T) {
+	data, err := os.ReadFile("testdata/lists.cassette")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	reordered := filepath.Join(dir, "reordered.cassette")
+	require.NoError(t, os.WriteFile(reordered, []byte(strings.Replace(string(data),
+		`[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]`,
+		`[{"name":"b","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]`, 1)), 0o644))
+	cassette.Replay(t, mcptest.Connect(t, cassette.Server(t, reordered)), "testdata/lists.cassette")
+
+	renamed := filepath.Join(dir, "renamed.cassette")
+	require.NoError(t, os.WriteFile(renamed, []byte(strings.Replace(string(data), `{"name":"b"`, `{"name":"c"`, 1)), 0o644))
+	tb := faketb.Run(t, func(tb testing.TB) {
+		cassette.Replay(tb, mcptest.Connect(tb, cassette.Server(tb, renamed)), "testdata/lists.cassette")
+	})
+	assert.Contains(t, tb.Text(), `-        "name": "b"`)
+	assert.Contains(t, tb.Text(), `+        "name": "c"`)
+}
