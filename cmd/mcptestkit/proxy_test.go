@@ -254,7 +254,7 @@ func fromServer(c *cassette.Cassette) int {
 
 // announcedURL reads the URL a listening record or serve names on its
 // first line of stderr ("... at URL; stop with Ctrl-C").
-func announcedURL(t *testing.T, stderr io.Reader) string {
+func announcedURL(t testing.TB, stderr io.Reader) string {
 	t.Helper()
 	line, err := bufio.NewReader(stderr).ReadString('\n')
 	require.NoError(t, err)
@@ -337,10 +337,7 @@ func BenchmarkHTTPProxy(b *testing.B) {
 	require.NoError(b, err)
 	require.NoError(b, cmd.Start())
 	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	require.NoError(b, err)
-	_, after, _ := strings.Cut(line, " at ")
-	proxyURL, _, _ := strings.Cut(after, ";")
+	proxyURL := announcedURL(b, stderr)
 	for _, bc := range []struct{ name, url string }{{"direct", target.URL}, {"proxied", proxyURL}} {
 		b.Run(bc.name, func(b *testing.B) {
 			c, err := client.Connect(context.Background(), transport.HTTP(bc.url), &client.Options{ProtocolVersion: client.Version20251125})
