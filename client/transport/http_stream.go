@@ -22,6 +22,10 @@ func (t *StreamableHTTP) readCallStream(c *call, body io.Reader) {
 		t.failCall(c, CodeHTTPError, fmt.Sprintf("the SSE stream of %s: %v", c.method, err), 0, "")
 		return
 	}
+	if c.answered.Load() {
+		t.readToEnd(c, sr, body)
+		return
+	}
 	for attempt := 1; !c.answered.Load(); attempt++ {
 		if c.givenUp.Load() || c.ctx.Err() != nil {
 			return
@@ -76,6 +80,25 @@ func (t *StreamableHTTP) readCallStream(c *call, body io.Reader) {
 			attempt = 0 // progress: the next gap gets a fresh budget
 		}
 	}
+}
+
+// endWait is how long the rest of a stream is read after its response.
+const endWait = 100 * time.Millisecond
+
+// readToEnd reads what follows a request's response on its SSE stream, a
+// moment at most: a server ends the stream after the response, and a
+// stream read to its end leaves its connection to be reused, where one
+// closed early is torn down, and the next request dials anew (through a
+// proxy, where the end lags, every request did). A message that still
+// comes is delivered, as on the GET stream.
+func (t *StreamableHTTP) readToEnd(c *call, sr *sseReader, body io.Reader) {
+	closer, ok := body.(io.Closer)
+	if !ok || c.givenUp.Load() {
+		return
+	}
+	stop := time.AfterFunc(endWait, func() { closer.Close() })
+	defer stop.Stop()
+	_, _ = t.pump(nil, sr)
 }
 
 // reconnectDelay is the server's retry hint, or the default doubled per
