@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/cassette"
 	"github.com/mcptestkit/mcptestkit/internal/textdiff"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 )
@@ -327,6 +328,15 @@ to a live server and diffs the answers.`,
 			out := fs.String("o", "", "write the session to `file` (default: stdout)")
 			script := fs.String("script", "", "run the steps of this JSON `file` and record their outcomes")
 			listen := fs.String("listen", "", "with -o FILE.cassette and a URL: serve the recording proxy on this `address` (127.0.0.1:PORT)")
+			var names, patterns stringList
+			fs.Var(&names, "redact-name", "with -o FILE.cassette: also redact the string values of members with this `name` (any case; repeatable)")
+			fs.Var(&patterns, "redact", "with -o FILE.cassette: also redact what matches this `regexp` in any string (repeatable)")
+			redact := func() *cassette.Redaction {
+				if len(names) == 0 && len(patterns) == 0 {
+					return nil
+				}
+				return &cassette.Redaction{Names: names, Patterns: patterns}
+			}
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
 				cmd := lookup("record")
 				if len(args) > 0 {
@@ -336,7 +346,7 @@ to a live server and diffs the answers.`,
 					if *listen == "" {
 						return exitUsage, usagef(cmd, "-o %s with a URL: give --listen 127.0.0.1:PORT, where the client is to connect", *out)
 					}
-					summary, err := proxyHTTP(ctx, *out, *listen, srv.url, func(u string) {
+					summary, err := proxyHTTP(ctx, *out, redact(), *listen, srv.url, func(u string) {
 						fprintf(term.stderr, "mcptestkit record: recording %s at %s; stop with Ctrl-C\n", srv.url, u)
 					})
 					if err != nil {
@@ -354,7 +364,7 @@ to a live server and diffs the answers.`,
 					if *script != "" {
 						return exitUsage, usagef(cmd, "--script: a cassette records what a real client does, not a script")
 					}
-					summary, err := proxyStdio(ctx, *out, srv.command, os.Stdin, term.stdout, term.stderr)
+					summary, err := proxyStdio(ctx, *out, redact(), srv.command, os.Stdin, term.stdout, term.stderr)
 					if err != nil {
 						return exitUsage, err
 					}

@@ -15,65 +15,60 @@ import (
 )
 
 // recorder captures a session between a client and a server as a cassette:
-// each message as it passes, secrets redacted, with its time.
+// each message as it passes, with its time. Only a copy is kept on the
+// path of the messages: parsing and redacting them waits for finish, so
+// that the proxy adds as little as it can to each message's trip. (The
+// secrets are in the proxy's memory until then, as they are in both ends';
+// they never reach the file.)
 type recorder struct {
 	red   *cassette.Redactor
 	start time.Time
-	queue chan queued // what passed, for the goroutine that records it
-	done  chan struct{}
-	qmu   sync.Mutex
-	ended bool // finish was called: what passes later is not recorded
 
 	mu     sync.Mutex
+	passed []passed
+	ended  bool // finish was called: what passes later is not recorded
+
 	c      cassette.Cassette
 	lookup map[string]string // request id -> method, for the header
 }
 
-type queued struct {
+type passed struct {
 	dir  string
 	line []byte
 	at   time.Duration
 }
 
-// newRecorder starts the recording: add queues each message as it passes,
-// and a goroutine of its own redacts and records it, off the path of the
-// messages; finish waits for it.
-func newRecorder(transport string) (*recorder, error) {
-	red, err := cassette.NewRedactor(nil)
+// newRecorder starts a recording, redacting what the defaults and extra
+// say.
+func newRecorder(transport string, extra *cassette.Redaction) (*recorder, error) {
+	red, err := cassette.NewRedactor(nil, extra)
 	if err != nil {
 		return nil, err
 	}
-	r := &recorder{red: red, start: time.Now(), c: cassette.Cassette{Header: cassette.Header{Transport: transport}},
-		lookup: map[string]string{}, queue: make(chan queued, 4096), done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		for q := range r.queue {
-			r.record(q.dir, q.line, q.at)
-		}
-	}()
-	return r, nil
+	return &recorder{red: red, start: time.Now(), c: cassette.Cassette{Header: cassette.Header{Transport: transport, Redact: extra}},
+		lookup: map[string]string{}}, nil
 }
 
-// add queues one message (a line without its newline) for recording.
+// add keeps a copy of one message (a line without its newline).
 func (r *recorder) add(dir string, line []byte) {
-	r.qmu.Lock()
-	defer r.qmu.Unlock()
-	if !r.ended {
-		r.queue <- queued{dir, bytes.Clone(line), time.Since(r.start)}
-	}
-}
-
-// finish records what is queued and returns the cassette.
-func (r *recorder) finish() cassette.Cassette {
-	r.qmu.Lock()
-	if !r.ended {
-		r.ended = true
-		close(r.queue)
-	}
-	r.qmu.Unlock()
-	<-r.done
+	p := passed{dir, bytes.Clone(line), time.Since(r.start)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.ended {
+		r.passed = append(r.passed, p)
+	}
+}
+
+// finish records what passed and returns the cassette; what passes later
+// is not recorded.
+func (r *recorder) finish() cassette.Cassette {
+	r.mu.Lock()
+	all := r.passed
+	r.passed, r.ended = nil, true
+	r.mu.Unlock()
+	for _, p := range all {
+		r.record(p.dir, p.line, p.at)
+	}
 	return r.c
 }
 
@@ -84,25 +79,37 @@ func (r *recorder) record(dir string, line []byte, at time.Duration) {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Method  string          `json:"method"`
-		Result  struct {
+		Params  struct {
+			Meta struct {
+				ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+		Result struct {
 			ProtocolVersion string         `json:"protocolVersion"`
 			ServerInfo      *cassette.Info `json:"serverInfo"`
+			Meta            struct {
+				ServerInfo *cassette.Info `json:"io.modelcontextprotocol/serverInfo"`
+			} `json:"_meta"`
 		} `json:"result"`
 	}
 	if json.Unmarshal(line, &m) != nil || m.JSONRPC != "2.0" {
 		return
 	}
 	msg := r.red.Message(line)
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if dir == cassette.ClientToServer && m.Method != "" && len(m.ID) > 0 {
 		r.lookup[string(m.ID)] = m.Method
+		if v := m.Params.Meta.ProtocolVersion; v != "" && m.Method != "server/discover" {
+			r.c.Header.ProtocolVersion = v // 2026-07-28: each request names its version
+		}
 	}
 	if dir == cassette.ServerToClient && m.Method == "" {
 		switch r.lookup[string(m.ID)] {
 		case "initialize", "server/discover":
 			if m.Result.ServerInfo != nil {
 				r.c.Header.Server = m.Result.ServerInfo
+			}
+			if m.Result.Meta.ServerInfo != nil {
+				r.c.Header.Server = m.Result.Meta.ServerInfo
 			}
 			if m.Result.ProtocolVersion != "" {
 				r.c.Header.ProtocolVersion = m.Result.ProtocolVersion
@@ -117,8 +124,8 @@ func (r *recorder) record(dir string, line []byte, at time.Duration) {
 // recording it; the server's stderr goes to stderr. It ends when the
 // server's output ends (it exited, or closed it after the client's input
 // ended), and writes the cassette to out.
-func proxyStdio(ctx context.Context, out string, command []string, stdin io.Reader, stdout, stderr io.Writer) (string, error) {
-	rec, err := newRecorder("stdio")
+func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, command []string, stdin io.Reader, stdout, stderr io.Writer) (string, error) {
+	rec, err := newRecorder("stdio", redact)
 	if err != nil {
 		return "", err
 	}

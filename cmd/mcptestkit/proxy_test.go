@@ -98,7 +98,7 @@ func TestRecordCassetteThroughStdioProxy(t *testing.T) {
 	cl := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(client.Version20251125))
 	res, err := cl.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
 	require.NoError(t, err)
-	red, _ := cassette.NewRedactor(nil)
+	red, _ := cassette.NewRedactor(nil, nil)
 	assert.Equal(t, strings.ReplaceAll(directText, "Bearer abcdefghijklmnopqrstuvwxyz", red.Placeholder("Bearer abcdefghijklmnopqrstuvwxyz")), res.Text())
 	r, err := cl.ReadResource(t.Context(), "books://Dune")
 	require.NoError(t, err)
@@ -313,6 +313,8 @@ func TestStdioProxyModernEra(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, len(proxied.got), fromServer(c))
 	assert.Contains(t, string(c.Frames[0].Msg), `"method":"server/discover"`)
+	assert.Equal(t, "2026-07-28", c.Header.ProtocolVersion)
+	assert.Equal(t, "Bookshop", c.Header.Server.Name)
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), "abcdefghijklmnopqrstuvwxyz")
@@ -352,4 +354,77 @@ func BenchmarkHTTPProxy(b *testing.B) {
 			}
 		})
 	}
+}
+
+// --redact-name and --redact add to what is redacted; the cassette's
+// header keeps them, so that playing it back redacts live requests the same
+// way and they match. The summary line says what was redacted.
+func TestRecordRedactionFlags(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "redacted.cassette")
+	var stderr strings.Builder
+	cmd := exec.Command(bin, "record", "-o", path, "--redact-name", "TITLE", "--redact", `Frank\s+Herbert`, "--", serverBinary(t))
+	cmd.Stderr = &stderr
+	tr, err := transport.Command(cmd)
+	require.NoError(t, err)
+	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+	require.NoError(t, err)
+	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	assert.Equal(t, "Frank Herbert", res.Text(), "the client sees what the server sent")
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), `"Dune"`)
+	assert.NotContains(t, string(data), "Frank Herbert")
+	assert.Contains(t, string(data), `"redact":{"names":["TITLE"],"patterns":["Frank\\s+Herbert"]}`)
+	assert.Contains(t, stderr.String(), "by member title")
+	assert.Contains(t, stderr.String(), `by pattern Frank\s+Herbert`)
+
+	red, err := cassette.NewRedactor(nil, nil)
+	require.NoError(t, err)
+	played := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(client.Version20251125))
+	res, err = played.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
+	require.NoError(t, err, "the live title is redacted as the recorded one was, and matches")
+	assert.Equal(t, red.Placeholder("Frank Herbert"), res.Text())
+
+	r := mcptestkit(t, nil, "record", "-o", path, "--redact", "a*", "--", serverBinary(t))
+	assert.Equal(t, exitUsage, r.code, r)
+	assert.Contains(t, r.stderr, `redaction pattern "a*" matches the empty string`)
+}
+
+// serve --once plays each answer once; --ignore-param matches requests
+// without the named member.
+func TestServeCassetteOptions(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	path, err := filepath.Abs("../../examples/bookshop/testdata/session.cassette")
+	require.NoError(t, err)
+	serve := func(args ...string) (*client.Client, *exec.Cmd, *strings.Builder) {
+		var stderr strings.Builder
+		cmd := exec.Command(bin, append(append([]string{"serve"}, args...), path)...)
+		cmd.Stderr = &stderr
+		tr, err := transport.Command(cmd)
+		require.NoError(t, err)
+		c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+		require.NoError(t, err)
+		return c, cmd, &stderr
+	}
+	c, cmd, stderr := serve("--once")
+	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
+	require.NoError(t, err)
+	assert.Equal(t, "Frank Herbert", res.Text())
+	_, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
+	assert.ErrorContains(t, err, "no recorded answer")
+	require.NoError(t, c.Close())
+	assert.Equal(t, exitFail, cmd.ProcessState.ExitCode())
+	assert.Contains(t, stderr.String(), "recorded 1 time(s), and each answer is played once")
+
+	c, _, _ = serve("--ignore-param", "title")
+	res, err = c.CallTool(t.Context(), "get_author", map[string]any{"title": "Emma"})
+	require.NoError(t, err)
+	assert.Equal(t, "Frank Herbert", res.Text(), "the first recorded get_author's answer")
+	require.NoError(t, c.Close())
 }

@@ -22,12 +22,12 @@ import (
 // SSE stream's events, as they stream (a stream is flushed to the client as
 // it comes). ready, if not nil, gets the proxy's URL once it listens. Then it
 // writes the cassette to out.
-func proxyHTTP(ctx context.Context, out, listen, target string, ready func(string)) (string, error) {
+func proxyHTTP(ctx context.Context, out string, redact *cassette.Redaction, listen, target string, ready func(string)) (string, error) {
 	to, err := url.Parse(target)
 	if err != nil {
 		return "", err
 	}
-	rec, err := newRecorder("http")
+	rec, err := newRecorder("http", redact)
 	if err != nil {
 		return "", err
 	}

@@ -25,10 +25,15 @@ default (launch "mcptestkit serve FILE.cassette" as the client's server), or
 over streamable HTTP with --listen ADDR. Each request gets the recorded
 answer to the same request (method and params, _meta left out, secrets
 redacted as when recorded), with the notifications that came before it,
-under the live id. A request with no recording gets a JSON-RPC error, and the
-closest recorded request is named on stderr; the exit status is then 1.`,
+under the live id; a request recorded several times gets its answers in
+recorded order, then the last again (--once: no more). A request with no
+recording gets a JSON-RPC error, and the closest recorded request is named on
+stderr; the exit status is then 1.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			listen := fs.String("listen", "", "serve streamable HTTP on this `address` (127.0.0.1:PORT) instead of stdio")
+			once := fs.Bool("once", false, "play each recorded answer once: a request sent more often than recorded is a miss (default: the last answer again)")
+			var ignore stringList
+			fs.Var(&ignore, "ignore-param", "leave members with this `name` out of requests' params, at any depth, when matching them (repeatable)")
 			return func(ctx context.Context, args []string, _ *server, term terminal) (int, error) {
 				if len(args) != 1 {
 					return exitUsage, usagef(lookup("serve"), "give one cassette file")
@@ -37,11 +42,10 @@ closest recorded request is named on stderr; the exit status is then 1.`,
 				if err != nil {
 					return exitUsage, err
 				}
-				red, err := cassette.NewRedactor(nil)
+				p, err := cassette.NewPlayer(c, cassette.PlayOptions{Once: *once, Ignore: ignore})
 				if err != nil {
 					return exitUsage, err
 				}
-				p := cassette.NewPlayer(c, red)
 				var misses atomic.Int64
 				answer := func(msg []byte) [][]byte {
 					out, miss := p.Answer(msg)

@@ -33,10 +33,11 @@ const (
 
 // Header is a cassette's first line.
 type Header struct {
-	Cassette        int    `json:"cassette"`
-	ProtocolVersion string `json:"protocolVersion,omitempty"`
-	Server          *Info  `json:"server,omitempty"`
-	Transport       string `json:"transport,omitempty"` // "stdio" or "http"
+	Cassette        int        `json:"cassette"`
+	ProtocolVersion string     `json:"protocolVersion,omitempty"`
+	Server          *Info      `json:"server,omitempty"`
+	Transport       string     `json:"transport,omitempty"` // "stdio" or "http"
+	Redact          *Redaction `json:"redact,omitempty"`    // what was redacted beyond the defaults
 }
 
 // Info names a server.

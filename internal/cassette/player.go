@@ -26,15 +26,34 @@ type Exchange struct {
 type Player struct {
 	red       *Redactor
 	exchanges []*Exchange
+	opts      PlayOptions
+	ignore    map[string]bool
 
 	mu   sync.Mutex
 	used map[string]int // by key: answers given
 }
 
-// NewPlayer returns a Player of c; red redacts live requests the way the
-// recording was, so that they match.
-func NewPlayer(c *Cassette, red *Redactor) *Player {
-	p := &Player{red: red, used: map[string]int{}}
+// PlayOptions say how a Player matches and answers.
+type PlayOptions struct {
+	// Once answers each recorded request as often as it was recorded, not
+	// more: a further one is a miss. Otherwise the last answer is repeated.
+	Once bool
+	// Ignore names members left out of the params, at any depth, when a
+	// request is matched.
+	Ignore []string
+}
+
+// NewPlayer returns a Player of c. It redacts live requests the way the
+// recording was (c's header says how), so that they match.
+func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
+	red, err := NewRedactor(nil, c.Header.Redact)
+	if err != nil {
+		return nil, fmt.Errorf("the cassette's header: %v", err)
+	}
+	p := &Player{red: red, used: map[string]int{}, opts: opts, ignore: map[string]bool{}}
+	for _, n := range opts.Ignore {
+		p.ignore[n] = true
+	}
 	open := map[string]*Exchange{} // by request id
 	var last *Exchange
 	for _, f := range c.Frames {
@@ -48,7 +67,7 @@ func NewPlayer(c *Cassette, red *Redactor) *Player {
 		case f.Dir == ClientToServer && m.Method != "" && len(m.ID) > 0:
 			x := &Exchange{Method: m.Method, Params: withoutMeta(m.Params), Shown: shown(m.Method, m.Params),
 				Retry: bytes.Contains(m.Params, []byte(`"inputResponses"`)) || bytes.Contains(m.Params, []byte(`"requestState"`)),
-				key:   key(m.Method, m.Params), token: progressToken(m.Params)}
+				key:   p.key(m.Method, m.Params), token: progressToken(m.Params)}
 			open[string(m.ID)] = x
 			p.exchanges = append(p.exchanges, x)
 			last = x
@@ -61,7 +80,7 @@ func NewPlayer(c *Cassette, red *Redactor) *Player {
 			last.Notes = append(last.Notes, f.Msg)
 		}
 	}
-	return p
+	return p, nil
 }
 
 // Exchanges returns the recorded requests, in order.
@@ -113,7 +132,7 @@ func (p *Player) recorded(method string) bool {
 }
 
 func (p *Player) match(method string, params json.RawMessage) (*Exchange, string) {
-	k := key(method, params)
+	k := p.key(method, params)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var same []*Exchange
@@ -122,10 +141,12 @@ func (p *Player) match(method string, params json.RawMessage) (*Exchange, string
 			same = append(same, x)
 		}
 	}
-	if len(same) > 0 {
-		i := min(p.used[k], len(same)-1)
+	switch n := p.used[k]; {
+	case len(same) > 0 && p.opts.Once && n >= len(same):
+		return nil, fmt.Sprintf("no recorded answer left for the request %s: it was recorded %d time(s), and each answer is played once", shown(method, params), len(same))
+	case len(same) > 0:
 		p.used[k]++
-		return same[i], ""
+		return same[min(n, len(same)-1)], ""
 	}
 	return nil, fmt.Sprintf("no recorded answer for the request %s\n%s", shown(method, params), p.closest(method, k))
 }
@@ -161,8 +182,9 @@ func (p *Player) closest(method, k string) string {
 	return "the closest recorded request: " + best.Shown
 }
 
-// key is what a request is matched by.
-func key(method string, params json.RawMessage) string {
+// key is what a request is matched by: its method and its params, without
+// _meta and the ignored members.
+func (p *Player) key(method string, params json.RawMessage) string {
 	switch method {
 	case "initialize", "server/discover", "ping":
 		return method
@@ -170,15 +192,37 @@ func key(method string, params json.RawMessage) string {
 	var v any
 	if json.Unmarshal(params, &v) == nil {
 		if m, ok := v.(map[string]any); ok {
-			delete(m, "_meta")
+			delete(m, "_meta") // at the top only: _meta is the protocol's there
 		}
+		v = dropMembers(v, p.ignore)
 		params, _ = json.Marshal(v) // map keys sorted: the same params, the same key
 	}
 	return method + " " + string(params)
 }
 
+// dropMembers removes the members named in drop from v, at any depth.
+func dropMembers(v any, drop map[string]bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if drop[k] {
+				delete(v, k)
+				continue
+			}
+			v[k] = dropMembers(e, drop)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = dropMembers(e, drop)
+		}
+	}
+	return v
+}
+
+// shown is a request as a person reads it: its method and params, without
+// _meta, cut short.
 func shown(method string, params json.RawMessage) string {
-	k := key(method, params)
+	k := (&Player{}).key(method, params)
 	if len(k) > 300 {
 		k = k[:300] + "..."
 	}

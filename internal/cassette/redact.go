@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -30,7 +31,7 @@ const KeyEnv = "MCPTEST_CASSETTE_KEY"
 // Stripe key).
 type Redactor struct {
 	key      []byte
-	names    *regexp.Regexp
+	names    []*regexp.Regexp
 	patterns []*regexp.Regexp
 
 	mu    sync.Mutex
@@ -52,21 +53,42 @@ var DefaultPatterns = []string{
 	`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b`,                       // Stripe
 }
 
+// Redaction is what a recording redacts beyond the defaults. A cassette's
+// header keeps it, so that what is replayed later is redacted the same way
+// and still matches.
+type Redaction struct {
+	Names    []string `json:"names,omitempty"`    // members whose string values are secrets (any case)
+	Patterns []string `json:"patterns,omitempty"` // regular expressions of secrets found anywhere in a string
+}
+
 // NewRedactor returns a Redactor with the default names and patterns plus
-// the extra patterns (regular expressions); key keys the placeholders (nil:
-// the KeyEnv variable's, or a fixed one).
-func NewRedactor(key []byte, extra ...string) (*Redactor, error) {
-	r := &Redactor{key: key, names: regexp.MustCompile(DefaultNames), count: map[string]int{}}
+// extra's (nil: none); key keys the placeholders (nil: the KeyEnv
+// variable's, or a fixed one).
+func NewRedactor(key []byte, extra *Redaction) (*Redactor, error) {
+	r := &Redactor{key: key, names: []*regexp.Regexp{regexp.MustCompile(DefaultNames)}, count: map[string]int{}}
 	if len(r.key) == 0 {
 		r.key = []byte(os.Getenv(KeyEnv))
 	}
 	if len(r.key) == 0 {
 		r.key = []byte("mcptestkit cassette")
 	}
-	for _, p := range append(slices.Clone(DefaultPatterns), extra...) {
+	patterns := slices.Clone(DefaultPatterns)
+	if extra != nil {
+		for _, n := range extra.Names {
+			if strings.TrimSpace(n) == "" {
+				return nil, errors.New("redaction: an empty member name")
+			}
+			r.names = append(r.names, regexp.MustCompile("(?i)^"+regexp.QuoteMeta(n)+"$"))
+		}
+		patterns = append(patterns, extra.Patterns...)
+	}
+	for _, p := range patterns {
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return nil, fmt.Errorf("redaction pattern %q: %v", p, err)
+		}
+		if re.MatchString("") {
+			return nil, fmt.Errorf("redaction pattern %q matches the empty string: it would redact between every character", p)
 		}
 		r.patterns = append(r.patterns, re)
 	}
@@ -119,7 +141,7 @@ func (r *Redactor) value(name string, v any, changed *bool) any {
 		}
 		return v
 	case string:
-		if name != "" && r.names.MatchString(name) && v != "" && !strings.HasPrefix(v, "[redacted:") {
+		if r.secretName(name) && v != "" && !strings.HasPrefix(v, "[redacted:") {
 			*changed = true
 			r.note("member " + strings.ToLower(name))
 			return r.Placeholder(v)
@@ -130,6 +152,18 @@ func (r *Redactor) value(name string, v any, changed *bool) any {
 		}
 	}
 	return v
+}
+
+func (r *Redactor) secretName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, re := range r.names {
+		if re.MatchString(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Redactor) note(what string) {

@@ -36,13 +36,17 @@ import (
 // secrets redacted the same way; initialize, server/discover and ping by
 // method alone), with the notifications that came before it, under the
 // live request's id and progress token. A request recorded several times
-// gets its answers in recorded order, then the last one again. A request
-// with no recording fails the test, naming the closest recorded request,
-// and gets a JSON-RPC error. A cassette that cannot be read fails the test
-// at once, naming the line.
-func Server(t testing.TB, path string) mcptest.Server {
+// gets its answers in recorded order, then the last one again ([Once]
+// says otherwise). A request with no recording fails the test, naming the
+// closest recorded request, and gets a JSON-RPC error. A cassette that
+// cannot be read fails the test at once, naming the line.
+func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 	t.Helper()
-	p := load(t, path)
+	var o cf.PlayOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	p := load(t, path, o)
 	if p == nil {
 		return nil
 	}
@@ -65,19 +69,35 @@ func Server(t testing.TB, path string) mcptest.Server {
 	})
 }
 
-func load(t testing.TB, path string) *cf.Player {
+// Option changes how [Server] matches and answers requests.
+type Option func(*cf.PlayOptions)
+
+// Once plays each recorded answer once: a request sent more often than it
+// was recorded fails the test, as one never recorded does. Without it the
+// last recorded answer is given again, as a server that answers the same
+// question the same way would.
+func Once() Option { return func(o *cf.PlayOptions) { o.Once = true } }
+
+// IgnoreParams leaves the members with these names out of a request's
+// params, at any depth, when it is matched with the recorded ones: for
+// arguments that change from run to run (a timestamp, a generated id).
+func IgnoreParams(names ...string) Option {
+	return func(o *cf.PlayOptions) { o.Ignore = append(o.Ignore, names...) }
+}
+
+func load(t testing.TB, path string, opts cf.PlayOptions) *cf.Player {
 	t.Helper()
 	c, err := cf.ReadFile(path)
 	if err != nil {
 		t.Fatalf("cassette: %v", err)
 		return nil
 	}
-	red, err := cf.NewRedactor(nil)
+	p, err := cf.NewPlayer(c, opts)
 	if err != nil {
-		t.Fatalf("cassette: %v", err)
+		t.Fatalf("cassette %s: %v", path, err)
 		return nil
 	}
-	return cf.NewPlayer(c, red)
+	return p
 }
 
 // Replay sends the client side of the cassette at path to the server c is
@@ -97,7 +117,7 @@ func load(t testing.TB, path string) *cf.Player {
 // the rest kept as they were.
 func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option) {
 	t.Helper()
-	p := load(t, path)
+	p := load(t, path, cf.PlayOptions{})
 	if p == nil {
 		return
 	}
@@ -144,7 +164,7 @@ func rerecord(path string, fresh map[*cf.Exchange]map[string]json.RawMessage) er
 	if err != nil {
 		return err
 	}
-	red, err := cf.NewRedactor(nil)
+	red, err := cf.NewRedactor(nil, c.Header.Redact)
 	if err != nil {
 		return err
 	}

@@ -111,3 +111,30 @@ func TestReplayListsInAnyOrder(t *testing.T) {
 	assert.Contains(t, tb.Text(), `-        "name": "b"`)
 	assert.Contains(t, tb.Text(), `+        "name": "c"`)
 }
+
+// Once: each recorded answer plays once, and a request sent more often
+// than recorded fails the test.
+func TestServerOnce(t *testing.T) {
+	tb := faketb.Run(t, func(tb testing.TB) {
+		c := mcptest.Connect(tb, cassette.Server(tb, "testdata/notes.cassette", cassette.Once()))
+		for _, want := range []string{"note 1 kept", "note 2 kept"} {
+			res, err := c.CallTool(tb.Context(), "add_note", map[string]any{"text": "buy milk"})
+			require.NoError(t, err)
+			assert.Equal(t, want, res.Text())
+		}
+		_, err := c.CallTool(tb.Context(), "add_note", map[string]any{"text": "buy milk"})
+		assert.ErrorContains(t, err, "no recorded answer")
+	})
+	assert.Contains(t, tb.Text(), `no recorded answer left for the request tools/call {"arguments":{"text":"buy milk"},"name":"add_note"}: it was recorded 2 time(s)`)
+}
+
+// IgnoreParams: a member that changes from run to run does not keep a
+// request from matching; the recorded answers come in recorded order.
+func TestServerIgnoreParams(t *testing.T) {
+	c := mcptest.Connect(t, cassette.Server(t, "testdata/notes.cassette", cassette.IgnoreParams("text")))
+	for _, want := range []string{"note 1 kept", "note 2 kept", "a note needs some text"} {
+		res, err := c.CallTool(t.Context(), "add_note", map[string]any{"text": "anything at all"})
+		require.NoError(t, err)
+		assert.Equal(t, want, res.Text())
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/internal/cassette"
+	"github.com/mcptestkit/mcptestkit/mcptest"
+	cassetteserver "github.com/mcptestkit/mcptestkit/mcptest/cassette"
+)
+
+// Secrets the HTTP session carries, one in each place: the client's
+// Authorization header, a tool's argument, and the tool's result.
+const (
+	headerSecret = "hdr-secret-0123456789abcdef"
+	argSecret    = "arg-secret-0123456789abcdef"
+	resultSecret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB" // a GitHub token's form: redacted by pattern
+)
+
+// echoServer is a go-sdk server whose echo tool answers with its text
+// argument, whose key tool answers with resultSecret, and whose big tool
+// answers with 10 MB of text.
+func echoServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "v1"}, nil)
+	type echoIn struct {
+		Text   string `json:"text"`
+		APIKey string `json:"api_key,omitempty"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "key"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "your key: " + resultSecret}}}, nil, nil
+	})
+	big := strings.Repeat("0123456789abcdef", 10<<20/16)
+	mcp.AddTool(s, &mcp.Tool{Name: "big"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil, nil
+	})
+	return s
+}
+
+// The HTTP proxy in both eras (a stateful session at 2025-11-25, SSE
+// replies and a session id; stateless at 2026-07-28): the client sees the
+// same messages through it as without it, a 10 MB result among them; the
+// secrets in the header, the argument and the result never reach the file;
+// and the cassette plays the session back.
+func TestHTTPProxyTransparency(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, version string
+		opts          *mcp.StreamableHTTPOptions
+	}{
+		{"stateful-2025-11-25", client.Version20251125, nil},
+		{"stateless-2026-07-28", client.Version20260728, &mcp.StreamableHTTPOptions{Stateless: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := echoServer()
+			target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, tc.opts))
+			t.Cleanup(func() {
+				target.Close()
+				for ss := range s.Sessions() {
+					ss.Close()
+				}
+			})
+			path := filepath.Join(t.TempDir(), "http.cassette")
+			cmd := exec.Command(bin, "record", "-o", path, "--listen", "127.0.0.1:0", target.URL)
+			stderr, err := cmd.StderrPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			proxyURL := announcedURL(t, stderr)
+
+			session := func(u string) *rawTap {
+				tr := &rawTap{Transport: transport.HTTP(u, transport.WithHeader("Authorization", "Bearer "+headerSecret))}
+				c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: tc.version})
+				require.NoError(t, err)
+				defer c.Close()
+				_, err = c.ListTools(t.Context(), "")
+				require.NoError(t, err)
+				res, err := c.CallTool(t.Context(), "echo", map[string]any{"text": "hello", "api_key": argSecret})
+				require.NoError(t, err)
+				assert.Equal(t, "hello", res.Text())
+				res, err = c.CallTool(t.Context(), "key", nil)
+				require.NoError(t, err)
+				assert.Contains(t, res.Text(), resultSecret)
+				res, err = c.CallTool(t.Context(), "big", nil)
+				require.NoError(t, err)
+				assert.Len(t, res.Text(), 10<<20)
+				return tr
+			}
+			direct := session(target.URL)
+			proxied := session(proxyURL)
+			require.Equal(t, len(direct.got), len(proxied.got))
+			for i := range direct.got {
+				// No assert.Equal: its diff of two 10 MB strings would drown the test.
+				if direct.got[i] != proxied.got[i] {
+					t.Errorf("message %d differs through the proxy:\ndirect:  %.300s\nproxied: %.300s", i, direct.got[i], proxied.got[i])
+				}
+			}
+
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+			require.NoError(t, cmd.Wait())
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			for _, secret := range []string{headerSecret, argSecret, resultSecret} {
+				assert.NotContains(t, string(data), secret)
+			}
+			c, err := cassette.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, len(proxied.got), fromServer(c), "every message the server sent is recorded")
+			assert.Equal(t, tc.version, c.Header.ProtocolVersion)
+
+			played := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(tc.version))
+			res, err := played.CallTool(t.Context(), "echo", map[string]any{"text": "hello", "api_key": argSecret})
+			require.NoError(t, err, "the argument's secret is redacted as recorded, and matches")
+			assert.Equal(t, "hello", res.Text())
+			res, err = played.CallTool(t.Context(), "big", nil)
+			require.NoError(t, err)
+			assert.Len(t, res.Text(), 10<<20, "the cassette holds the 10 MB result whole")
+		})
+	}
+}
