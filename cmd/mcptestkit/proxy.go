@@ -67,7 +67,7 @@ func (r *recorder) finish() cassette.Cassette {
 	r.passed, r.ended = nil, true
 	r.mu.Unlock()
 	for _, p := range all {
-		r.record(p.dir, p.line, p.at)
+		r.record(p.dir, p.line, p.at-all[0].at) // the session begins with its first message
 	}
 	return r.c
 }

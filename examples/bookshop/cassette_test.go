@@ -22,6 +22,15 @@ import (
 // in place of the server, and listed the tools, called them, read a
 // resource and got a prompt. The api_key it sent is a placeholder in the
 // file.
+//
+// testdata/inspector-stdio.cassette and inspector-http.cassette are the MCP
+// Inspector's command line (npx @modelcontextprotocol/inspector --cli)
+// calling get_author, recorded through the stdio proxy (the Inspector's
+// config launches `mcptestkit record -o ... -- stdioserver`) and through the
+// HTTP proxy (`mcptestkit record -o ... --listen 127.0.0.1:0 URL`, the
+// Inspector pointed at it with a bearer token the file does not hold).
+// cmd/mcptestkit's TestInspectorRecordsThroughTheProxies records them again
+// and fails if they differ from these.
 
 // Replayed against the server, in process: every answer is still the one
 // recorded. A change in the server's answers fails here, with a diff.
@@ -46,4 +55,22 @@ func TestSessionPlaysTheServer(t *testing.T) {
 	p, err := c.GetPrompt(t.Context(), "recommend", map[string]string{"title": "Dune"})
 	require.NoError(t, err)
 	require.NotEmpty(t, p.Messages)
+}
+
+// The Inspector's sessions, replayed both ways.
+func TestInspectorSessions(t *testing.T) {
+	t.Parallel()
+	for _, path := range []string{"testdata/inspector-stdio.cassette", "testdata/inspector-http.cassette"} {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			c := mcptest.Connect(t, gosdktest.Server(bookshop.New(logcapture.New(t).Logger())),
+				mcptest.WithProtocolVersion(client.Version20251125))
+			cassette.Replay(t, c, path)
+
+			played := mcptest.Connect(t, cassette.Server(t, path, cassette.Once()))
+			res, err := played.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
+			require.NoError(t, err)
+			mcptest.Assert(t).Text(res, "Frank Herbert")
+		})
+	}
 }
