@@ -64,13 +64,18 @@
 // run to run, such as a timestamp in _meta.
 //
 // With -o FILE.cassette, record is a stdio proxy that a real client launches
-// in place of the server (mcptestkit record -o s.cassette -- ./myserver): it
-// passes every message through unchanged and writes the session, secrets
-// redacted, for package mcptest/cassette to play back in go test.
+// in place of the server (mcptestkit record -o s.cassette -- ./myserver), or
+// with a URL and --listen ADDR a streamable HTTP reverse proxy: it passes
+// every message through unchanged and writes the session, secrets redacted
+// (--redact-name NAME and --redact REGEXP add to the defaults, and the
+// cassette keeps them for its replays), for package mcptest/cassette to
+// play back in go test.
 //
 // serve FILE.cassette plays the recorded server back over stdio (or
 // streamable HTTP with --listen ADDR), for testing a client in any language;
-// a request it has no recording for exits 1 naming the closest one.
+// a request it has no recording for exits 1 naming the closest one. --once
+// plays each recorded answer once; --ignore-param NAME matches requests
+// without that member.
 //
 // # diff
 //

@@ -41,8 +41,9 @@ func runInspector(t *testing.T, npxPath string, args ...string) string {
 }
 
 // sameSession reports whether a fresh recording holds the same messages as
-// the committed cassette at path (their times aside); with MCPTEST_UPDATE=1
-// the fresh one is committed instead.
+// the committed cassette at path, in the same order each way (their times,
+// and how the two directions interleave, vary from run to run); with
+// MCPTEST_UPDATE=1 the fresh one is committed instead.
 func sameSession(t *testing.T, fresh, path string) {
 	t.Helper()
 	if os.Getenv("MCPTEST_UPDATE") == "1" {
@@ -51,14 +52,14 @@ func sameSession(t *testing.T, fresh, path string) {
 		require.NoError(t, os.WriteFile(path, data, 0o644))
 		return
 	}
-	messages := func(p string) (cassette.Header, []string) {
+	messages := func(p string) (cassette.Header, map[string][]string) {
 		c, err := cassette.ReadFile(p)
 		require.NoError(t, err)
-		var out []string
+		out := map[string][]string{}
 		for _, f := range c.Frames {
 			var m bytes.Buffer
 			require.NoError(t, json.Compact(&m, f.Msg))
-			out = append(out, f.Dir+" "+m.String())
+			out[f.Dir] = append(out[f.Dir], m.String())
 		}
 		return c.Header, out
 	}

@@ -117,6 +117,9 @@ func (p *Player) Answer(msg []byte) (out [][]byte, miss string) {
 	}
 	live := progressToken(m.Params)
 	for _, n := range x.Notes {
+		if len(live) == 0 && len(x.token) > 0 && isProgressFor(n, x.token) {
+			continue // the live request asked for no progress
+		}
 		out = append(out, withToken(n, x.token, live))
 	}
 	return append(out, withID(x.Answer, m.ID)), ""
@@ -273,6 +276,17 @@ func progressToken(params json.RawMessage) json.RawMessage {
 	}
 	_ = json.Unmarshal(params, &m)
 	return m.Meta.ProgressToken
+}
+
+// isProgressFor reports whether n is a progress notification for token.
+func isProgressFor(n, token json.RawMessage) bool {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(n, &m) == nil && m.Method == "notifications/progress" && bytes.Equal(m.Params.ProgressToken, token)
 }
 
 // withToken returns the notification n with the recorded progress token

@@ -1,15 +1,3 @@
-// Package cassette plays recorded MCP sessions back in go test, both ways:
-// [Server] is an mcptest.Server that answers as the recorded server did, for
-// the tests of a client or an agent; [Replay] sends the recorded calls to a
-// live server and diffs its answers against the recording.
-//
-// A cassette is recorded by `mcptestkit record -o FILE.cassette -- SERVER...`
-// (or `--listen ADDR URL` for a streamable HTTP server), a proxy that a real
-// client (an IDE agent, the Inspector) talks to in place of the server; its
-// secrets are replaced by stable placeholders before anything is written.
-//
-//	c := mcptest.Connect(t, cassette.Server(t, "testdata/session.cassette"))
-//	res, err := c.CallTool(t.Context(), "get_author", map[string]any{"title": "Dune"})
 package cassette
 
 import (
