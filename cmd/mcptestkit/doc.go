@@ -14,6 +14,7 @@
 //	mcptestkit surface --require surface/*.json          # what the tests never exercised
 //	mcptestkit record -o s.cassette -- ./myserver         # a proxy a real client launches
 //	mcptestkit serve s.cassette                          # the recorded server, for a client's tests
+//	mcptestkit replay s.cassette -- ./myserver           # the server against the recorded answers
 //
 // A server is a streamable HTTP URL, or -- followed by the command line of a
 // program that speaks MCP on stdin/stdout (everything after -- is the
@@ -70,6 +71,10 @@
 // (--redact-name NAME and --redact REGEXP add to the defaults, and the
 // cassette keeps them for its replays), for package mcptest/cassette to
 // play back in go test.
+//
+// replay FILE.cassette -- SERVER sends a cassette's recorded requests to a
+// server and prints a diff for each answer that differs, as
+// mcptest/cassette's Replay does in go test.
 //
 // serve FILE.cassette plays the recorded server back over stdio (or
 // streamable HTTP with --listen ADDR), for testing a client in any language;

@@ -434,7 +434,7 @@ func replayCommand() *command {
 		name: "replay",
 		args: "FILE [SERVER]",
 		about: `Replay runs the session recorded in FILE (by mcptestkit record) against
-SERVER again, at the recorded protocol version unless --version says
+SERVER again (a cassette's recorded requests, for FILE.cassette), at the recorded protocol version unless --version says
 otherwise, and compares the two after normalising both. The lists (tools,
 resources, resource templates, prompts) are compared in any order, as the
 protocol gives their order no meaning; --ignore leaves out fields that change
@@ -452,7 +452,7 @@ recorded. Re-record to accept a change.`,
 				return nil
 			})
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
-				norm := []mcptest.Option{mcptest.Transform(sortLists)}
+				var norm []mcptest.Option
 				if len(ignore) > 0 {
 					norm = append(norm, mcptest.IgnoreFields(ignore...))
 				}
@@ -461,6 +461,10 @@ recorded. Re-record to accept a change.`,
 					return exitUsage, usagef(cmd, "give the recorded session's file (and the server), got %d argument(s)", len(args))
 				}
 				file := args[0]
+				if strings.HasSuffix(file, ".cassette") {
+					return replayCassette(ctx, file, srv, norm, term)
+				}
+				norm = append(norm, mcptest.Transform(cassette.SortLists)) // a session's lists are at its top
 				data, err := os.ReadFile(file)
 				if err != nil {
 					return exitUsage, usagef(cmd, "%v", err)
@@ -504,35 +508,6 @@ recorded. Re-record to accept a change.`,
 			}
 		},
 	}
-}
-
-// listKeys names, for each list of a session, the member that identifies an
-// item: the order of a list has no meaning in the protocol.
-var listKeys = map[string]string{"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
-
-// sortLists sorts the lists of a session (generic JSON) by their keys, so
-// that a server listing the same items in another order replays clean.
-func sortLists(v any) any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return v
-	}
-	for list, key := range listKeys {
-		items, ok := m[list].([]any)
-		if !ok {
-			continue
-		}
-		keyOf := func(item any) string {
-			if o, ok := item.(map[string]any); ok {
-				if k, ok := o[key].(string); ok {
-					return k
-				}
-			}
-			return ""
-		}
-		slices.SortStableFunc(items, func(a, b any) int { return strings.Compare(keyOf(a), keyOf(b)) })
-	}
-	return m
 }
 
 // writeIndented writes v as indented JSON, made safe for a terminal.

@@ -428,3 +428,24 @@ func TestServeCassetteOptions(t *testing.T) {
 	assert.Equal(t, "Frank Herbert", res.Text(), "the first recorded get_author's answer")
 	require.NoError(t, c.Close())
 }
+
+// replay FILE.cassette sends a cassette's recorded requests to a server:
+// exit 0 when every answer is the recorded one; a diff and exit 1 when one
+// differs.
+func TestReplayCassetteCommand(t *testing.T) {
+	path := "../../examples/bookshop/testdata/session.cassette"
+	r := mcptestkit(t, nil, "replay", path, "--", serverBinary(t))
+	assert.Equal(t, exitOK, r.code, r)
+	assert.Contains(t, r.stdout, "the server answers as recorded (6 request(s))")
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	edited := filepath.Join(t.TempDir(), "edited.cassette")
+	require.NoError(t, os.WriteFile(edited, []byte(strings.Replace(string(data), `"text":"Frank Herbert"`, `"text":"F. Herbert"`, 1)), 0o644))
+	r = mcptestkit(t, nil, "replay", edited, "--", serverBinary(t))
+	assert.Equal(t, exitFail, r.code, r)
+	assert.Contains(t, r.stdout, `the answer to tools/call {"arguments":{"title":"Dune"},"name":"get_author"} differs from the recording:`)
+	assert.Contains(t, r.stdout, `-        "text": "F. Herbert",`)
+	assert.Contains(t, r.stdout, `+        "text": "Frank Herbert",`)
+	assert.Contains(t, r.stdout, "1 of 6 answer(s) differ")
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -12,7 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/cassette"
+	"github.com/mcptestkit/mcptestkit/internal/textdiff"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
 func serveCommand() *command {
@@ -145,4 +149,60 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 		return err
 	}
 	return nil
+}
+
+// replayCassette sends the recorded requests of the cassette at file to
+// srv, at the recorded protocol version unless --version says otherwise,
+// and prints a diff for each answer that differs: exit status 1 then.
+func replayCassette(ctx context.Context, file string, srv *server, norm []mcptest.Option, term terminal) (int, error) {
+	c, err := cassette.ReadFile(file)
+	if err != nil {
+		return exitUsage, err
+	}
+	p, err := cassette.NewPlayer(c, cassette.PlayOptions{})
+	if err != nil {
+		return exitUsage, err
+	}
+	if srv.version == "" {
+		srv.version = c.Header.ProtocolVersion
+	}
+	cl, err := srv.connect(ctx)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer cl.Close()
+	call := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		res, err := cl.Call(ctx, method, params)
+		var e *client.Error
+		if errors.As(err, &e) {
+			b, _ := json.Marshal(errorObject{e.Code, e.Message, e.Data})
+			return nil, b, nil
+		}
+		return res, nil, err
+	}
+	replayed, err := p.Replay(ctx, call, func(v any) ([]byte, error) { return mcptest.Normalize(v, norm...) })
+	if err != nil {
+		return exitUsage, err
+	}
+	differ := 0
+	for _, r := range replayed {
+		if r.Differs() {
+			differ++
+			fprintf(term.stdout, "%s: the answer to %s differs from the recording:\n%s", file, r.Exchange.Shown,
+				lines(textdiff.Unified("recorded", srv.String()+" (now)", string(r.Want), string(r.Got))))
+		}
+	}
+	if differ > 0 {
+		fprintf(term.stdout, "%s: %d of %d answer(s) differ\n", file, differ, len(replayed))
+		return exitFail, nil
+	}
+	fprintf(term.stdout, "%s: the server answers as recorded (%d request(s))\n", file, len(replayed))
+	return exitOK, nil
+}
+
+// errorObject is a JSON-RPC error object.
+type errorObject struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }

@@ -1,14 +1,11 @@
 package cassette
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
@@ -109,45 +106,46 @@ func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option)
 	if p == nil {
 		return
 	}
-	update := os.Getenv("MCPTEST_UPDATE") == "1"
-	fresh := map[*cf.Exchange]map[string]json.RawMessage{}
-	for _, x := range p.Exchanges() {
-		switch x.Method {
-		case "initialize", "server/discover":
-			continue
-		}
-		if x.Answer == nil || x.Retry || isInputRequired(x.Answer) {
-			continue
-		}
-		live, err := c.Call(t.Context(), x.Method, x.Params)
-		want, got := recordedAnswer(x.Answer), liveAnswer(live, err)
-		if update {
-			fresh[x] = got
-			continue
-		}
-		norm := append([]mcptest.Option{mcptest.Transform(sortLists)}, opts...)
-		wantN, err1 := mcptest.Normalize(want, norm...)
-		gotN, err2 := mcptest.Normalize(got, norm...)
-		if err1 != nil || err2 != nil {
-			t.Errorf("cassette %s: %s: normalising the answers: %v", path, x.Shown, errors.Join(err1, err2))
-			continue
-		}
-		if !bytes.Equal(wantN, gotN) {
-			t.Errorf("cassette %s: the answer to %s differs from the recording:\n%s", path, x.Shown,
-				textdiff.Unified("recorded", "now", string(wantN), string(gotN)))
-		}
+	replayed, err := p.Replay(t.Context(), caller(c), func(v any) ([]byte, error) { return mcptest.Normalize(v, opts...) })
+	if err != nil {
+		t.Errorf("cassette %s: normalising the answers: %v", path, err)
+		return
 	}
-	if update {
-		if err := rerecord(path, fresh); err != nil {
+	if os.Getenv("MCPTEST_UPDATE") == "1" {
+		if err := rerecord(path, replayed); err != nil {
 			t.Errorf("cassette %s: %v", path, err)
 		}
+		return
+	}
+	for _, r := range replayed {
+		if r.Differs() {
+			t.Errorf("cassette %s: the answer to %s differs from the recording:\n%s", path, r.Exchange.Shown,
+				textdiff.Unified("recorded", "now", string(r.Want), string(r.Got)))
+		}
+	}
+}
+
+// caller sends a replayed request with c.
+func caller(c *client.Client) cf.Caller {
+	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		res, err := c.Call(ctx, method, params)
+		var e *client.Error
+		if errors.As(err, &e) {
+			m := map[string]any{"code": e.Code, "message": e.Message}
+			if len(e.Data) > 0 {
+				m["data"] = e.Data
+			}
+			b, _ := json.Marshal(m)
+			return nil, b, nil
+		}
+		return res, nil, err
 	}
 }
 
 // rerecord writes the live answers over the recorded ones, redacted as when
 // recorded and under the recorded ids: the cassette's requests, and its
 // placeholders, stay as they were.
-func rerecord(path string, fresh map[*cf.Exchange]map[string]json.RawMessage) error {
+func rerecord(path string, replayed []cf.Replayed) error {
 	c, err := cf.ReadFile(path)
 	if err != nil {
 		return err
@@ -157,7 +155,8 @@ func rerecord(path string, fresh map[*cf.Exchange]map[string]json.RawMessage) er
 		return err
 	}
 	byAnswer := map[string][]byte{}
-	for x, got := range fresh {
+	for _, r := range replayed {
+		x, got := r.Exchange, r.Live
 		var m struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -180,70 +179,4 @@ func rerecord(path string, fresh map[*cf.Exchange]map[string]json.RawMessage) er
 		}
 	}
 	return c.WriteFile(path)
-}
-
-// listKeys are the lists of the list results and the key of their items:
-// the protocol gives their order no meaning.
-var listKeys = map[string]string{"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
-
-// sortLists sorts the lists of an answer's result by their keys, so that a
-// server listing the same items in another order replays clean.
-func sortLists(v any) any {
-	answer, _ := v.(map[string]any)
-	res, ok := answer["result"].(map[string]any)
-	if !ok {
-		return v
-	}
-	for list, key := range listKeys {
-		items, ok := res[list].([]any)
-		if !ok {
-			continue
-		}
-		keyOf := func(item any) string {
-			k, _ := item.(map[string]any)[key].(string)
-			return k
-		}
-		slices.SortStableFunc(items, func(a, b any) int { return strings.Compare(keyOf(a), keyOf(b)) })
-	}
-	return v
-}
-
-// recordedAnswer is a recorded response as Replay compares it: its result,
-// or its error.
-func recordedAnswer(msg json.RawMessage) map[string]json.RawMessage {
-	var m struct {
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	_ = json.Unmarshal(msg, &m)
-	if len(m.Error) > 0 {
-		return map[string]json.RawMessage{"error": m.Error}
-	}
-	return map[string]json.RawMessage{"result": m.Result}
-}
-
-func liveAnswer(result json.RawMessage, err error) map[string]json.RawMessage {
-	var e *client.Error
-	switch {
-	case err == nil:
-		return map[string]json.RawMessage{"result": result}
-	case errors.As(err, &e):
-		m := map[string]any{"code": e.Code, "message": e.Message}
-		if len(e.Data) > 0 {
-			m["data"] = e.Data
-		}
-		b, _ := json.Marshal(m)
-		return map[string]json.RawMessage{"error": b}
-	}
-	b, _ := json.Marshal(map[string]string{"error": err.Error()})
-	return map[string]json.RawMessage{"failed": b}
-}
-
-func isInputRequired(msg json.RawMessage) bool {
-	var m struct {
-		Result struct {
-			ResultType string `json:"resultType"`
-		} `json:"result"`
-	}
-	return json.Unmarshal(msg, &m) == nil && m.Result.ResultType == "input_required"
 }

@@ -1,0 +1,129 @@
+package cassette
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+)
+
+// Caller sends one request to a live server and returns its result, or its
+// JSON-RPC error as a JSON object (code, message, data); err when no
+// answer came at all.
+type Caller func(ctx context.Context, method string, params json.RawMessage) (result, rpcError json.RawMessage, err error)
+
+// Replayed is one recorded request sent again: the recorded answer and the
+// live one, each as {"result": ...} or {"error": ...} ({"failed": ...} for
+// a live request that got no answer), and both normalised for comparison.
+type Replayed struct {
+	Exchange       *Exchange
+	Recorded, Live map[string]json.RawMessage
+	Want, Got      []byte // normalised
+}
+
+// Differs reports whether the live answer differs from the recorded one.
+func (r *Replayed) Differs() bool { return !bytes.Equal(r.Want, r.Got) }
+
+// Replay sends the recorded requests to call in recorded order, and
+// returns what each got beside what was recorded, normalised by normalize
+// (which sees the answers as generic JSON, the lists of a list result in
+// key order: the protocol gives their order no meaning). Left out: the
+// handshake, the requests with no recorded answer, and the rounds of a
+// multi round-trip request (a retry, or one answered input_required),
+// which the live client runs itself.
+func (p *Player) Replay(ctx context.Context, call Caller, normalize func(v any) ([]byte, error)) ([]Replayed, error) {
+	var out []Replayed
+	for _, x := range p.exchanges {
+		switch {
+		case x.Method == "initialize", x.Method == "server/discover",
+			x.Answer == nil, x.Retry, isInputRequired(x.Answer):
+			continue
+		}
+		result, rpcErr, err := call(ctx, x.Method, x.Params)
+		r := Replayed{Exchange: x, Recorded: recordedAnswer(x.Answer), Live: liveAnswer(result, rpcErr, err)}
+		var err1, err2 error
+		r.Want, err1 = normalize(sortedLists(r.Recorded))
+		r.Got, err2 = normalize(sortedLists(r.Live))
+		if err := errors.Join(err1, err2); err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// recordedAnswer is a recorded response as replay compares it.
+func recordedAnswer(msg json.RawMessage) map[string]json.RawMessage {
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	if len(m.Error) > 0 {
+		return map[string]json.RawMessage{"error": m.Error}
+	}
+	return map[string]json.RawMessage{"result": m.Result}
+}
+
+func liveAnswer(result, rpcErr json.RawMessage, err error) map[string]json.RawMessage {
+	switch {
+	case err != nil:
+		b, _ := json.Marshal(map[string]string{"error": err.Error()})
+		return map[string]json.RawMessage{"failed": b}
+	case len(rpcErr) > 0:
+		return map[string]json.RawMessage{"error": rpcErr}
+	}
+	return map[string]json.RawMessage{"result": result}
+}
+
+func isInputRequired(msg json.RawMessage) bool {
+	var m struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+		} `json:"result"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.Result.ResultType == "input_required"
+}
+
+// sortedLists returns answer as generic JSON with the lists of its result
+// sorted by key.
+func sortedLists(answer map[string]json.RawMessage) any {
+	b, _ := json.Marshal(answer)
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v map[string]any
+	if dec.Decode(&v) != nil {
+		return answer
+	}
+	SortLists(v["result"])
+	return v
+}
+
+// listKeys are the lists of the list results and the key of their items.
+var listKeys = map[string]string{"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
+
+// SortLists sorts, in place, the lists of the object v (generic JSON) whose
+// order the protocol gives no meaning (tools, prompts, resources,
+// resourceTemplates) by their items' keys, so that a server listing the
+// same items in another order compares equal. It returns v.
+func SortLists(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for list, key := range listKeys {
+		items, ok := m[list].([]any)
+		if !ok {
+			continue
+		}
+		keyOf := func(item any) string {
+			o, _ := item.(map[string]any)
+			k, _ := o[key].(string)
+			return k
+		}
+		slices.SortStableFunc(items, func(a, b any) int { return strings.Compare(keyOf(a), keyOf(b)) })
+	}
+	return v
+}
