@@ -321,7 +321,8 @@ message is written to the cassette with its direction and time, secrets
 (members named like token, password, secret, api_key, authorization; bearer
 tokens, JWTs, well-known key formats) replaced by a stable placeholder
 (keyed by MCPTEST_CASSETTE_KEY when set); a summary of what was redacted
-goes to stderr. Package mcptest/cassette plays a cassette back in go test:
+goes to stderr. The stdio proxy ends when the server does, with its exit
+status. Package mcptest/cassette plays a cassette back in go test:
 Server answers as the recorded server did, Replay sends the recorded calls
 to a live server and diffs the answers.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
@@ -364,14 +365,14 @@ to a live server and diffs the answers.`,
 					if *script != "" {
 						return exitUsage, usagef(cmd, "--script: a cassette records what a real client does, not a script")
 					}
-					summary, err := proxyStdio(ctx, *out, redact(), srv.command, os.Stdin, term.stdout, term.stderr)
+					summary, status, err := proxyStdio(ctx, *out, redact(), srv.command, os.Stdin, term.stdout, term.stderr)
 					if err != nil {
 						return exitUsage, err
 					}
 					if summary != "" {
 						fprintf(term.stderr, "mcptestkit record: %s\n", summary)
 					}
-					return exitOK, nil
+					return status, nil // the server's: the client sees it as the server's end
 				}
 				var steps []*step
 				if *script != "" {

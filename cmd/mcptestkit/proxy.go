@@ -123,24 +123,25 @@ func (r *recorder) record(dir string, line []byte, at time.Duration) {
 // passing every line through unchanged and at once, both ways, and
 // recording it; the server's stderr goes to stderr. It ends when the
 // server's output ends (it exited, or closed it after the client's input
-// ended), and writes the cassette to out.
-func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, command []string, stdin io.Reader, stdout, stderr io.Writer) (string, error) {
+// ended), writes the cassette to out, and returns what was redacted and the
+// server's exit status, for the proxy to exit with as the server did.
+func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, command []string, stdin io.Reader, stdout, stderr io.Writer) (summary string, status int, err error) {
 	rec, err := newRecorder("stdio", redact)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
 	cmd.Stderr = stderr
 	toServer, err := cmd.StdinPipe()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	fromServer, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	// Client to server: when the client's input ends, the server's input
 	// closes, which is how a stdio server learns to exit.
@@ -152,13 +153,16 @@ func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, com
 	waitErr := cmd.Wait()
 	c := rec.finish()
 	if err := c.WriteFile(out); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	var exit *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exit) && ctx.Err() == nil {
-		return rec.red.Summary(), waitErr
+	switch {
+	case errors.As(waitErr, &exit):
+		return rec.red.Summary(), max(exit.ExitCode(), 1), nil // -1 (killed by a signal) is a failure too
+	case waitErr != nil && ctx.Err() == nil:
+		return rec.red.Summary(), 0, waitErr
 	}
-	return rec.red.Summary(), nil
+	return rec.red.Summary(), 0, nil
 }
 
 // pump copies r to w a line at a time, writing each line as soon as it is

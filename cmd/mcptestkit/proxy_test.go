@@ -449,3 +449,28 @@ func TestReplayCassetteCommand(t *testing.T) {
 	assert.Contains(t, r.stdout, `+        "text": "Frank Herbert",`)
 	assert.Contains(t, r.stdout, "1 of 6 answer(s) differ")
 }
+
+// When the server dies, the stdio proxy ends as it would: the client sees
+// the process exit with the server's status, and the cassette holds the
+// session up to the crash.
+func TestStdioProxyServerDies(t *testing.T) {
+	bin, err := binary()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "crash.cassette")
+	cmd := exec.Command(bin, "record", "-o", path, "--", serverBinary(t))
+	cmd.Env = append(os.Environ(), "STDIOSERVER_BROKEN=1")
+	tr, err := transport.Command(cmd)
+	require.NoError(t, err)
+	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
+	require.NoError(t, err)
+	_, err = c.CallTool(t.Context(), "explode", map[string]any{"fuse": "short"})
+	require.ErrorIs(t, err, transport.ErrProcessExited)
+	c.Close()
+	require.NotNil(t, cmd.ProcessState)
+	assert.Equal(t, 2, cmd.ProcessState.ExitCode(), "the server's exit status (a Go panic's), passed on")
+	cas, err := cassette.ReadFile(path)
+	require.NoError(t, err)
+	last := cas.Frames[len(cas.Frames)-1]
+	assert.Equal(t, cassette.ClientToServer, last.Dir)
+	assert.Contains(t, string(last.Msg), `"name":"explode"`, "the call that crashed it is the last message")
+}
