@@ -5,15 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -97,21 +94,9 @@ func TestInspectorRecordsThroughTheProxies(t *testing.T) {
 	})
 
 	t.Run("http", func(t *testing.T) {
-		s := bookshop.New(slog.New(slog.DiscardHandler))
-		target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		t.Cleanup(func() {
-			target.Close()
-			for ss := range s.Sessions() {
-				ss.Close()
-			}
-		})
+		target := serveSDK(t, bookshop.New(slog.New(slog.DiscardHandler)), nil)
 		path := filepath.Join(t.TempDir(), "inspector-http.cassette")
-		cmd := exec.Command(bin, "record", "-o", path, "--listen", "127.0.0.1:0", target.URL+"/mcp")
-		stderr, err := cmd.StderrPipe()
-		require.NoError(t, err)
-		require.NoError(t, cmd.Start())
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		proxyURL := announcedURL(t, stderr)
+		cmd, proxyURL := startHTTPProxy(t, path, target.URL+"/mcp")
 		out := runInspector(t, npxPath, proxyURL, "--transport", "http", "--header", "Authorization: Bearer "+headerSecret,
 			"--method", "tools/call", "--tool-name", "get_author", "--tool-arg", "title=Dune")
 		assert.Contains(t, out, "Frank Herbert")

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +13,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -119,23 +116,9 @@ func TestRecordCassetteThroughStdioProxy(t *testing.T) {
 // The HTTP proxy: a client pointed at it sees what it sees pointed at the
 // server, and the cassette has the session without the secret.
 func TestRecordCassetteThroughHTTPProxy(t *testing.T) {
-	bin, err := binary()
-	require.NoError(t, err)
-	s := bookshop.New(slog.New(slog.DiscardHandler))
-	target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	t.Cleanup(func() {
-		target.Close()
-		for ss := range s.Sessions() {
-			ss.Close()
-		}
-	})
+	target := serveSDK(t, bookshop.New(slog.New(slog.DiscardHandler)), nil)
 	path := filepath.Join(t.TempDir(), "http.cassette")
-	cmd := exec.Command(bin, "record", "-o", path, "--listen", "127.0.0.1:0", target.URL)
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	proxyURL := announcedURL(t, stderr)
+	cmd, proxyURL := startHTTPProxy(t, path, target.URL)
 
 	httpSession := func(u string) (*rawTap, string) {
 		tr := &rawTap{Transport: transport.HTTP(u)}
@@ -324,22 +307,8 @@ func TestStdioProxyModernEra(t *testing.T) {
 // streamable HTTP, directly and through `mcptestkit record --listen`, side
 // by side.
 func BenchmarkHTTPProxy(b *testing.B) {
-	bin, err := binary()
-	require.NoError(b, err)
-	s := bookshop.New(slog.New(slog.DiscardHandler))
-	target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	defer func() {
-		target.Close()
-		for ss := range s.Sessions() {
-			ss.Close()
-		}
-	}()
-	cmd := exec.Command(bin, "record", "-o", filepath.Join(b.TempDir(), "bench.cassette"), "--listen", "127.0.0.1:0", target.URL)
-	stderr, err := cmd.StderrPipe()
-	require.NoError(b, err)
-	require.NoError(b, cmd.Start())
-	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
-	proxyURL := announcedURL(b, stderr)
+	target := serveSDK(b, bookshop.New(slog.New(slog.DiscardHandler)), nil)
+	_, proxyURL := startHTTPProxy(b, filepath.Join(b.TempDir(), "bench.cassette"), target.URL)
 	for _, bc := range []struct{ name, url string }{{"direct", target.URL}, {"proxied", proxyURL}} {
 		b.Run(bc.name, func(b *testing.B) {
 			c, err := client.Connect(context.Background(), transport.HTTP(bc.url), &client.Options{ProtocolVersion: client.Version20251125})

@@ -57,8 +57,6 @@ func echoServer() *mcp.Server {
 // secrets in the header, the argument and the result never reach the file;
 // and the cassette plays the session back.
 func TestHTTPProxyTransparency(t *testing.T) {
-	bin, err := binary()
-	require.NoError(t, err)
 	for _, tc := range []struct {
 		name, version string
 		opts          *mcp.StreamableHTTPOptions
@@ -67,21 +65,9 @@ func TestHTTPProxyTransparency(t *testing.T) {
 		{"stateless-2026-07-28", client.Version20260728, &mcp.StreamableHTTPOptions{Stateless: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := echoServer()
-			target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, tc.opts))
-			t.Cleanup(func() {
-				target.Close()
-				for ss := range s.Sessions() {
-					ss.Close()
-				}
-			})
+			target := serveSDK(t, echoServer(), tc.opts)
 			path := filepath.Join(t.TempDir(), "http.cassette")
-			cmd := exec.Command(bin, "record", "-o", path, "--listen", "127.0.0.1:0", target.URL)
-			stderr, err := cmd.StderrPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-			proxyURL := announcedURL(t, stderr)
+			cmd, proxyURL := startHTTPProxy(t, path, target.URL)
 
 			session := func(u string) *rawTap {
 				tr := &rawTap{Transport: transport.HTTP(u, transport.WithHeader("Authorization", "Bearer "+headerSecret))}
@@ -132,4 +118,30 @@ func TestHTTPProxyTransparency(t *testing.T) {
 			assert.Len(t, res.Text(), 10<<20, "the cassette holds the 10 MB result whole")
 		})
 	}
+}
+
+// serveSDK serves s over streamable HTTP on 127.0.0.1 until the test ends.
+func serveSDK(t testing.TB, s *mcp.Server, opts *mcp.StreamableHTTPOptions) *httptest.Server {
+	target := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts))
+	t.Cleanup(func() {
+		target.Close()
+		for ss := range s.Sessions() {
+			ss.Close()
+		}
+	})
+	return target
+}
+
+// startHTTPProxy starts `mcptestkit record -o path --listen 127.0.0.1:0
+// target` and returns it (killed when the test ends, unless stopped
+// before) and the URL it listens at.
+func startHTTPProxy(t testing.TB, path, target string) (*exec.Cmd, string) {
+	bin, err := binary()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, "record", "-o", path, "--listen", "127.0.0.1:0", target)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, announcedURL(t, stderr)
 }
