@@ -166,23 +166,23 @@ func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, com
 }
 
 // pump copies r to w a line at a time, writing each line as soon as it is
-// read, and hands each to seen (without its newline).
+// read, and hands each to seen (without its newline) first.
 func pump(r io.Reader, w io.Writer, seen func([]byte)) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
+			trimmed := line
+			for len(trimmed) > 0 && (trimmed[len(trimmed)-1] == '\n' || trimmed[len(trimmed)-1] == '\r') {
+				trimmed = trimmed[:len(trimmed)-1]
+			}
+			seen(trimmed) // before it is passed on: what the other end got is recorded, whatever it does next
 			if _, werr := w.Write(line); werr != nil {
 				return
 			}
 			if f, ok := w.(interface{ Flush() error }); ok {
 				f.Flush()
 			}
-			trimmed := line
-			for len(trimmed) > 0 && (trimmed[len(trimmed)-1] == '\n' || trimmed[len(trimmed)-1] == '\r') {
-				trimmed = trimmed[:len(trimmed)-1]
-			}
-			seen(trimmed)
 		}
 		if err != nil {
 			return

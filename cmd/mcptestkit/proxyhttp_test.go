@@ -145,3 +145,79 @@ func startHTTPProxy(t testing.TB, path, target string) (*exec.Cmd, string) {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return cmd, announcedURL(t, stderr)
 }
+
+// A session in which the server asks the client to sample (a request of
+// the server's, answered by the client, before the tool's result):
+// recorded through the HTTP proxy from a go-sdk server, then played to a
+// client in go test, over stdio and over HTTP. Each time the client is
+// asked, answers, and then gets the recorded result.
+func TestServerRequestsRecordedAndPlayed(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "sampler", Version: "v1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "summarize"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 20,
+			Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarize Dune"}}}})
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "summary: " + res.Content.(*mcp.TextContent).Text}}}, nil, nil
+	})
+	target := serveSDK(t, s, nil)
+	path := filepath.Join(t.TempDir(), "sampling.cassette")
+	cmd, proxyURL := startHTTPProxy(t, path, target.URL)
+
+	// session calls summarize with a client whose sampling answers reply,
+	// and returns the result and what the client was asked.
+	session := func(t *testing.T, tr client.Transport, reply string) (string, []string) {
+		var asked []string
+		c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125,
+			CreateMessage: func(_ context.Context, req *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+				asked = append(asked, req.Messages[0].Content[0].(*client.TextContent).Text)
+				return &client.CreateMessageResult{Role: "assistant", Model: "m", Content: []client.Content{&client.TextContent{Text: reply}}}, nil
+			}})
+		require.NoError(t, err)
+		defer c.Close()
+		res, err := c.CallTool(t.Context(), "summarize", nil)
+		require.NoError(t, err)
+		return res.Text(), asked
+	}
+	text, asked := session(t, transport.HTTP(proxyURL), "a desert planet")
+	assert.Equal(t, "summary: a desert planet", text)
+	assert.Equal(t, []string{"summarize Dune"}, asked)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, cmd.Wait())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Contains(t, string(data), `"method":"sampling/createMessage"`)
+
+	t.Run("go test", func(t *testing.T) {
+		var asked []string
+		c := mcptest.Connect(t, cassetteserver.Server(t, path), mcptest.WithProtocolVersion(client.Version20251125),
+			mcptest.WithClient(client.Options{CreateMessage: func(_ context.Context, req *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+				asked = append(asked, req.Messages[0].Content[0].(*client.TextContent).Text)
+				return &client.CreateMessageResult{Role: "assistant", Model: "m", Content: []client.Content{&client.TextContent{Text: "anything"}}}, nil
+			}}))
+		res, err := c.CallTool(t.Context(), "summarize", nil)
+		require.NoError(t, err)
+		assert.Equal(t, "summary: a desert planet", res.Text(), "the recorded result")
+		assert.Equal(t, []string{"summarize Dune"}, asked, "the recorded server's question, asked again")
+	})
+	bin, err := binary()
+	require.NoError(t, err)
+	t.Run("serve stdio", func(t *testing.T) {
+		tr, err := transport.Command(exec.Command(bin, "serve", path))
+		require.NoError(t, err)
+		text, asked := session(t, tr, "anything")
+		assert.Equal(t, "summary: a desert planet", text)
+		assert.Equal(t, []string{"summarize Dune"}, asked)
+	})
+	t.Run("serve http", func(t *testing.T) {
+		cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", path)
+		stderr, err := cmd.StderrPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		text, asked := session(t, transport.HTTP(announcedURL(t, stderr)), "anything")
+		assert.Equal(t, "summary: a desert planet", text)
+		assert.Equal(t, []string{"summarize Dune"}, asked)
+	})
+}

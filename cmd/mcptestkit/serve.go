@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,31 +80,62 @@ stderr; the exit status is then 1.`,
 	}
 }
 
-// serveStdio answers each line of r on w until r ends.
+// serveStdio answers each line of r on w until r ends. After a server
+// request it waits for the client's response; what the client sends
+// meanwhile is answered after.
 func serveStdio(r io.Reader, w io.Writer, answer func([]byte) [][]byte) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	for {
+	read := func() ([]byte, error) {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			for _, o := range answer(line) {
-				if _, werr := w.Write(append(o, '\n')); werr != nil {
-					return werr
-				}
+			return line, nil // a last line without its newline: the error comes next time
+		}
+		return nil, err
+	}
+	var backlog [][]byte
+	for {
+		var msg []byte
+		if len(backlog) > 0 {
+			msg, backlog = backlog[0], backlog[1:]
+		} else {
+			var err error
+			if msg, err = read(); err != nil {
+				return ignoreEOF(err)
 			}
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
+		for _, o := range answer(msg) {
+			if _, err := w.Write(append(o, '\n')); err != nil {
+				return err
+			}
+			id, ok := cassette.ServerRequest(o)
+			for ok {
+				m, err := read()
+				if err != nil {
+					return ignoreEOF(err)
+				}
+				if cassette.ResponseTo(m, id) {
+					break
+				}
+				backlog = append(backlog, m)
+			}
 		}
 	}
 }
 
+func ignoreEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
 // serveHTTP answers POSTs on listen until ctx ends: a request with JSON, or
-// with an SSE stream when notifications come before the response; a
-// notification or a response with 202.
+// with an SSE stream when notifications or server requests come before the
+// response (after a server request, the stream waits for the client to
+// POST its response); a notification or a response with 202.
 func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte, ready func(string)) error {
+	var mu sync.Mutex
+	waiting := map[string]chan struct{}{} // by server request id: its response came
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
@@ -112,6 +145,20 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 		body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 		if err != nil {
 			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method == "" && len(m.ID) > 0 {
+			mu.Lock()
+			if ch, ok := waiting[string(m.ID)]; ok {
+				delete(waiting, string(m.ID))
+				close(ch)
+			}
+			mu.Unlock()
+			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 		out := answer(body)
@@ -124,9 +171,23 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 		default:
 			w.Header().Set("Content-Type", "text/event-stream")
 			for _, o := range out {
-				w.Write([]byte("data: "))
-				w.Write(o)
-				w.Write([]byte("\n\n"))
+				id, isRequest := cassette.ServerRequest(o)
+				var responded chan struct{}
+				if isRequest {
+					responded = make(chan struct{})
+					mu.Lock()
+					waiting[string(id)] = responded
+					mu.Unlock()
+				}
+				fmt.Fprintf(w, "data: %s\n\n", o)
+				w.(http.Flusher).Flush()
+				if isRequest {
+					select {
+					case <-responded:
+					case <-r.Context().Done():
+						return
+					}
+				}
 			}
 		}
 	})

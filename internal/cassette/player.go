@@ -9,7 +9,8 @@ import (
 )
 
 // Exchange is one recorded request and what the server sent for it: the
-// notifications while it was open, then the response.
+// notifications and the server's own requests (sampling, elicitation,
+// roots) while it was open, then the response.
 type Exchange struct {
 	Method string
 	Params json.RawMessage // _meta left out
@@ -76,7 +77,7 @@ func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
 				x.Answer = f.Msg
 				delete(open, string(m.ID))
 			}
-		case f.Dir == ServerToClient && m.Method != "" && len(m.ID) == 0 && last != nil && last.Answer == nil:
+		case f.Dir == ServerToClient && m.Method != "" && last != nil && last.Answer == nil:
 			last.Notes = append(last.Notes, f.Msg)
 		}
 	}
@@ -87,10 +88,10 @@ func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
 func (p *Player) Exchanges() []*Exchange { return p.exchanges }
 
 // Answer returns the messages to send for the client's message msg: the
-// recorded notifications and response of the same request (same method and
-// params, _meta left out; initialize, server/discover and ping by method
-// alone), under the live id and progress token; in recorded order, then the
-// last again. Nothing for a notification or a response. A request with no
+// recorded notifications, server requests (see [ServerRequest]) and
+// response of the same request (same method and params, _meta left out;
+// initialize, server/discover and ping by method alone), under the live id
+// and progress token; in recorded order, then the last again. Nothing for a notification or a response. A request with no
 // recording gets a JSON-RPC error, and miss says which recorded request is
 // closest, for the caller to report.
 func (p *Player) Answer(msg []byte) (out [][]byte, miss string) {
@@ -276,6 +277,30 @@ func progressToken(params json.RawMessage) json.RawMessage {
 	}
 	_ = json.Unmarshal(params, &m)
 	return m.Meta.ProgressToken
+}
+
+// ServerRequest reports whether msg, one of the messages Answer returns, is
+// a request of the server's (sampling, elicitation, roots): who sends it
+// waits for the client's response to id before sending what follows.
+func ServerRequest(msg []byte) (id json.RawMessage, ok bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method == "" || len(m.ID) == 0 {
+		return nil, false
+	}
+	return m.ID, true
+}
+
+// ResponseTo reports whether msg is a response (a result or an error) to
+// the request with id.
+func ResponseTo(msg []byte, id json.RawMessage) bool {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.Method == "" && bytes.Equal(bytes.TrimSpace(m.ID), bytes.TrimSpace(id))
 }
 
 // isProgressFor reports whether n is a progress notification for token.

@@ -20,7 +20,9 @@ import (
 // same request in the recording (same method and params, _meta left out,
 // secrets redacted the same way; initialize, server/discover and ping by
 // method alone), with the notifications that came before it, under the
-// live request's id and progress token. A request recorded several times
+// live request's id and progress token; a request the recorded server sent
+// the client meanwhile (sampling, elicitation, roots) is sent too, and its
+// response awaited. A request recorded several times
 // gets its answers in recorded order, then the last one again ([Once]
 // says otherwise). A request with no recording fails the test, naming the
 // closest recorded request, and gets a JSON-RPC error. A cassette that
@@ -36,10 +38,16 @@ func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 		return nil
 	}
 	return mcptest.ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
+		var backlog [][]byte // what the client sent while a server request waited for its response
 		for {
-			msg, err := conn.Receive(ctx)
-			if err != nil {
-				return nil
+			var msg []byte
+			if len(backlog) > 0 {
+				msg, backlog = backlog[0], backlog[1:]
+			} else {
+				var err error
+				if msg, err = conn.Receive(ctx); err != nil {
+					return nil
+				}
 			}
 			out, miss := p.Answer(msg)
 			if miss != "" {
@@ -48,6 +56,17 @@ func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 			for _, o := range out {
 				if conn.Send(ctx, o) != nil {
 					return nil
+				}
+				id, ok := cf.ServerRequest(o)
+				for ok {
+					m, err := conn.Receive(ctx)
+					if err != nil {
+						return nil
+					}
+					if cf.ResponseTo(m, id) {
+						break
+					}
+					backlog = append(backlog, m)
 				}
 			}
 		}
