@@ -435,13 +435,15 @@ func replayCommand() *command {
 		name: "replay",
 		args: "FILE [SERVER]",
 		about: `Replay runs the session recorded in FILE (by mcptestkit record) against
-SERVER again (a cassette's recorded requests, for FILE.cassette), at the recorded protocol version unless --version says
-otherwise, and compares the two after normalising both. The lists (tools,
-resources, resource templates, prompts) are compared in any order, as the
-protocol gives their order no meaning; --ignore leaves out fields that change
-from run to run (a timestamp in _meta). It prints the differences (-recorded
-+now) and exits with 1 when there are any; 0 when the server still answers as
-recorded. Re-record to accept a change.`,
+SERVER again (for FILE.cassette, the requests the recorded client sent), at
+the recorded protocol version unless --version says otherwise, and compares
+the two after normalising both. The lists (tools, resources, resource
+templates, prompts) are compared in any order, as the protocol gives their
+order no meaning; --ignore leaves out fields that change from run to run (a
+timestamp in _meta). It prints the differences (-recorded +now) and exits
+with 1 when there are any; 0 when the server still answers as recorded.
+Re-record to accept a change (for a cassette, --update writes the server's
+answers into it, redacted as when recorded).`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			var ignore []string
 			fs.Func("ignore", "leave out every member with this `name`, at any depth (repeat it, or give a comma-separated list)", func(v string) error {
@@ -452,6 +454,7 @@ recorded. Re-record to accept a change.`,
 				}
 				return nil
 			})
+			update := fs.Bool("update", false, "with FILE.cassette: write the server's answers into the cassette (redacted as when recorded) instead of comparing")
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
 				var norm []mcptest.Option
 				if len(ignore) > 0 {
@@ -463,7 +466,7 @@ recorded. Re-record to accept a change.`,
 				}
 				file := args[0]
 				if strings.HasSuffix(file, ".cassette") {
-					return replayCassette(ctx, file, srv, norm, term)
+					return replayCassette(ctx, file, srv, norm, *update, term)
 				}
 				norm = append(norm, mcptest.Transform(cassette.SortLists)) // a session's lists are at its top
 				data, err := os.ReadFile(file)

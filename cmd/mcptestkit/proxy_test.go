@@ -443,3 +443,21 @@ func TestStdioProxyServerDies(t *testing.T) {
 	assert.Equal(t, cassette.ClientToServer, last.Dir)
 	assert.Contains(t, string(last.Msg), `"name":"explode"`, "the call that crashed it is the last message")
 }
+
+// replay --update writes the server's answers into the cassette; it then
+// replays clean.
+func TestReplayCassetteUpdate(t *testing.T) {
+	data, err := os.ReadFile("../../examples/bookshop/testdata/session.cassette")
+	require.NoError(t, err)
+	edited := filepath.Join(t.TempDir(), "edited.cassette")
+	require.NoError(t, os.WriteFile(edited, []byte(strings.Replace(string(data), `"text":"Frank Herbert"`, `"text":"F. Herbert"`, 1)), 0o644))
+	r := mcptestkit(t, nil, "replay", "--update", edited, "--", serverBinary(t))
+	assert.Equal(t, exitOK, r.code, r)
+	assert.Contains(t, r.stdout, "re-recorded 6 answer(s)")
+	r = mcptestkit(t, nil, "replay", edited, "--", serverBinary(t))
+	assert.Equal(t, exitOK, r.code, r)
+	updated, err := os.ReadFile(edited)
+	require.NoError(t, err)
+	assert.Contains(t, string(updated), `"text":"Frank Herbert"`)
+	assert.Contains(t, string(updated), `"api_key":"[redacted:`, "the requests, placeholders and all, stay")
+}

@@ -214,8 +214,9 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 
 // replayCassette sends the recorded requests of the cassette at file to
 // srv, at the recorded protocol version unless --version says otherwise,
-// and prints a diff for each answer that differs: exit status 1 then.
-func replayCassette(ctx context.Context, file string, srv *server, norm []mcptest.Option, term terminal) (int, error) {
+// and prints a diff for each answer that differs: exit status 1 then. With
+// update, it writes the live answers into the cassette instead.
+func replayCassette(ctx context.Context, file string, srv *server, norm []mcptest.Option, update bool, term terminal) (int, error) {
 	c, err := cassette.ReadFile(file)
 	if err != nil {
 		return exitUsage, err
@@ -244,6 +245,13 @@ func replayCassette(ctx context.Context, file string, srv *server, norm []mcptes
 	replayed, err := p.Replay(ctx, call, func(v any) ([]byte, error) { return mcptest.Normalize(v, norm...) })
 	if err != nil {
 		return exitUsage, err
+	}
+	if update {
+		if err := cassette.Rerecord(file, replayed); err != nil {
+			return exitFail, err
+		}
+		fprintf(term.stdout, "%s: re-recorded %d answer(s) from %s\n", file, len(replayed), srv)
+		return exitOK, nil
 	}
 	differ := 0
 	for _, r := range replayed {

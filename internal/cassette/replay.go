@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -126,4 +127,43 @@ func SortLists(v any) any {
 		slices.SortStableFunc(items, func(a, b any) int { return strings.Compare(keyOf(a), keyOf(b)) })
 	}
 	return v
+}
+
+// Rerecord writes the live answers of a replay over the recorded ones in
+// the cassette at path, redacted as when recorded and under the recorded
+// ids: the cassette's requests, and its placeholders, stay as they were.
+func Rerecord(path string, replayed []Replayed) error {
+	c, err := ReadFile(path)
+	if err != nil {
+		return err
+	}
+	red, err := NewRedactor(nil, c.Header.Redact)
+	if err != nil {
+		return err
+	}
+	byAnswer := map[string][]byte{}
+	for _, r := range replayed {
+		x, got := r.Exchange, r.Live
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(x.Answer, &m)
+		msg := map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": m.ID}
+		for k, v := range got {
+			if k == "failed" {
+				return fmt.Errorf("%s: the server's answer is no JSON-RPC response (%s): not re-recorded", x.Shown, v)
+			}
+			msg[k] = v
+		}
+		b, _ := json.Marshal(msg)
+		byAnswer[string(x.Answer)] = red.Message(b)
+	}
+	for i, f := range c.Frames {
+		if f.Dir == ServerToClient {
+			if b, ok := byAnswer[string(f.Msg)]; ok {
+				c.Frames[i].Msg = b
+			}
+		}
+	}
+	return c.WriteFile(path)
 }

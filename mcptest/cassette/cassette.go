@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 
@@ -131,7 +130,7 @@ func Replay(t testing.TB, c *client.Client, path string, opts ...mcptest.Option)
 		return
 	}
 	if os.Getenv("MCPTEST_UPDATE") == "1" {
-		if err := rerecord(path, replayed); err != nil {
+		if err := cf.Rerecord(path, replayed); err != nil {
 			t.Errorf("cassette %s: %v", path, err)
 		}
 		return
@@ -159,43 +158,4 @@ func caller(c *client.Client) cf.Caller {
 		}
 		return res, nil, err
 	}
-}
-
-// rerecord writes the live answers over the recorded ones, redacted as when
-// recorded and under the recorded ids: the cassette's requests, and its
-// placeholders, stay as they were.
-func rerecord(path string, replayed []cf.Replayed) error {
-	c, err := cf.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	red, err := cf.NewRedactor(nil, c.Header.Redact)
-	if err != nil {
-		return err
-	}
-	byAnswer := map[string][]byte{}
-	for _, r := range replayed {
-		x, got := r.Exchange, r.Live
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(x.Answer, &m)
-		msg := map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": m.ID}
-		for k, v := range got {
-			if k == "failed" {
-				return fmt.Errorf("%s: the server's answer is no JSON-RPC response (%s): not re-recorded", x.Shown, v)
-			}
-			msg[k] = v
-		}
-		b, _ := json.Marshal(msg)
-		byAnswer[string(x.Answer)] = red.Message(b)
-	}
-	for i, f := range c.Frames {
-		if f.Dir == cf.ServerToClient {
-			if b, ok := byAnswer[string(f.Msg)]; ok {
-				c.Frames[i].Msg = b
-			}
-		}
-	}
-	return c.WriteFile(path)
 }
