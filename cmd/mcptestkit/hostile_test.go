@@ -135,7 +135,7 @@ func assertPrintable(t *testing.T, r result) {
 
 // hostileServer returns the command line of the hostile server: the test
 // binary itself (TestMain serves it when hostileEnv is set).
-func hostileServer(t *testing.T) string {
+func hostileServer(t testing.TB) string {
 	t.Helper()
 	self, err := os.Executable()
 	require.NoError(t, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -50,8 +49,11 @@ func newRecorder(transport string, extra *cassette.Redaction) (*recorder, error)
 }
 
 // add keeps a copy of one message (a line without its newline).
-func (r *recorder) add(dir string, line []byte) {
-	p := passed{dir, bytes.Clone(line), time.Since(r.start)}
+func (r *recorder) add(dir string, line []byte) { r.keep(dir, bytes.Clone(line)) }
+
+// keep keeps one message, a slice the caller gives up.
+func (r *recorder) keep(dir string, line []byte) {
+	p := passed{dir, line, time.Since(r.start)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.ended {
@@ -146,10 +148,10 @@ func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, com
 	// Client to server: when the client's input ends, the server's input
 	// closes, which is how a stdio server learns to exit.
 	go func() {
-		pump(stdin, toServer, func(line []byte) { rec.add(cassette.ClientToServer, line) })
+		pump(stdin, toServer, func(line []byte) { rec.keep(cassette.ClientToServer, line) })
 		toServer.Close()
 	}()
-	pump(fromServer, stdout, func(line []byte) { rec.add(cassette.ServerToClient, line) })
+	pump(fromServer, stdout, func(line []byte) { rec.keep(cassette.ServerToClient, line) })
 	waitErr := cmd.Wait()
 	c := rec.finish()
 	if err := c.WriteFile(out); err != nil {
@@ -165,26 +167,36 @@ func proxyStdio(ctx context.Context, out string, redact *cassette.Redaction, com
 	return rec.red.Summary(), 0, nil
 }
 
-// pump copies r to w a line at a time, writing each line as soon as it is
-// read, and hands each to seen (without its newline) first.
+// pump copies r to w as it comes, a read at a time, so that a long line
+// streams through rather than waiting to be whole, and hands each line to
+// seen (without its newline, a slice of its own) before the read that ends
+// it is passed on: what the other end got is recorded, whatever it does
+// next.
 func pump(r io.Reader, w io.Writer, seen func([]byte)) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	buf := make([]byte, 64<<10)
+	var line []byte
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			trimmed := line
-			for len(trimmed) > 0 && (trimmed[len(trimmed)-1] == '\n' || trimmed[len(trimmed)-1] == '\r') {
-				trimmed = trimmed[:len(trimmed)-1]
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		for rest := chunk; len(rest) > 0; {
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				line = append(line, rest...)
+				break
 			}
-			seen(trimmed) // before it is passed on: what the other end got is recorded, whatever it does next
-			if _, werr := w.Write(line); werr != nil {
+			line = append(line, rest[:i]...)
+			seen(bytes.TrimSuffix(line, []byte("\r")))
+			line, rest = nil, rest[i+1:]
+		}
+		if len(chunk) > 0 {
+			if _, werr := w.Write(chunk); werr != nil {
 				return
-			}
-			if f, ok := w.(interface{ Flush() error }); ok {
-				f.Flush()
 			}
 		}
 		if err != nil {
+			if len(line) > 0 {
+				seen(line) // the last line, without a newline
+			}
 			return
 		}
 	}

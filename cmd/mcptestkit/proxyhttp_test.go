@@ -221,3 +221,44 @@ func TestServerRequestsRecordedAndPlayed(t *testing.T) {
 		assert.Equal(t, []string{"summarize Dune"}, asked)
 	})
 }
+
+// The proxies' throughput: a 10 MB tools/call result, directly and through
+// each proxy, side by side (MB/s is the result's size over the round trip).
+func BenchmarkProxyThroughput(b *testing.B) {
+	bin, err := binary()
+	require.NoError(b, err)
+	self := hostileServer(b)
+	target := serveSDK(b, echoServer(), nil)
+	_, proxyURL := startHTTPProxy(b, filepath.Join(b.TempDir(), "bench-http.cassette"), target.URL)
+	stdio := func(argv ...string) func() client.Transport {
+		return func() client.Transport {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env = append(os.Environ(), hostileEnv+"=big")
+			tr, err := transport.Command(cmd)
+			require.NoError(b, err)
+			return tr
+		}
+	}
+	for _, bc := range []struct {
+		name string
+		dial func() client.Transport
+		tool string
+	}{
+		{"stdio/direct", stdio(self), "t1"},
+		{"stdio/proxied", stdio(bin, "record", "-o", filepath.Join(b.TempDir(), "bench-stdio.cassette"), "--", self), "t1"},
+		{"http/direct", func() client.Transport { return transport.HTTP(target.URL) }, "big"},
+		{"http/proxied", func() client.Transport { return transport.HTTP(proxyURL) }, "big"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			c, err := client.Connect(context.Background(), bc.dial(), &client.Options{ProtocolVersion: client.Version20251125})
+			require.NoError(b, err)
+			defer c.Close()
+			b.SetBytes(10 << 20)
+			for b.Loop() {
+				if _, err := c.CallTool(context.Background(), bc.tool, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
