@@ -298,6 +298,13 @@ func TestStdioProxyModernEra(t *testing.T) {
 	assert.Contains(t, string(c.Frames[0].Msg), `"method":"server/discover"`)
 	assert.Equal(t, "2026-07-28", c.Header.ProtocolVersion)
 	assert.Equal(t, "Bookshop", c.Header.Server.Name)
+	// Played back to a 2026-07-28 client, and replayed against the server.
+	played := mcptest.Connect(t, cassetteserver.Server(t, path))
+	require.True(t, played.IsModern())
+	res, err := played.CallTool(t.Context(), "get_author", map[string]any{"title": "Bearer abcdefghijklmnopqrstuvwxyz"})
+	require.NoError(t, err)
+	assert.Contains(t, res.Text(), "No book titled")
+	cassetteserver.Replay(t, mcptest.Connect(t, mcptest.Command(exec.Command(srv))), path)
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), "abcdefghijklmnopqrstuvwxyz")
