@@ -53,20 +53,23 @@ stderr; the exit status is then 1.`,
 					return exitUsage, err
 				}
 				var misses atomic.Int64
-				answer := func(msg []byte) [][]byte {
-					out, miss := p.Answer(msg)
-					if miss != "" {
-						misses.Add(1)
-						fprintf(term.stderr, "mcptestkit serve: %s\n", lines(miss))
-					}
-					return out
+				onMiss := func(miss string) {
+					misses.Add(1)
+					fprintf(term.stderr, "mcptestkit serve: %s\n", lines(miss))
 				}
 				if *listen != "" {
+					answer := func(msg []byte) [][]byte {
+						out, miss := p.Answer(msg)
+						if miss != "" {
+							onMiss(miss)
+						}
+						return out
+					}
 					err = serveHTTP(ctx, *listen, answer, func(u string) {
 						fprintf(term.stderr, "mcptestkit serve: %s at %s; stop with Ctrl-C\n", args[0], u)
 					})
 				} else {
-					err = serveStdio(os.Stdin, term.stdout, answer)
+					err = serveStdio(os.Stdin, term.stdout, p, onMiss)
 				}
 				if err != nil {
 					return exitUsage, err
@@ -80,53 +83,25 @@ stderr; the exit status is then 1.`,
 	}
 }
 
-// serveStdio answers each line of r on w until r ends. After a server
-// request it waits for the client's response; what the client sends
-// meanwhile is answered after.
-func serveStdio(r io.Reader, w io.Writer, answer func([]byte) [][]byte) error {
+// serveStdio plays p to the client on r and w (a message a line) until r
+// ends.
+func serveStdio(r io.Reader, w io.Writer, p *cassette.Player, miss func(string)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	read := func() ([]byte, error) {
+	recv := func() ([]byte, error) {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
 			return line, nil // a last line without its newline: the error comes next time
 		}
 		return nil, err
 	}
-	var backlog [][]byte
-	for {
-		var msg []byte
-		if len(backlog) > 0 {
-			msg, backlog = backlog[0], backlog[1:]
-		} else {
-			var err error
-			if msg, err = read(); err != nil {
-				return ignoreEOF(err)
-			}
-		}
-		for _, o := range answer(msg) {
-			if _, err := w.Write(append(o, '\n')); err != nil {
-				return err
-			}
-			id, ok := cassette.ServerRequest(o)
-			for ok {
-				m, err := read()
-				if err != nil {
-					return ignoreEOF(err)
-				}
-				if cassette.ResponseTo(m, id) {
-					break
-				}
-				backlog = append(backlog, m)
-			}
-		}
+	send := func(msg []byte) error {
+		_, err := w.Write(append(msg, '\n'))
+		return err
 	}
-}
-
-func ignoreEOF(err error) error {
-	if errors.Is(err, io.EOF) {
-		return nil
+	if err := p.Serve(recv, send, miss); !errors.Is(err, io.EOF) {
+		return err
 	}
-	return err
+	return nil
 }
 
 // serveHTTP answers POSTs on listen until ctx ends: a request with JSON, or

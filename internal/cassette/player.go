@@ -279,6 +279,45 @@ func progressToken(params json.RawMessage) json.RawMessage {
 	return m.Meta.ProgressToken
 }
 
+// Serve answers what recv returns with send, as [Player.Answer] does, until
+// recv or send fails, and returns that error; miss is told of each request
+// with no recording. After a server request it waits for the client's
+// response: what the client sends meanwhile is answered after it.
+func (p *Player) Serve(recv func() ([]byte, error), send func([]byte) error, miss func(string)) error {
+	var backlog [][]byte
+	for {
+		var msg []byte
+		if len(backlog) > 0 {
+			msg, backlog = backlog[0], backlog[1:]
+		} else {
+			var err error
+			if msg, err = recv(); err != nil {
+				return err
+			}
+		}
+		out, m := p.Answer(msg)
+		if m != "" {
+			miss(m)
+		}
+		for _, o := range out {
+			if err := send(o); err != nil {
+				return err
+			}
+			id, ok := ServerRequest(o)
+			for ok {
+				r, err := recv()
+				if err != nil {
+					return err
+				}
+				if responseTo(r, id) {
+					break
+				}
+				backlog = append(backlog, r)
+			}
+		}
+	}
+}
+
 // ServerRequest reports whether msg, one of the messages Answer returns, is
 // a request of the server's (sampling, elicitation, roots): who sends it
 // waits for the client's response to id before sending what follows.
@@ -293,9 +332,9 @@ func ServerRequest(msg []byte) (id json.RawMessage, ok bool) {
 	return m.ID, true
 }
 
-// ResponseTo reports whether msg is a response (a result or an error) to
+// responseTo reports whether msg is a response (a result or an error) to
 // the request with id.
-func ResponseTo(msg []byte, id json.RawMessage) bool {
+func responseTo(msg []byte, id json.RawMessage) bool {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`

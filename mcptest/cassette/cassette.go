@@ -37,38 +37,10 @@ func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 		return nil
 	}
 	return mcptest.ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
-		var backlog [][]byte // what the client sent while a server request waited for its response
-		for {
-			var msg []byte
-			if len(backlog) > 0 {
-				msg, backlog = backlog[0], backlog[1:]
-			} else {
-				var err error
-				if msg, err = conn.Receive(ctx); err != nil {
-					return nil
-				}
-			}
-			out, miss := p.Answer(msg)
-			if miss != "" {
-				t.Errorf("cassette %s: %s", path, miss)
-			}
-			for _, o := range out {
-				if conn.Send(ctx, o) != nil {
-					return nil
-				}
-				id, ok := cf.ServerRequest(o)
-				for ok {
-					m, err := conn.Receive(ctx)
-					if err != nil {
-						return nil
-					}
-					if cf.ResponseTo(m, id) {
-						break
-					}
-					backlog = append(backlog, m)
-				}
-			}
-		}
+		_ = p.Serve(func() ([]byte, error) { return conn.Receive(ctx) },
+			func(msg []byte) error { return conn.Send(ctx, msg) },
+			func(miss string) { t.Errorf("cassette %s: %s", path, miss) })
+		return nil // the connection ended
 	})
 }
 
