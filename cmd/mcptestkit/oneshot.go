@@ -316,15 +316,15 @@ agent, the Inspector, an LLM host): configure the client to launch
 server; for a streamable HTTP server, give its URL and --listen ADDRESS, point
 the client at the address, and stop the recording with Ctrl-C. Every message
 passes through unchanged, at once, both ways (SSE streams flushed as they
-come); each
-message is written to the cassette with its direction and time, secrets
-(members named like token, password, secret, api_key, authorization; bearer
-tokens, JWTs, well-known key formats) replaced by a stable placeholder
-(keyed by MCPTEST_CASSETTE_KEY when set); a summary of what was redacted
-goes to stderr. The stdio proxy ends when the server does, with its exit
-status. Package mcptest/cassette plays a cassette back in go test:
-Server answers as the recorded server did, Replay sends the recorded calls
-to a live server and diffs the answers.`,
+come); each message is written to the cassette with its direction and time,
+secrets (members named like token, password, secret, api_key, authorization;
+bearer tokens, JWTs, well-known key formats; --redact-name and --redact add
+more) replaced by a stable placeholder (keyed by MCPTEST_CASSETTE_KEY when
+set); headers are not recorded; a summary of what was redacted goes to
+stderr. The stdio proxy ends when the server does, with its exit status.
+Package mcptest/cassette plays a cassette back in go test: Server answers as
+the recorded server did, Replay sends the recorded calls to a live server
+and diffs the answers.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			out := fs.String("o", "", "write the session to `file` (default: stdout)")
 			script := fs.String("script", "", "run the steps of this JSON `file` and record their outcomes")
