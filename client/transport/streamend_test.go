@@ -75,7 +75,10 @@ func TestCallStreamReadToItsEnd(t *testing.T) {
 		assert.Contains(t, call(i, "ping"), fmt.Sprintf(`"id":%d`, i))
 		time.Sleep(20 * time.Millisecond) // the client's own work between calls: the stream has ended
 	}
-	assert.LessOrEqual(t, conns.Load(), int64(2), "20 requests, one after another, should share a connection")
+	// Closing each stream at its response (before) took a connection per
+	// request, 20; reading to the end reuses one. The bound leaves room for
+	// a loaded machine where a stream's end comes after the pause.
+	assert.Less(t, conns.Load(), int64(10), "20 requests, one after another, should share their connections")
 
 	call(100, "late")
 	assert.Contains(t, receive(), `"after"`, "a message after the response is delivered")
