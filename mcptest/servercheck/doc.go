@@ -99,8 +99,8 @@
 //	                                      in one set) is skipped, naming the keyword (server/tools, MUST); W a tool
 //	                                      failure as a JSON-RPC error instead of an isError result (SHOULD), no answer
 //	                                      in time to a value at an extreme the inputSchema allows (it should bound
-//	                                      it), a tool with an outputSchema that fails every call (its output never
-//	                                      checked)
+//	                                      it); a tool with an outputSchema that fails every call (its output never
+//	                                      checked) is noted
 //	tools/input-required/<tool>        W  for each tool that answered input_required in tools/calls, retried raw: with
 //	                                      its requestState changed and the input answered (an elicitation accepted
 //	                                      with content generated from its schema), it gets a JSON-RPC error, not a
@@ -109,12 +109,16 @@
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
-//	                                      before the handler runs, as an isError result or -32602 (noted); a success
-//	                                      means the handler ran on input its schema forbids. A property
+//	                                      before the handler runs, as an isError result or -32602 (noted), and never
+//	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
+//	                                      what the handler does with forbidden input must be a refusal; a plain result
+//	                                      may be a refusal in the tool's own words, which a client cannot tell from
+//	                                      the handler acting on it, so it is warned about, not failed. A property
 //	                                      additionalProperties: false forbids may be ignored instead (noted): the
 //	                                      handler gets nothing it could act on (server/tools, "Security
-//	                                      Considerations": servers MUST validate all tool inputs); W a JSON-RPC error
-//	                                      other than -32602 (input validation errors SHOULD be tool execution errors)
+//	                                      Considerations": servers MUST validate all tool inputs); W a result without
+//	                                      isError (input validation errors SHOULD be tool execution errors), a
+//	                                      JSON-RPC error other than -32602
 //	tools/unknown-tool                 F  not a success (server/tools, "Error Handling"); W other than -32602 or an
 //	                                      isError result
 //	tools/progress                     F  progress notifications carry their request's token
