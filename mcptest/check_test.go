@@ -707,3 +707,26 @@ func TestCheckServerLegacyHandshakeStartsNothing(t *testing.T) {
 	assert.Contains(t, got.Detail, "the first connection's server/discover at 2026-07-28 got JSON-RPC error -32601")
 	assert.Equal(t, int32(1), dials.Load(), "connections opened: the main one only")
 }
+
+// Issue 39: an isError result that carries structuredContent fails
+// CheckServer by the rule Assert(t).ToolError judges by (one definition,
+// mcptest/internal/toolrule); before, CheckServer passed it even with
+// StrictChecks.
+func TestCheckServerToolErrorWithStructuredContent(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		res := toolError("the adder is broken")
+		res["structuredContent"] = map[string]any{"sum": 0}
+		return res, nil
+	}
+	want := []string{`tools/calls/add: called tool "add" with arguments`, "got an isError result with structuredContent",
+		`a tool error must not carry structuredContent, got {"sum":0}`}
+	runCheck(t, srv).expectFailure(t, want...)
+	runCheck(t, srv, StrictChecks()).expectFailure(t, want...)
+	// The assertion names the same breach in the same words.
+	a := runFake(t, func(tb testing.TB) {
+		Assert(tb).ToolError(&client.CallToolResult{IsError: true, StructuredContent: json.RawMessage(`{"sum":0}`)})
+	})
+	a.expectFailure(t, `a tool error must not carry structuredContent, got {"sum":0}`)
+}

@@ -149,7 +149,8 @@ func checkTable() []family {
 			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time (each
 				progress notification gives a call the timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
 				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
-				traces) reaches the client, a success carries structuredContent valid against the outputSchema; with
+				traces) reaches the client, a success carries structuredContent valid against the outputSchema, an isError
+				result carries none (the kit's error contract, as mcptest.Assert(t).ToolError judges it); with
 				Options.Logs, a crash has exactly one ERROR record with a stack. A schema asking for more than the generator
 				makes (a count past 10000, more than 100000 values and characters in one set) is skipped, naming the keyword`,
 			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at

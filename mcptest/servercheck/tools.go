@@ -14,6 +14,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/toolrule"
 )
 
 // maxToolFailures bounds the failures one tool check reports: after a few,
@@ -332,6 +333,13 @@ func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, re
 			"expected: a result; a tool that fails says so in an isError result the model can read, not in a "+
 			"JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool "+
 			"SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
+	}
+	if broken := toolrule.StructuredOnError(res); broken != "" {
+		return fmt.Sprintf("%s\n"+
+			"got an isError result with structuredContent: %s\n"+
+			"expected: %s: a failed call has no value to structure; its message goes in content, where the model "+
+			"reads it (the kit's error contract, which mcptest.Assert(t).ToolError judges by too; a client validating "+
+			"structuredContent against the outputSchema would take the error's for output)", sent, cut(res.String(), 600), broken), false
 	}
 	if res.IsError || out == nil {
 		return "", false
