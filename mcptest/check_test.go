@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -40,6 +42,9 @@ type handServer struct {
 	// defect); else it answers a legacy version it speaks, the newest for
 	// one it does not.
 	echoVersion bool
+	// idAs, when set, gives the id a response to method carries (a
+	// defect unless it returns id).
+	idAs func(method string, id json.RawMessage) json.RawMessage
 }
 
 // goodServer is a handwritten server that keeps every rule the checks
@@ -117,6 +122,9 @@ func (h *handServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 				}
 			}
 			resp = map[string]any{"id": req.ID}
+			if h.idAs != nil {
+				resp["id"] = h.idAs(req.Method, req.ID)
+			}
 			result, rerr := h.answer(req.Method, req.Params)
 			if rerr != nil {
 				resp["error"] = rerr
@@ -729,4 +737,30 @@ func TestCheckServerToolErrorWithStructuredContent(t *testing.T) {
 		Assert(tb).ToolError(&client.CallToolResult{IsError: true, StructuredContent: json.RawMessage(`{"sum":0}`)})
 	})
 	a.expectFailure(t, `a tool error must not carry structuredContent, got {"sum":0}`)
+}
+
+// Issue 39: a server that answers request id 3 (a number) with id "3" (a
+// string) is reported for what it did, not only as "no answer".
+func TestCheckServerIDAnsweredAsAnotherType(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.idAs = func(method string, id json.RawMessage) json.RawMessage {
+		if method == "tools/call" {
+			return json.RawMessage(strconv.Quote(string(id)))
+		}
+		return id
+	}
+	var got *servercheck.Result
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: "tools/calls", Calls: 1, Timeout: 3 * time.Second,
+		OnResult: func(r servercheck.Result) {
+			if r.Name == "tools/calls/add" {
+				got = &r
+			}
+		}})
+	assert.Error(t, err)
+	if assert.NotNil(t, got) {
+		assert.Equal(t, servercheck.Fail, got.Status)
+		assert.Regexp(t, `^the server answered with id "\d+" \(string\) to request id \d+ \(number\)`, got.Detail)
+		assert.Contains(t, got.Detail, "MUST be the same as the value of the id member in the Request Object")
+	}
 }
