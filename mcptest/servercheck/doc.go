@@ -125,11 +125,15 @@
 //	tools/progress                     F  progress notifications carry their request's token
 //	                                      (basic/utilities/progress)
 //	tools/cancellation                 F  a cancelled call leaves the server serving; the call cancelled is one of a
-//	                                      tool that reported progress in tools/calls, once it has started; over
-//	                                      streamable HTTP at a legacy version, where the client stops reading the
-//	                                      cancelled stream, skipped once the server kept serving: what it did with the
-//	                                      call cannot be seen (basic/utilities/cancellation); W progress or the result
-//	                                      after the cancellation (SHOULD stop, SHOULD NOT answer)
+//	                                      tool that reported progress in tools/calls, once it has started. Once the
+//	                                      server kept serving, skipped unless what it did with the call can be seen:
+//	                                      no tool reported progress, the call ended or showed no progress before the
+//	                                      cancellation, no progress nor result for it came within twice the longest
+//	                                      gap between its progress notifications, or over streamable HTTP at a legacy
+//	                                      version, where the client stops reading the cancelled stream; a verdict
+//	                                      never depends on how fast the machine is (basic/utilities/cancellation); W
+//	                                      progress or the result after the cancellation (SHOULD stop, SHOULD NOT
+//	                                      answer)
 //	tasks/required/<tool>              F  2025-11-25: a tool whose execution.taskSupport is "required" refuses a plain
 //	                                      tools/call with -32601 (-32600 noted); its generated calls (tools/calls) run
 //	                                      as tasks (server/tools, MUST)

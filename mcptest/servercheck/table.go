@@ -182,8 +182,11 @@ func checkTable() []family {
 			run: (*state).progress},
 		{name: "tools/cancellation", level: Fail, spec: "basic/utilities/cancellation", needs: "tools",
 			doc: `a cancelled call leaves the server serving; the call cancelled is one of a tool that reported progress in
-				tools/calls, once it has started; over streamable HTTP at a legacy version, where the client stops reading
-				the cancelled stream, skipped once the server kept serving: what it did with the call cannot be seen`,
+				tools/calls, once it has started. Once the server kept serving, skipped unless what it did with the call
+				can be seen: no tool reported progress, the call ended or showed no progress before the cancellation, no
+				progress nor result for it came within twice the longest gap between its progress notifications, or over
+				streamable HTTP at a legacy version, where the client stops reading the cancelled stream; a verdict never
+				depends on how fast the machine is`,
 			warns: "progress or the result after the cancellation (SHOULD stop, SHOULD NOT answer)",
 			run:   func(c *state) { c.cancellation(c.s.inv.tools) }},
 
