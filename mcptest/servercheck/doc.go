@@ -39,8 +39,9 @@
 //	version-negotiation                F  on a new connection: initialize asking for a version that does not exist
 //	                                      (2099-12-31) gets a version the server supports or an error, never that
 //	                                      version; a server that answers 2026-07-28 requests (a result with
-//	                                      resultType) answers server/discover (MUST implement it) (basic/lifecycle,
-//	                                      "Version Negotiation")
+//	                                      resultType) answers server/discover (MUST implement it); asked even when
+//	                                      server/discover lists no legacy version, since a dual-era server may list
+//	                                      only its newest (basic/lifecycle, "Version Negotiation")
 //	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing; every
 //	                                      method of a declared capability is implemented (not -32601):
 //	                                      resources/templates/list, completion/complete, and at a legacy version
@@ -48,8 +49,10 @@
 //	                                      logging/setLevel (logging) (basic/lifecycle: capabilities); W an undeclared
 //	                                      one answers other than -32601 (JSON-RPC 2.0)
 //	ping                               F  an empty result; at 2026-07-28, which has no ping, on a connection at the
-//	                                      newest legacy version the server offers (basic/utilities/ping, MUST respond
-//	                                      promptly)
+//	                                      newest legacy version the server offers, or, when its server/discover lists
+//	                                      none, at the newest the client speaks if the server answers initialize there
+//	                                      (a dual-era server that lists only its newest era) (basic/utilities/ping,
+//	                                      MUST respond promptly)
 //	unknown-method                     F  -32601 in a JSON-RPC response; an HTTP error instead is reported with its
 //	                                      status and body (JSON-RPC 2.0)
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps

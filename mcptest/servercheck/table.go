@@ -67,7 +67,8 @@ func checkTable() []family {
 		{name: "version-negotiation", level: Fail, spec: `basic/lifecycle, "Version Negotiation"`,
 			doc: `on a new connection: initialize asking for a version that does not exist (` + unknownVersion + `) gets a
 				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
-				(a result with resultType) answers server/discover (MUST implement it)`,
+				(a result with resultType) answers server/discover (MUST implement it); asked even when server/discover lists
+				no legacy version, since a dual-era server may list only its newest`,
 			run: (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
@@ -76,7 +77,9 @@ func checkTable() []family {
 			warns: "an undeclared one answers other than -32601 (JSON-RPC 2.0)",
 			run:   (*state).capabilities},
 		{name: "ping", level: Fail, spec: "basic/utilities/ping, MUST respond promptly",
-			doc: "an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server offers",
+			doc: `an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server
+				offers, or, when its server/discover lists none, at the newest the client speaks if the server answers
+				initialize there (a dual-era server that lists only its newest era)`,
 			run: (*state).ping},
 		{name: "unknown-method", level: Fail, spec: "JSON-RPC 2.0",
 			doc: "-32601 in a JSON-RPC response; an HTTP error instead is reported with its status and body",
