@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -140,7 +141,11 @@ type Options struct {
 	Timeout time.Duration
 	// Client is the base of the client's options for every connection:
 	// callbacks (sampling, elicitation, roots) and identity. Run sets the
-	// protocol version and the timeout.
+	// protocol version and the timeout, and answers what the server asks
+	// for with the callbacks left unset, so that a tool that asks is
+	// checked, not skipped: a form elicitation accepted with content its
+	// schema allows (a URL one declined), sampling with a canned text,
+	// roots/list with one empty directory Run makes and removes.
 	Client client.Options
 	// Logs, when set, returns the server's log records so far. The crash
 	// checks then require one ERROR record with a stack for each crash.
@@ -171,14 +176,17 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 	if opts == nil {
 		opts = &Options{}
 	}
+	if dial == nil {
+		return errors.New("servercheck: Run: the Dialer is nil")
+	}
 	s, err := newSuite(ctx, dial, opts)
 	if err != nil {
 		return err
 	}
-	if dial == nil {
-		return errors.New("servercheck: Run: the Dialer is nil")
-	}
 	defer s.close()
+	if err := s.answerInput(); err != nil {
+		return fmt.Errorf("servercheck: %w", err)
+	}
 	if err := s.start(); err != nil {
 		return err
 	}
@@ -221,6 +229,7 @@ type suite struct {
 	matchTimeout time.Duration // of a pattern regexp2 runs (toolschema)
 	schemaMu     sync.Mutex
 	schemas      map[string]compileResult // by name and schema: compiled once per run
+	rootDir      string                   // the empty directory the check client lists as its root; removed by close
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
@@ -282,6 +291,9 @@ func (s *suite) close() {
 	s.closeHTTP()
 	if s.main != nil {
 		s.main.close()
+	}
+	if s.rootDir != "" {
+		_ = os.RemoveAll(s.rootDir)
 	}
 }
 
