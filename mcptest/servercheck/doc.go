@@ -55,12 +55,23 @@
 //	                                      MUST respond promptly)
 //	unknown-method                     F  -32601 in a JSON-RPC response; an HTTP error instead is reported with its
 //	                                      status and body (JSON-RPC 2.0)
+//	invalid-params                     F  tools/call and prompts/get without a name, resources/read without a uri
+//	                                      (each of a declared capability): not a success; what the server lists (the
+//	                                      first page of each list) is the same before and after (JSON-RPC 2.0); W an
+//	                                      error other than -32602 (an error SHOULD carry the code that says what was
+//	                                      wrong); a list that changed across refused requests (a convention)
+//	invalid-cursor                     W  each declared list (tools, prompts, resources, resource templates) asked for
+//	                                      a page with a cursor the server never gave out: -32602
+//	                                      (server/utilities/pagination, "Error Handling", SHOULD)
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
 //	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
 //	                                      the server never gave out is not served (basic/transports, "Session
 //	                                      Management"); W an answer other than 404
+//	http/no-session                    W  over streamable HTTP, in a legacy session: a request without the
+//	                                      Mcp-Session-Id the server gave out gets 400 (another refusal noted)
+//	                                      (basic/transports, "Session Management", SHOULD)
 //	http/protocol-version              F  from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not
 //	                                      served (basic/transports, "Protocol Version Header"); W an answer other than
 //	                                      400

@@ -84,6 +84,15 @@ func checkTable() []family {
 		{name: "unknown-method", level: Fail, spec: "JSON-RPC 2.0",
 			doc: "-32601 in a JSON-RPC response; an HTTP error instead is reported with its status and body",
 			run: (*state).unknownMethod},
+		{name: "invalid-params", level: Fail, spec: "JSON-RPC 2.0",
+			doc: `tools/call and prompts/get without a name, resources/read without a uri (each of a declared capability):
+				not a success; what the server lists (the first page of each list) is the same before and after`,
+			warns: `an error other than -32602 (an error SHOULD carry the code that says what was wrong); a list that changed
+				across refused requests (a convention)`,
+			run: (*state).invalidParams},
+		{name: "invalid-cursor", level: Warn, spec: `server/utilities/pagination, "Error Handling", SHOULD`,
+			doc: "each declared list (tools, prompts, resources, resource templates) asked for a page with a cursor the server never gave out: -32602",
+			run: (*state).invalidCursor},
 		{name: "malformed-frame", level: Fail, spec: "JSON-RPC 2.0",
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
 				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
@@ -93,6 +102,9 @@ func checkTable() []family {
 			doc:   "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
 			warns: "an answer other than 404",
 			run:   (*state).httpSessions},
+		{name: "http/no-session", level: Warn, spec: `basic/transports, "Session Management", SHOULD`,
+			doc: "over streamable HTTP, in a legacy session: a request without the Mcp-Session-Id the server gave out gets 400 (another refusal noted)",
+			run: (*state).httpNoSession},
 		{name: "http/protocol-version", level: Fail, spec: `basic/transports, "Protocol Version Header"`,
 			doc:   "from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not served",
 			warns: "an answer other than 400",

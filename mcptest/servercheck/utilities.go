@@ -90,8 +90,8 @@ func (c *state) cancellation(tools []*client.Tool) {
 			unseen = fmt.Sprintf("no progress of the call of tool %q came within %v, so nothing showed it at work when it was cancelled", t.Name, c.s.timeout)
 		}
 	} else {
-		unseen = fmt.Sprintf("no tool reported progress in tools/calls (the calls of a tool left out by Options.Skip are not "+
-			"made), so the call cancelled (tool %q) was not seen at work", t.Name)
+		unseen = fmt.Sprintf("no tool reported progress in tools/calls (where a tool left out by Options.Skip makes no call), "+
+			"so the call cancelled (tool %q) was not seen at work", t.Name)
 	}
 	cancel()
 	if !finished {
