@@ -70,8 +70,9 @@
 //	                                      the server never gave out is not served (basic/transports, "Session
 //	                                      Management"); W an answer other than 404
 //	http/no-session                    W  over streamable HTTP, in a legacy session: a request without the
-//	                                      Mcp-Session-Id the server gave out gets 400 (another refusal noted)
-//	                                      (basic/transports, "Session Management", SHOULD)
+//	                                      Mcp-Session-Id the server gave out, if refused, gets 400 (served: noted, the
+//	                                      server does not require one) (basic/transports, "Session Management",
+//	                                      SHOULD)
 //	http/protocol-version              F  from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not
 //	                                      served (basic/transports, "Protocol Version Header"); W an answer other than
 //	                                      400
