@@ -298,6 +298,22 @@
 //	input-required-result-validate-input           tools/invalid-arguments/<tool>; input validation is checked on the first
 //	                                               round; the fixture's retry rounds are not
 //
+// # Requirements
+//
+// [Requirements] is the specification read sentence by sentence: every MUST,
+// MUST NOT, SHOULD and SHOULD NOT that revisions 2025-11-25 and 2026-07-28
+// (with the tasks extension) put on a server, each with the checks and the
+// protocol monitor's rules that judge it, or why none can (not observable
+// from a client, needs a fixture, needs authorization, binds the client, the
+// transport's, or not checked yet). The whole table, with its citations, is
+// REQUIREMENTS.md beside this package
+// (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
+// a check's rules, for a report, are the rows that name it. Counted:
+//
+//	565 requirements, 177 judged by a check or monitor rule (20 by monitor rules
+//	alone), 388 with a reason (125 not observable, 38 needs a fixture, 40 needs
+//	authorization, 66 client rule, 9 transport layer, 110 not checked yet)
+//
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).
 package servercheck
