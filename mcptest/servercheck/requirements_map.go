@@ -55,8 +55,8 @@ var judgements = []judgement{
 	// _meta.
 	why(r1+"basic/_meta/", notYet, "the _meta key naming rules could be checked on every key a server sends; messages does not yet"),
 	why(r1+"basic/_meta/must-not-make-assumptions-about-values-these", notObservable, "what a server assumes about reserved keys is not seen"),
-	why(r2+"schema/inputresponserequestparams-requeststate/", notYet, "the _meta key naming rules could be checked on every key a server sends; messages does not yet"),
-	why(r2+"schema/inputresponserequestparams-requeststate/must-not-make-assumptions-about-values-these", notObservable, "what a server assumes about reserved keys is not seen"),
+	why(r2+"schema/metaobject/", notYet, "the _meta key naming rules could be checked on every key a server sends; messages does not yet"),
+	why(r2+"schema/metaobject/must-not-make-assumptions-about-values-these", notObservable, "what a server assumes about reserved keys is not seen"),
 	why(r1+"basic/icons/", clientRule, "binds the consumers of icons, clients"),
 	why(r1+"schema/icon-src/", clientRule, "binds the consumers of icons, clients"),
 	why(r2+"schema/icon-src/", clientRule, "binds the consumers of icons, clients"),
@@ -171,7 +171,7 @@ var judgements = []judgement{
 	by(r2+"schema/requestmetaobject-iomodelcontextprotocolclientcapabilities/", "monitor/input-capability"),
 	by(r2+"schema/requestmetaobject-iomodelcontextprotocolloglevel/", "monitor/log-level"),
 	why(r2+"schema/resultmetaobject-iomodelcontextprotocolserverinfo/", notYet, "serverInfo in each result's _meta is not looked for"),
-	why(r2+"schema/error-data/", needsFixture, "needs a request the server cannot serve without a client capability; which one depends on the server"),
+	by(r2+"schema/headermismatcherror/", "http/headers"),
 	why(r2+"schema/clientcapabilities-extensions/", clientRule, "the client's extension identifiers"),
 
 	// Utilities: cancellation.
@@ -191,10 +191,11 @@ var judgements = []judgement{
 	by(b2+"cancellation/behavior-requirements/should-stop-processing-cancelled-request", "tools/cancellation"),
 	why(b2+"cancellation/behavior-requirements/should-free-associated-resources", notObservable, "a server's resources are not seen"),
 	by(b2+"cancellation/behavior-requirements/should-not-send-response-cancelled-request", "tools/cancellation", "monitor/cancelled"),
-	why(r1+"schema/setlevelrequestparams-level/", clientRule, "text of CancelledNotification that the schema page shows under a neighbouring anchor: binds the side that cancels, and the receiver's processing, judged by tools/cancellation"),
+	why(r1+"schema/cancellednotification/", clientRule, "binds the side that cancels"),
+	by(r1+"schema/cancellednotification/should-cease", "tools/cancellation"),
 	why(r1+"schema/cancellednotificationparams-requestid/", clientRule, "binds the side that cancels"),
 	why(r2+"schema/cancellednotificationparams-requestid/", clientRule, "binds the side that cancels"),
-	why(r2+"schema/untitledsingleselectenumschema-default/", clientRule, "text of CancelledNotification under a neighbouring anchor: binds the side that cancels"),
+	by(r2+"schema/cancellednotification/", "monitor/cancelled"),
 
 	// Utilities: ping.
 	by(r1+"basic/utilities/ping/behavior-requirements/", "ping"),
@@ -293,8 +294,8 @@ var judgements = []judgement{
 	why(r1+"server/tools/embedded-resources/", notYet, "a tool result embedding a resource from a server without the resources capability is not warned"),
 	why(r1+"server/tools/structured-content/", notYet, "a result with structuredContent and no text block is not warned"),
 	by(r1+"server/tools/output-schema/", "tools/calls/<tool>"),
-	by(r1+"schema/toolresultcontent-structuredcontent/", "tools/calls/<tool>"),
-	by(r2+"schema/toolresultcontent-structuredcontent/", "tools/calls/<tool>"),
+	why(r1+"schema/toolresultcontent-structuredcontent/", needsFixture, "a tool result inside a sampling request: needs a tool that samples with tools"),
+	why(r2+"schema/toolresultcontent-structuredcontent/", needsFixture, "a tool result inside a sampling request: needs a tool that samples with tools"),
 	by(r1+"schema/calltoolresult-iserror/", "tools/calls/<tool>", "tools/invalid-arguments/<tool>"),
 	by(r1+"server/tools/security-considerations/must-validate-tool-inputs", "tools/invalid-arguments/<tool>"),
 	why(r1+"server/tools/security-considerations/", notObservable, "access control, rate limits and sanitizing are the server's own, and no verdict may depend on timing"),
@@ -316,9 +317,9 @@ var judgements = []judgement{
 	why(r2+"server/resources/error-handling/should-return-32603-internal-errors", needsFixture, "needs a resource that fails inside the server"),
 	by(r2+"server/resources/error-handling/must-not-return-empty-contents-array-non", "resources/unknown-uri"),
 	why(r2+"server/resources/security-considerations/", notYet, "a file:// URI with .. is not sent"),
-	why(r2+"schema/resourceupdatednotificationparams-uri/", notYet, "the checks open no subscriptions/listen stream"),
+	why(r2+"schema/subscriptionsacknowledgednotification/", notYet, "the checks open no subscriptions/listen stream"),
 	why(r2+"schema/notificationmetaobject-iomodelcontextprotocolsubscriptionid/", notYet, "the checks open no subscriptions/listen stream"),
-	why(r2+"schema/subscriptionslistenresult-_meta/", notYet, "the checks open no subscriptions/listen stream"),
+	why(r2+"schema/subscriptionfilter/", notYet, "the checks open no subscriptions/listen stream"),
 	why(b2+"subscriptions/", notYet, "the checks open no subscriptions/listen stream"),
 
 	// Server features: prompts.
@@ -373,7 +374,7 @@ var judgements = []judgement{
 	why(b2+"mrtr/error-handling/", notYet, "malformed inputResponses are not sent"),
 	by(b2+"mrtr/error-handling/should-respond-new-inputrequiredresult-requesting-missing", "tools/input-required/<tool>"),
 	by(b2+"mrtr/security-considerations/", "tools/input-required/<tool>"),
-	by(r2+"schema/inputrequests-example-elicitation-and-sampling-input-requests/", "messages"),
+	by(r2+"schema/inputrequiredresult/", "messages"),
 
 	// The tasks extension (2026-07-28).
 	why(r2+"tasks-extension/", notYet, "the extension's rule is not exercised by the task checks"),

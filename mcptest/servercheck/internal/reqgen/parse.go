@@ -122,8 +122,12 @@ func typedocBlocks(src string) []block {
 	var out []block
 	anchor := ""
 	// Cut at every paragraph or list item boundary, remembering anchors.
-	parts := regexp.MustCompile(`(?s)<(?:p|li)>(.*?)</(?:p|li)>|id="([^"]+)"`).FindAllStringSubmatch(src, -1)
+	parts := regexp.MustCompile(`(?s)<(?:p|li)>(.*?)</(?:p|li)>|id="([^"]+)"|(?m:^#{1,6}[ \t]+([^\n]+))`).FindAllStringSubmatch(src, -1)
 	for _, p := range parts {
+		if p[3] != "" { // a type's heading
+			anchor = slug(clean(p[3]))
+			continue
+		}
 		if p[2] != "" {
 			anchor = html.UnescapeString(p[2])
 			continue
