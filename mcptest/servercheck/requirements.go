@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-//go:generate go run ./internal/reqgen -spec=$MCP_SPEC -tasks=$MCP_EXT_TASKS
+//go:generate go run ./internal/reqgen -spec=$MCP_SPEC -tasks=$MCP_EXT_TASKS -spec-commit=$MCP_SPEC_COMMIT -tasks-commit=$MCP_EXT_TASKS_COMMIT
 //go:generate env MCPTEST_UPDATE=1 go test -run TestRequirementsDoc .
 
 // A Requirement is one sentence of the MCP specification that binds a

@@ -5,7 +5,15 @@
 // servercheck's go:generate runs it when $MCP_SPEC names a checkout of
 // github.com/modelcontextprotocol/modelcontextprotocol (and $MCP_EXT_TASKS
 // one of github.com/modelcontextprotocol/ext-tasks); without them it leaves
-// the table as it is.
+// the table as it is. A checkout can be a git work tree, or the files of a
+// commit (git archive) with the commit given by $MCP_SPEC_COMMIT and
+// $MCP_EXT_TASKS_COMMIT:
+//
+//	MCP_SPEC=/path/spec MCP_EXT_TASKS=/path/ext-tasks go generate ./mcptest/servercheck
+//
+// The table then changes only where the specification's text did: IDs are
+// made of the text, so a reworded sentence is a new row, and the map's test
+// names the entries left without a row.
 //
 // Which sentences bind a server: each keyword's subject is the first actor
 // named in its clause (the text since the last comma, semicolon or colon
@@ -56,21 +64,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, "reqgen: no -spec or -tasks checkout (set MCP_SPEC and MCP_EXT_TASKS for go generate); requirements_table.go left as it is")
 		return
 	}
-	if err := run(*spec, *tasks, commit(*spec, *specCommit), commit(*tasks, *tasksCommit), *out); err != nil {
+	sc, err := commit(*spec, *specCommit, "-spec-commit")
+	if err == nil {
+		var tc string
+		if tc, err = commit(*tasks, *tasksCommit, "-tasks-commit"); err == nil {
+			err = run(*spec, *tasks, sc, tc, *out)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "reqgen:", err)
 		os.Exit(1)
 	}
 }
 
-func commit(dir, given string) string {
+// commit is the commit a checkout is at: given, or git's answer.
+func commit(dir, given, flagName string) (string, error) {
 	if given != "" {
-		return given
+		return given, nil
 	}
 	b, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
 	if err != nil {
-		return "unknown"
+		return "", fmt.Errorf("cannot tell which commit %s is (not a git work tree?): give it with %s", dir, flagName)
 	}
-	return strings.TrimSpace(string(b))
+	return strings.TrimSpace(string(b)), nil
 }
 
 // A row is one requirement: a sentence, and where each revision says it.
