@@ -310,9 +310,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	565 requirements, 176 judged by a check or monitor rule (21 by monitor rules
-//	alone), 389 with a reason (125 not observable, 39 needs a fixture, 40 needs
-//	authorization, 64 client rule, 9 transport layer, 112 not checked yet)
+//	565 requirements, 177 judged by a check or monitor rule (21 by monitor rules
+//	alone), 388 with a reason (124 not observable, 39 needs a fixture, 34 needs
+//	authorization, 64 client rule, 9 transport layer, 118 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).
