@@ -58,12 +58,14 @@ tokens); *client rule* (binds the client or the requesting side, which the check
 (framing or HTTP the transport enforces); *not checked yet* (a client could see it; no check does yet: the gaps).
 
 **` + coverage(reqs) + `.**
+
+` + levelTable(reqs) + `
+Rows are grouped by the first revision that says them and its page; a row both revisions say links both sections.
 `)
 	page := ""
 	for _, r := range reqs {
-		p := r.ID[strings.IndexByte(r.ID, '/')+1:]
-		parts := strings.Split(p, "/")
-		p = strings.Join(parts[:len(parts)-2], "/")
+		parts := strings.Split(r.ID, "/")
+		p := strings.Join(parts[:len(parts)-2], "/")
 		if p != page {
 			page = p
 			fmt.Fprintf(&b, "\n## %s\n\n", page)
@@ -77,6 +79,29 @@ tokens); *client rule* (binds the client or the requesting side, which the check
 			judge = "*" + r.Reason + "*"
 		}
 		fmt.Fprintf(&b, "- **%s** `%s` (%s): %s\n  - %s\n", r.Level, r.ID, strings.Join(links, ", "), mdEscape(r.Text), judge)
+	}
+	return b.String()
+}
+
+// levelTable counts the rows of each revision by level (a row both
+// revisions say counts in both).
+func levelTable(reqs []Requirement) string {
+	levels := []string{"MUST", "MUST NOT", "SHOULD", "SHOULD NOT"}
+	var b strings.Builder
+	b.WriteString("| revision | " + strings.Join(levels, " | ") + " | all | in both revisions |\n|---|---|---|---|---|---|---|\n")
+	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
+		n, both := map[string]int{}, 0
+		all := 0
+		for _, r := range reqs {
+			if slices.Contains(r.Revisions, rev) {
+				n[r.Level]++
+				all++
+				if len(r.Revisions) > 1 {
+					both++
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", rev, n["MUST"], n["MUST NOT"], n["SHOULD"], n["SHOULD NOT"], all, both)
 	}
 	return b.String()
 }
