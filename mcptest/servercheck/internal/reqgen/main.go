@@ -119,7 +119,7 @@ func run(spec, tasks, specCommit, tasksCommit, out string) error {
 			}
 			text := trim(s)
 			key := strings.ToLower(text)
-			sec := url + "#" + s.anchor
+			sec := url + "#" + strings.NewReplacer("/", "%2F", ":", "%3A").Replace(s.anchor)
 			if s.anchor == "" {
 				sec = url
 			}
@@ -131,7 +131,7 @@ func run(spec, tasks, specCommit, tasksCommit, out string) error {
 				continue
 			}
 			r := &row{level: level, revs: []string{rev}, sections: []string{sec}, text: text, key: key,
-				id: rev + "/" + page + "/" + orDefault(s.anchor, "top") + "/" + shortSlug(level, s.text)}
+				id: rev + "/" + page + "/" + orDefault(strings.NewReplacer("/", "", ":", "").Replace(s.anchor), "top") + "/" + shortSlug(level, s.text)}
 			byKey[key] = r
 			rows = append(rows, r)
 		}

@@ -167,13 +167,15 @@ func clean(s string) string {
 }
 
 // slug makes a heading's anchor as the site does: lower case, words joined
-// by "-", punctuation dropped.
+// by "-", punctuation dropped but for "_", and the "/" and ":" of method
+// names and URI schemes ("notifications/cancelled", "https://"), which the
+// site keeps (and a URL escapes).
 func slug(h string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(h) {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '/', r == ':':
 			b.WriteRune(r)
 			dash = false
 		case r == ' ' || r == '-':
