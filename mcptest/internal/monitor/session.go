@@ -275,7 +275,7 @@ func (m *Monitor) response(msg *jsonrpc.Message, frame []byte) {
 	if r == nil {
 		switch {
 		case m.answered[key]:
-			m.add(ruleOneResponse, Must, fmt.Sprintf("a second response to the request with id %s, answered already", key), frame, m.seq, nil)
+			m.add(ruleOneResponse, Must, fmt.Sprintf("a second response to the request with id %s, answered already", key), frame, m.seq, m.recentRequest(key))
 		case !m.forgot:
 			m.add(ruleOneResponse, Must, fmt.Sprintf("a response with id %s, which no request of the client carries", key), frame, m.seq, nil)
 		}
@@ -287,6 +287,8 @@ func (m *Monitor) response(msg *jsonrpc.Message, frame []byte) {
 	}
 	m.answered[r.id] = true
 	r.answered = true
+	m.recent[m.next%len(m.recent)] = r
+	m.next++
 	m.answer(r, msg, frame)
 }
 
@@ -509,4 +511,15 @@ func quoteAll(ss []string) string {
 		q[i] = strconv.Quote(s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// recentRequest returns the request with idKey key among those answered
+// last, or nil.
+func (m *Monitor) recentRequest(key string) *request {
+	for _, r := range m.recent {
+		if r != nil && r.id == key {
+			return r
+		}
+	}
+	return nil
 }
