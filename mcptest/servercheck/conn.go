@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 )
 
 // rawPrefix marks the ids of requests a check sends itself, below the
@@ -427,6 +428,8 @@ type conn struct {
 	// cancelled), so the server may be busy with it when the connection
 	// closes, which says nothing about how it shuts down.
 	abandoned bool
+	mon       *monitor.Monitor // the connection's protocol monitor
+	monSeen   int              // its findings the fuzzer has reported
 }
 
 // open dials and initializes a connection at version ("" era-neutral). On
@@ -445,7 +448,9 @@ func (s *suite) open(version string) (*conn, error) {
 	// loaded machine): the handshake gets more time than a request.
 	ctx, cancel := context.WithTimeout(s.ctx, 3*s.timeout)
 	defer cancel()
-	c.cl, err = client.Connect(ctx, c.tap, &opts)
+	watched, mon := s.watch(c.tap) // above the tap: a check's raw frames are its own business
+	c.mon = mon
+	c.cl, err = client.Connect(ctx, watched, &opts)
 	if err != nil {
 		_ = c.tap.Close()
 		return c, err

@@ -172,6 +172,16 @@
 //	                                      stdin closes, on every connection the checks made but those left with a
 //	                                      request still at work (timed out, or cancelled and still reporting
 //	                                      progress); reported once (basic/lifecycle, "Shutdown")
+//	monitor/<rule>                     F  the protocol monitor's rules, judged on every message of every connection
+//	                                      the checks made before them: monitor/jsonrpc, monitor/id-echo,
+//	                                      monitor/one-response, monitor/progress-token, monitor/progress-increasing,
+//	                                      monitor/progress-after-response, monitor/log-level,
+//	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
+//	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
+//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
+//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
+//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
+//	                                      set, an unannounced list change)
 //
 // The tasks checks run where the server has tasks: on the main connection
 // (2025-11-25 with the tasks capability for tools/call, 2026-07-28 with the
