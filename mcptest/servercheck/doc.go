@@ -196,6 +196,16 @@
 //	                                      stdin closes, on every connection the checks made but those left with a
 //	                                      request still at work (timed out, or cancelled and still reporting
 //	                                      progress); reported once (basic/lifecycle, "Shutdown")
+//	monitor/<rule>                     F  the protocol monitor's rules, judged on every message of every connection
+//	                                      the checks made before them: monitor/jsonrpc, monitor/id-echo,
+//	                                      monitor/one-response, monitor/progress-token, monitor/progress-increasing,
+//	                                      monitor/progress-after-response, monitor/log-level,
+//	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
+//	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
+//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
+//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
+//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
+//	                                      set, an unannounced list change)
 //
 // The tasks checks run where the server has tasks: on the main connection
 // (2025-11-25 with the tasks capability for tools/call, 2026-07-28 with the
@@ -321,6 +331,22 @@
 //	                                               answered during tools/calls, their results checked by messages
 //	input-required-result-validate-input           tools/invalid-arguments/<tool>; input validation is checked on the first
 //	                                               round; the fixture's retry rounds are not
+//
+// # Requirements
+//
+// [Requirements] is the specification read sentence by sentence: every MUST,
+// MUST NOT, SHOULD and SHOULD NOT that revisions 2025-11-25 and 2026-07-28
+// (with the tasks extension) put on a server, each with the checks and the
+// protocol monitor's rules that judge it, or why none can (not observable
+// from a client, needs a fixture, needs authorization, binds the client, the
+// transport's, or not checked yet). The whole table, with its citations, is
+// REQUIREMENTS.md beside this package
+// (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
+// a check's rules, for a report, are the rows that name it. Counted:
+//
+//	565 requirements, 177 judged by a check or monitor rule (21 by monitor rules
+//	alone), 388 with a reason (124 not observable, 39 needs a fixture, 34 needs
+//	authorization, 64 client rule, 9 transport layer, 118 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

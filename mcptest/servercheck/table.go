@@ -321,6 +321,7 @@ func checkTable() []family {
 				the checks made but those left with a request still at work (timed out, or cancelled and still reporting
 				progress); reported once`,
 			run: (*state).shutdown},
+		monitorRow(),
 	}
 }
 
