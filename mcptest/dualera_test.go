@@ -1,6 +1,7 @@
 package mcptest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,5 +33,29 @@ func TestCheckServerDualEraListingOnlyTheNewest(t *testing.T) {
 		}
 		assert.Equal(t, servercheck.Pass, vn.Status, "%s", vn)
 		assert.Contains(t, vn.Detail, "lists no legacy version, but it answers initialize: its legacy era is checked too")
+	}
+}
+
+// Issue 39: on a dual-era server the tools are called in both eras: a tool
+// that crashes the legacy path only (its 2026-07-28 path fine) fails
+// tools/calls, which called it at 2026-07-28 alone before.
+func TestCheckServerCallsToolsInBothEras(t *testing.T) {
+	t.Parallel()
+	srv := probeServer(newTool("era", func(_ context.Context, c *fakeCall) (*fakeResult, error) {
+		if !c.req.modern() {
+			return &fakeResult{isError: true, text: "panic: legacy path broken\n\ngoroutine 7 [running]:"}, nil // crash text shown to the client
+		}
+		return fakeText("fine"), nil
+	}))
+	var got *servercheck.Result
+	_ = servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: "tools/calls", Calls: 2,
+		OnResult: func(r servercheck.Result) {
+			if r.Name == "tools/calls/era" {
+				got = &r
+			}
+		}})
+	if assert.NotNil(t, got) {
+		assert.Equal(t, servercheck.Fail, got.Status, "%s", got)
+		assert.Contains(t, got.Detail, "at 2025-11-25 (the server's legacy era): called tool \"era\"")
 	}
 }

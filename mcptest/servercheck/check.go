@@ -233,6 +233,7 @@ type suite struct {
 	schemaMu     sync.Mutex
 	schemas      map[string]compileResult // by name and schema: compiled once per run
 	rootDir      string                   // the empty directory the check client lists as its root; removed by close
+	legacy       *conn                    // tools/calls' connection in the legacy era of a dual-era server
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
@@ -294,6 +295,9 @@ func (s *suite) close() {
 	s.closeHTTP()
 	if s.main != nil {
 		s.main.close()
+	}
+	if s.legacy != nil {
+		s.legacy.close()
 	}
 	if s.rootDir != "" {
 		_ = os.RemoveAll(s.rootDir)

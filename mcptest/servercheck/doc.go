@@ -103,20 +103,21 @@
 //	tools/schemas/<tool>               F  inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema
 //	                                      says otherwise, patterns ECMA-262) with "type": "object"; one past 256 KiB
 //	                                      or 64 levels of nesting is skipped as too big to check (server/tools, MUST)
-//	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema:
-//	                                      each answers in time (each progress notification gives a call the timeout
-//	                                      again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the connection
-//	                                      stays up, the handler does not crash, no crash text ("panic", "goroutine",
-//	                                      source paths, stack traces) reaches the client, a success carries
-//	                                      structuredContent valid against the outputSchema, an isError result carries
-//	                                      none (the kit's error contract, as mcptest.Assert(t).ToolError judges it);
-//	                                      with Options.Logs, a crash has exactly one ERROR record with a stack. A
-//	                                      schema asking for more than the generator makes (a count past 10000, more
-//	                                      than 100000 values and characters in one set) is skipped, naming the keyword
-//	                                      (server/tools, MUST); W a tool failure as a JSON-RPC error instead of an
-//	                                      isError result (SHOULD), no answer in time to a value at an extreme the
-//	                                      inputSchema allows (it should bound it); a tool with an outputSchema that
-//	                                      fails every call (its output never checked) is noted
+//	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema (on
+//	                                      a dual-era server, the first 4 again at the newest legacy version it
+//	                                      offers): each answers in time (each progress notification gives a call the
+//	                                      timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
+//	                                      connection stays up, the handler does not crash, no crash text ("panic",
+//	                                      "goroutine", source paths, stack traces) reaches the client, a success
+//	                                      carries structuredContent valid against the outputSchema, an isError result
+//	                                      carries none (the kit's error contract, as mcptest.Assert(t).ToolError
+//	                                      judges it); with Options.Logs, a crash has exactly one ERROR record with a
+//	                                      stack. A schema asking for more than the generator makes (a count past
+//	                                      10000, more than 100000 values and characters in one set) is skipped, naming
+//	                                      the keyword (server/tools, MUST); W a tool failure as a JSON-RPC error
+//	                                      instead of an isError result (SHOULD), no answer in time to a value at an
+//	                                      extreme the inputSchema allows (it should bound it); a tool with an
+//	                                      outputSchema that fails every call (its output never checked) is noted
 //	tools/input-required/<tool>        W  for each tool that answered input_required in tools/calls, retried raw: with
 //	                                      its requestState changed and the input answered (an elicitation accepted
 //	                                      with content generated from its schema), it gets a JSON-RPC error, not a

@@ -162,7 +162,8 @@ func checkTable() []family {
 				ECMA-262) with "type": "object"; one past 256 KiB or 64 levels of nesting is skipped as too big to check`,
 			items: perTool(func(c *state, t *client.Tool) { c.useSpan(c.s.inv.toolsListed); c.toolSchemas(t) })},
 		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
-			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time (each
+			doc: `Options.Calls calls with arguments that validate against the inputSchema (on a dual-era server, the first 4
+				again at the newest legacy version it offers): each answers in time (each
 				progress notification gives a call the timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
 				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
 				traces) reaches the client, a success carries structuredContent valid against the outputSchema, an isError

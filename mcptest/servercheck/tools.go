@@ -231,6 +231,7 @@ func (c *state) toolCalls(t *client.Tool) {
 	var why, firstError, askedWhy string // why the last argument set that failed did; the first tool error; what the client could not give
 	var working string                   // a call still at work when the client stopped waiting
 	sent := map[string]bool{}
+	var argSets []map[string]any
 	for range c.s.opts.Calls {
 		args, w := in.conforming(e)
 		if w != "" {
@@ -243,9 +244,40 @@ func (c *state) toolCalls(t *client.Tool) {
 		} else {
 			sent[key] = true
 		}
+		argSets = append(argSets, args)
+	}
+	// On a dual-era server the calls go at the connection's 2026-07-28, and
+	// the first few again at the newest legacy version it offers: each era
+	// has its own path through the server.
+	type call struct {
+		legacy bool
+		args   map[string]any
+	}
+	plan := make([]call, 0, len(argSets)+legacyCalls)
+	for _, args := range argSets {
+		plan = append(plan, call{false, args})
+	}
+	if c.s.legacyEra() != "" {
+		for _, args := range argSets[:min(len(argSets), legacyCalls)] {
+			plan = append(plan, call{true, args})
+		}
+	}
+	legacyRan := 0
+	for _, p := range plan {
+		args := p.args
 		cn := c.main()
+		if p.legacy {
+			if cn = c.s.legacyConn(); cn == nil {
+				break
+			}
+			c.use(cn)
+			legacyRan++
+		}
 		calls++
 		res, err, o := c.callTool(cn, t, out, args)
+		if p.legacy && o.problem != "" {
+			o.problem = "at " + cn.cl.ProtocolVersion() + " (the server's legacy era): " + o.problem
+		}
 		if o.working > 0 {
 			calls--
 			working = fmt.Sprintf("the call with arguments %s was still at work after %v, reporting progress all along (%d "+
@@ -253,7 +285,7 @@ func (c *state) toolCalls(t *client.Tool) {
 				"design, not a hang; its result was not seen", compactJSON(args), o.working.Round(time.Millisecond), o.progressed, maxProgressTimeouts)
 			break
 		}
-		if err == nil && o.progressed > c.s.inv.slow[t.Name].progress { // a call that ended: not one to keep a server busy forever
+		if !p.legacy && err == nil && o.progressed > c.s.inv.slow[t.Name].progress { // a call that ended: not one to keep a server busy forever
 			if c.s.inv.slow == nil {
 				c.s.inv.slow = map[string]slowCall{}
 			}
@@ -266,6 +298,9 @@ func (c *state) toolCalls(t *client.Tool) {
 				continue
 			}
 			o.problem, o.warn = c.judgeResult(t, out, args, res, err)
+			if p.legacy && o.problem != "" {
+				o.problem = "at " + cn.cl.ProtocolVersion() + " (the server's legacy era): " + o.problem
+			}
 		}
 		if o.problem != "" {
 			if o.warn {
@@ -287,6 +322,9 @@ func (c *state) toolCalls(t *client.Tool) {
 		} else {
 			ok++
 		}
+	}
+	if legacyRan > 0 {
+		c.notef("%d of the calls again at %s, the server's legacy era", legacyRan, c.s.legacyEra())
 	}
 	if working != "" {
 		if calls == 0 {
