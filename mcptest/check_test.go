@@ -814,9 +814,22 @@ func TestCheckServerRefusals(t *testing.T) {
 	assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
 	assert.Contains(t, got.Detail, "what the server lists changed across requests it refused")
 
+	// A list that never pages may ignore a cursor (noted); one that pages
+	// must not take one it never gave out for a page.
+	unpaged := goodServer()
+	list = unpaged.handlers["tools/list"]
+	unpaged.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) { return list(nil) }
+	got = run(unpaged, "invalid-cursor")
+	assert.Equal(t, servercheck.Pass, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "answered with the whole list (the server gives out no cursors for it)")
 	lenient := goodServer()
-	list = lenient.handlers["tools/list"]
-	lenient.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) { return list(nil) }
+	lenient.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		res, rerr := list(nil)
+		if m, ok := res.(map[string]any); ok && !strings.Contains(string(p), "cursor") {
+			m["nextCursor"] = "page-2"
+		}
+		return res, rerr
+	}
 	got = run(lenient, "invalid-cursor")
 	assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
 	assert.Contains(t, got.Detail, `sent tools/list with cursor "mcptestkit-check-no-such-cursor", which the server never gave out; it was answered with a page`)

@@ -288,7 +288,8 @@ func errorCode(err error) (*client.Error, bool) {
 
 // brokeConnection reports whether err means the connection ended.
 func brokeConnection(cn *conn, err error) bool {
-	return errors.Is(err, client.ErrClosed) || !cn.alive()
+	var pe *transport.ProcessError // the stdio server's process is gone, whether the client has seen it yet or not
+	return errors.Is(err, client.ErrClosed) || errors.As(err, &pe) || !cn.alive()
 }
 
 // timedOut reports whether err is a request that got no answer in time.

@@ -177,12 +177,12 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 	if opts == nil {
 		opts = &Options{}
 	}
-	if dial == nil {
-		return errors.New("servercheck: Run: the Dialer is nil")
-	}
 	s, err := newSuite(ctx, dial, opts)
 	if err != nil {
 		return err
+	}
+	if dial == nil {
+		return errors.New("servercheck: Run: the Dialer is nil")
 	}
 	defer s.close()
 	if err := s.answerInput(); err != nil {

@@ -61,8 +61,9 @@
 //	                                      error other than -32602 (an error SHOULD carry the code that says what was
 //	                                      wrong); a list that changed across refused requests (a convention)
 //	invalid-cursor                     W  each declared list (tools, prompts, resources, resource templates) asked for
-//	                                      a page with a cursor the server never gave out: -32602
-//	                                      (server/utilities/pagination, "Error Handling", SHOULD)
+//	                                      a page with a cursor the server never gave out: -32602; a list that gives
+//	                                      out no cursor at all may ignore it (noted) (server/utilities/pagination,
+//	                                      "Error Handling", SHOULD)
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)

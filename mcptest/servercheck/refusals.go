@@ -142,6 +142,10 @@ func (c *state) invalidCursor() {
 		case ok && e.Code == client.CodeInvalidParams:
 		case brokeConnection(cn, err):
 			c.fatalf("%s; the connection broke: %v", what, err)
+		case err == nil && !c.paginates(l.method):
+			// A list that never pages has no cursors: the one sent is
+			// ignored, which harms nothing.
+			c.notef("%s: answered with the whole list (the server gives out no cursors for it)", what)
 		case err == nil:
 			var page map[string]json.RawMessage
 			_ = json.Unmarshal(raw, &page)
@@ -177,4 +181,19 @@ func (c *state) httpNoSession() {
 			"Mcp-Session-Id header, other than initialization, with 400: basic/transports, \"Session Management\"); 404 "+
 			"would tell the client its session ended", got)
 	}
+}
+
+// paginates reports whether the server's answer to method with no cursor
+// gives out a cursor (nextCursor): whether the list pages at all.
+func (c *state) paginates(method string) bool {
+	ctx, cancel := c.ctx()
+	defer cancel()
+	raw, err := c.main().cl.Call(ctx, method, map[string]any{})
+	if err != nil {
+		return true // unknown: judged as a list that pages
+	}
+	var page struct {
+		NextCursor string `json:"nextCursor"`
+	}
+	return json.Unmarshal(raw, &page) != nil || page.NextCursor != ""
 }

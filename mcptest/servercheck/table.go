@@ -91,7 +91,8 @@ func checkTable() []family {
 				across refused requests (a convention)`,
 			run: (*state).invalidParams},
 		{name: "invalid-cursor", level: Warn, spec: `server/utilities/pagination, "Error Handling", SHOULD`,
-			doc: "each declared list (tools, prompts, resources, resource templates) asked for a page with a cursor the server never gave out: -32602",
+			doc: `each declared list (tools, prompts, resources, resource templates) asked for a page with a cursor the server
+				never gave out: -32602; a list that gives out no cursor at all may ignore it (noted)`,
 			run: (*state).invalidCursor},
 		{name: "malformed-frame", level: Fail, spec: "JSON-RPC 2.0",
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
