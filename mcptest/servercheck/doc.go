@@ -57,9 +57,9 @@
 //	                                      status and body (JSON-RPC 2.0)
 //	invalid-params                     F  tools/call and prompts/get without a name, resources/read without a uri
 //	                                      (each of a declared capability): not a success; what the server lists (the
-//	                                      first page of each list) is the same before and after (JSON-RPC 2.0); W an
-//	                                      error other than -32602 (an error SHOULD carry the code that says what was
-//	                                      wrong); a list that changed across refused requests (a convention)
+//	                                      first page of each list) is the same before and after (JSON-RPC 2.0); W a
+//	                                      list that changed across refused requests (a convention); an error other
+//	                                      than -32602 is noted
 //	invalid-cursor                     W  each declared list (tools, prompts, resources, resource templates) asked for
 //	                                      a page with a cursor the server never gave out: -32602; a list that gives
 //	                                      out no cursor at all may ignore it (noted) (server/utilities/pagination,

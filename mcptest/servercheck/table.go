@@ -87,9 +87,8 @@ func checkTable() []family {
 		{name: "invalid-params", level: Fail, spec: "JSON-RPC 2.0",
 			doc: `tools/call and prompts/get without a name, resources/read without a uri (each of a declared capability):
 				not a success; what the server lists (the first page of each list) is the same before and after`,
-			warns: `an error other than -32602 (an error SHOULD carry the code that says what was wrong); a list that changed
-				across refused requests (a convention)`,
-			run: (*state).invalidParams},
+			warns: `a list that changed across refused requests (a convention); an error other than -32602 is noted`,
+			run:   (*state).invalidParams},
 		{name: "invalid-cursor", level: Warn, spec: `server/utilities/pagination, "Error Handling", SHOULD`,
 			doc: `each declared list (tools, prompts, resources, resource templates) asked for a page with a cursor the server
 				never gave out: -32602; a list that gives out no cursor at all may ignore it (noted)`,
