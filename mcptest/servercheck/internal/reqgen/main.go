@@ -119,7 +119,12 @@ func run(spec, tasks, specCommit, tasksCommit, out string) error {
 			}
 			text := trim(s)
 			key := strings.ToLower(text)
-			sec := url + "#" + strings.NewReplacer("/", "%2F", ":", "%3A").Replace(s.anchor)
+			// The site keeps "/" and ":" in anchors, escaped; GitHub drops them.
+			anchor := strings.NewReplacer("/", "%2F", ":", "%3A").Replace(s.anchor)
+			if strings.HasPrefix(url, "https://github.com/") {
+				anchor = strings.NewReplacer("/", "", ":", "").Replace(s.anchor)
+			}
+			sec := url + "#" + anchor
 			if s.anchor == "" {
 				sec = url
 			}
