@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 )
 
 // conn is one connection a check uses: the client over the tap.
@@ -22,6 +23,8 @@ type conn struct {
 	// cancelled), so the server may be busy with it when the connection
 	// closes, which says nothing about how it shuts down.
 	abandoned bool
+	mon       *monitor.Monitor // the connection's protocol monitor
+	monSeen   int              // its findings the fuzzer has reported
 }
 
 // open dials and initializes a connection at version ("" era-neutral). On
@@ -40,7 +43,9 @@ func (s *suite) open(version string) (*conn, error) {
 	// loaded machine): the handshake gets more time than a request.
 	ctx, cancel := context.WithTimeout(s.ctx, 3*s.timeout)
 	defer cancel()
-	c.cl, err = client.Connect(ctx, c.tap, &opts)
+	watched, mon := s.watch(c.tap) // above the tap: a check's raw frames are its own business
+	c.mon = mon
+	c.cl, err = client.Connect(ctx, watched, &opts)
 	if err != nil {
 		_ = c.tap.Close()
 		return c, err

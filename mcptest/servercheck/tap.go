@@ -64,6 +64,7 @@ type tap struct {
 	asks          map[string]string
 	refused       int
 	lastRefused   string
+	mismatches    []idMismatch // responses whose id had a request's value as another type
 	closed        chan struct{}
 	once          sync.Once
 }
@@ -177,6 +178,7 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 		var env envelope
 		_ = json.Unmarshal(msg, &env)
 		t.mu.Lock()
+		t.seeIDMismatch(env) // before record: its position is the frame's
 		t.record(false, msg)
 		t.seeInputRequired(env) // before checkWire, which forgets the request
 		t.checkWire(env, msg)
