@@ -121,7 +121,9 @@ func TestGoSDKOwnRecoveryIsLeftAlone(t *testing.T) {
 		})
 	})
 	f := runFake(t, func(tb testing.TB) {
-		c := mcptest.Connect(tb, gosdktest.Server(srv))
+		// Legacy: at 2026-07-28 the middleware's own result would lack the
+		// resultType go-sdk adds only to a handler's (monitor/result-type).
+		c := mcptest.Connect(tb, gosdktest.Server(srv), mcptest.WithProtocolVersion(client.LatestLegacyVersion))
 		res, err := c.CallTool(tb.Context(), "boom", nil)
 		require.NoError(tb, err)
 		mcptest.Assert(tb).ToolError(res, "Error executing tool boom")
