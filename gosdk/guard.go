@@ -45,6 +45,14 @@ func Guard(logger *slog.Logger, opts ...guard.Option) mcp.Middleware {
 				}
 			}()
 			res, err = next(ctx, method, req)
+			if err == nil && isNil(res) && !strings.HasPrefix(method, "notifications/") {
+				// go-sdk dereferences a request's nil result (at
+				// 2026-07-28) or sends null: either way the handler
+				// failed, as if it had panicked.
+				name := subject(req)
+				report.Panic(ctx, method, name, contract.NilResult)
+				return crashResponse(method, name)
+			}
 			return observe(ctx, report, method, req, res, err)
 		}
 	}

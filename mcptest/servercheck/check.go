@@ -339,6 +339,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 			fn(c)
 		}()
 		c.claimCrashes()
+		c.claimIDMismatches()
 		res := c.result()
 		res.Duration = time.Since(start)
 		return res
