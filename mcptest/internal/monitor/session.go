@@ -334,12 +334,13 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		r.token.answered = true
 		r.token.task = res != nil && member(res, "task") != nil
 	}
-	if res == nil {
-		return
+	lm, isList := listMethods[r.method]
+	if res == nil || !r.modern && !isList && r.method != "initialize" && r.method != "server/discover" &&
+		r.method != "logging/setLevel" && r.method != "resources/read" {
+		return // nothing in the result that a rule reads
 	}
 	var resultType, caps, items, next, contents []byte
 	hasNext := false
-	lm, isList := listMethods[r.method]
 	jsonscan.Object(res, func(k []byte, _ bool, v []byte) bool {
 		switch string(k) {
 		case "resultType":
