@@ -65,11 +65,10 @@ func (r *recorder) add(session, dir string, line []byte) { r.keep(session, dir, 
 
 // keep keeps one message, a slice the caller gives up.
 func (r *recorder) keep(session, dir string, line []byte) {
-	p := passed{session, dir, line, time.Since(r.start)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.ended {
-		r.passed = append(r.passed, p)
+	if !r.ended { // timed under the lock: in the file, time never goes back
+		r.passed = append(r.passed, passed{session, dir, line, time.Since(r.start)})
 	}
 }
 

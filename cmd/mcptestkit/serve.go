@@ -34,8 +34,10 @@ answer to the same request (method and params, _meta left out, secrets
 redacted as when recorded), with the notifications that came before it,
 under the live id; a request recorded several times gets its answers in
 recorded order, then the last again (--once: no more). A request with no
-recording gets a JSON-RPC error, and the closest recorded request is named on
-stderr; the exit status is then 1.`,
+recording gets a JSON-RPC error naming the closest recorded request, which
+is named on stderr too; the exit status is then 1. A cassette of several
+sessions plays one to each client session (over HTTP, each initialize opens
+one; without one, each connection is one).`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			listen := fs.String("listen", "", "serve streamable HTTP on this `address` (127.0.0.1:PORT) instead of stdio")
 			once := fs.Bool("once", false, "play each recorded answer once: a request sent more often than recorded is a miss (default: the last answer again)")
