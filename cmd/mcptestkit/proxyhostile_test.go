@@ -338,3 +338,39 @@ func TestOwnDials(t *testing.T) {
 	assert.Empty(t, d.addrs, "closed connections are forgotten")
 	d.mu.Unlock()
 }
+
+// How the recorder tells sessions apart: an initialize's key and the
+// session id its answer brought are one session; a server that keeps no
+// sessions makes the connection the session (2026-07-28, or a stateless
+// server); a recording of one session numbers none.
+func TestRecorderSessions(t *testing.T) {
+	req := func(id int) []byte { return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id)) }
+	res := func(id int) []byte { return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, id)) }
+	sessions := func(rec *recorder) []int {
+		var out []int
+		for _, f := range rec.finish().Frames {
+			out = append(out, f.Session)
+		}
+		return out
+	}
+
+	rec, err := newRecorder("http", nil)
+	require.NoError(t, err)
+	rec.add("init:1", cassette.ClientToServer, req(1))
+	rec.add("init:2", cassette.ClientToServer, req(1))
+	rec.alias("sid:B", "init:2")
+	rec.alias("sid:A", "init:1")
+	rec.add("init:2", cassette.ServerToClient, res(1))
+	rec.add("init:1", cassette.ServerToClient, res(1))
+	rec.add("sid:A", cassette.ClientToServer, req(2))
+	rec.add("sid:B", cassette.ClientToServer, req(2))
+	rec.add("conn:7", cassette.ClientToServer, req(1)) // a third client, with no session
+	assert.Equal(t, []int{1, 2, 2, 1, 1, 2, 3}, sessions(rec))
+
+	rec, err = newRecorder("http", nil)
+	require.NoError(t, err)
+	rec.add("init:1", cassette.ClientToServer, req(1))
+	rec.alias("init:1", "conn:3") // the answer brought no session id
+	rec.add("conn:3", cassette.ClientToServer, req(2))
+	assert.Equal(t, []int{0, 0}, sessions(rec), "one session: not numbered (a version 1 cassette)")
+}
