@@ -24,8 +24,10 @@ import (
 // response awaited. A request recorded several times
 // gets its answers in recorded order, then the last one again ([Once]
 // says otherwise). A request with no recording fails the test, naming the
-// closest recorded request, and gets a JSON-RPC error. A cassette that
-// cannot be read fails the test at once, naming the line.
+// closest recorded request, and gets a JSON-RPC error that names it too. A
+// cassette that holds several sessions (recorded from concurrent HTTP
+// clients) plays one to each connection, in the order they connect. A
+// cassette that cannot be read fails the test at once, naming the line.
 func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 	t.Helper()
 	var o cf.PlayOptions
@@ -37,7 +39,7 @@ func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 		return nil
 	}
 	return mcptest.ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
-		_ = p.Serve(func() ([]byte, error) { return conn.Receive(ctx) },
+		_ = p.Conn().Serve(func() ([]byte, error) { return conn.Receive(ctx) },
 			func(msg []byte) error { return conn.Send(ctx, msg) },
 			func(miss string) { t.Errorf("cassette %s: %s", path, miss) })
 		return nil // the connection ended
