@@ -39,6 +39,9 @@ func Guard(logger *slog.Logger, opts ...guard.Option) mcp.Middleware {
 					name := subject(req)
 					report.Panic(ctx, method, name, v)
 					res, err = crashResponse(method, name)
+					if r, ok := res.(*mcp.CallToolResult); ok {
+						res = toolResult(req, r)
+					}
 				}
 			}()
 			res, err = next(ctx, method, req)
@@ -68,7 +71,7 @@ func observe(ctx context.Context, report contract.Reporter, method string, req m
 	if !errors.As(err, &wire) {
 		if method == contract.MethodCallTool && report.ToolErrorsAsResults {
 			report.ToolError(ctx, subject(req), err.Error())
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			return toolResult(req, &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}), nil
 		}
 		wire = &jsonrpc.Error{} // the SDK sends an error that carries no code with code 0
 	}
