@@ -184,6 +184,9 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 	if dial == nil {
 		return errors.New("servercheck: Run: the Dialer is nil")
 	}
+	// A server's lookahead pattern starts regexp2's timing goroutine, which
+	// would outlive the checks by a second: a leak to a user's goleak.
+	defer toolschema.StopClock()
 	defer s.close()
 	if err := s.answerInput(); err != nil {
 		return fmt.Errorf("servercheck: %w", err)

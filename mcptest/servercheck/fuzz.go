@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
 
 // Fuzzer turns a fuzzer's inputs into calls and checks the invariants of
@@ -64,8 +65,12 @@ func NewFuzzer(ctx context.Context, dial Dialer, opts *Options) (*Fuzzer, error)
 	return f, nil
 }
 
-// Close closes the connection.
-func (f *Fuzzer) Close() { f.s.close() }
+// Close closes the connection, and stops regexp2's timing goroutine if a
+// lookahead pattern started it (see Run).
+func (f *Fuzzer) Close() {
+	f.s.close()
+	toolschema.StopClock()
+}
 
 // Phases of an input, by its first byte modulo 4 (two for conforming
 // arguments, which is where handlers crash).
