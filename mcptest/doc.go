@@ -108,6 +108,16 @@
 //     check only counts this connection's goroutines (they carry a runtime
 //     label), so it is right under t.Parallel; [IgnoreLeaks] and
 //     [WithoutLeakCheck] relax it.
+//   - The protocol monitor reads every message (it sends nothing) and fails
+//     the test when the server breaks a MUST of the specification that the
+//     session shows: a response whose id differs in value or JSON type from
+//     its request's, a second response, progress for a token never given,
+//     not increasing or after the response, log messages the session's
+//     level does not allow, a request for input the client did not declare,
+//     a JSON-RPC request from a 2026-07-28 server, and the rest of [Monitor]'s
+//     list; each report names the rule (monitor/id-echo), its section of the
+//     specification and the messages. A broken SHOULD is logged.
+//     [Monitor] turns it down to a log or off.
 //   - A server's request for input (sampling, elicitation, roots) that the
 //     client refused for want of a callback is pointed out under the
 //     transcript and in the assertions' messages, with the option that

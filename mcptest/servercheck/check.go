@@ -13,6 +13,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 )
 
@@ -214,6 +215,8 @@ type suite struct {
 	// connection found the server declaring tasks.
 	tasksAt map[string]bool
 	wire    wireLog // messages that break the protocol's schema
+	// monitors are the protocol monitors of the connections (guarded by mu).
+	monitors []*monitor.Monitor
 
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
 	// mcptest knows it, for the hints of the checks a release fails.
@@ -337,6 +340,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 			fn(c)
 		}()
 		c.claimCrashes()
+		c.claimIDMismatches()
 		res := c.result()
 		res.Duration = time.Since(start)
 		return res
