@@ -244,7 +244,7 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool)
 		}
 	case servercheck.Skip:
 		if prefix == "" {
-			if r.Detail == "left out by Options.Skip" {
+			if r.Detail == servercheck.SkippedDetail {
 				r.Detail = "left out by mcptest.SkipChecks"
 			}
 			t.Skip(r.Detail)

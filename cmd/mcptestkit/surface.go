@@ -9,8 +9,9 @@ import (
 
 func surfaceCommand() *command {
 	return &command{
-		name: "surface",
-		args: "FILE...",
+		name:     "surface",
+		noServer: true,
+		args:     "FILE...",
 		about: `Surface merges surface reports (what test binaries run with MCPTEST_SURFACE
 wrote, one per package, and what "mcptestkit check" wrote with it set) and
 prints, per server, what the tests exercised of what the server declares:

@@ -163,7 +163,8 @@ type Options struct {
 }
 
 // ErrConnect is wrapped by the error [Run] returns when it could not open
-// and initialize its first connection, so no check could run.
+// and initialize its first connection, so no check could run. That error
+// wraps the connection's error too: errors.As finds its cause.
 var ErrConnect = errors.New("could not connect to the server")
 
 // Run runs the checks against the server dial reaches and returns nil if
@@ -285,7 +286,7 @@ func (s *suite) takeCrashes() []crash.Report {
 func (s *suite) start() error {
 	c, err := s.open(s.opts.Version)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrConnect, err)
+		return fmt.Errorf("%w: %w", ErrConnect, err)
 	}
 	s.main = c
 	if caps := c.cl.ServerCapabilities(); caps != nil {
@@ -333,7 +334,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 	}
 	for _, p := range s.skip {
 		if matchPrefix(p, elems, false) {
-			fn = func(c *state) { c.skipf(skippedByPattern) }
+			fn = func(c *state) { c.skipf(SkippedDetail) }
 			break
 		}
 	}
@@ -440,6 +441,7 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }
 
-// skippedByPattern is the Detail of a check Options.Skip left out; a caller
-// may reword it for its own option (cmd/mcptestkit says --skip).
-const skippedByPattern = "left out by Options.Skip"
+// SkippedDetail is the Detail of the Result of a check that Options.Skip
+// left out: a caller compares with it to reword the reason for its own
+// option (mcptest.SkipChecks, mcptestkit check --skip).
+const SkippedDetail = "left out by Options.Skip"

@@ -132,7 +132,7 @@ func (f *Fuzzer) input(data []byte) error {
 	if !conforms {
 		out = nil // a rejection has no output to check
 	}
-	res, err, o := c.callTool(cn, ft.tool, out, args)
+	res, o, err := c.callTool(cn, ft.tool, out, args)
 	if o.problem == "" && conforms && err == nil && !res.IsError {
 		o.problem, o.warn = c.judgeResult(ft.tool, out, args, res, nil)
 	}

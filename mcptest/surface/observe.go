@@ -515,7 +515,7 @@ func contains(s []string, v string) bool {
 }
 
 func compact(v []byte) string {
-	if bytes.IndexAny(v, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(v, " \t\r\n") {
 		return string(v)
 	}
 	var b bytes.Buffer
