@@ -51,7 +51,7 @@ type item struct {
 // afresh for each Run: the rows of the tasks checks share a connection.
 func checkTable() []family {
 	tk := &tasks{}
-	return []family{
+	return append([]family{
 		{name: "handshake/<version>", level: Fail, spec: "basic/lifecycle",
 			doc: `the handshake at every protocol version the client speaks; nothing but ping and log messages before
 				notifications/initialized (MUST NOT). A version the server's server/discover answer does not offer, or
@@ -297,7 +297,7 @@ func checkTable() []family {
 				the checks made but those left with a request still at work (timed out, or cancelled and still reporting
 				progress); reported once`,
 			run: (*state).shutdown},
-	}
+	}, lintRows()...)
 }
 
 // all runs every check, row by row.
@@ -380,4 +380,9 @@ func perPrompt(run func(c *state, p *client.Prompt)) func(s *suite) []item {
 		}
 		return out
 	}
+}
+
+// rule is the row as a [Rule], its doc on one line.
+func (f *family) rule() Rule {
+	return Rule{ID: f.name, Level: f.level, Spec: f.spec, Doc: strings.Join(strings.Fields(f.doc), " ")}
 }

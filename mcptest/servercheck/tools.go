@@ -333,6 +333,7 @@ func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, re
 			"JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool "+
 			"SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
 	}
+	c.s.lint.sawResult(t.Name, res)
 	if res.IsError || out == nil {
 		return "", false
 	}
