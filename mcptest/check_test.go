@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -40,6 +42,9 @@ type handServer struct {
 	// defect); else it answers a legacy version it speaks, the newest for
 	// one it does not.
 	echoVersion bool
+	// idAs, when set, gives the id a response to method carries (a
+	// defect unless it returns id).
+	idAs func(method string, id json.RawMessage) json.RawMessage
 }
 
 // goodServer is a handwritten server that keeps every rule the checks
@@ -117,6 +122,9 @@ func (h *handServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 				}
 			}
 			resp = map[string]any{"id": req.ID}
+			if h.idAs != nil {
+				resp["id"] = h.idAs(req.Method, req.ID)
+			}
 			result, rerr := h.answer(req.Method, req.Params)
 			if rerr != nil {
 				resp["error"] = rerr
@@ -238,13 +246,25 @@ func TestCheckServerDeclaredButNotImplemented(t *testing.T) {
 }
 
 // Issue 31: a tool that declares an outputSchema but fails every valid call
-// never shows its output: a warning.
+// never shows its output. Issue 39: that is what the generator could reach,
+// no SHOULD broken: a note, which fails nothing even with StrictChecks.
 func TestCheckServerOutputSchemaNeverExercised(t *testing.T) {
 	t.Parallel()
 	srv := goodServer()
 	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) { return toolError("the adder is broken"), nil }
-	expectWarning(t, srv, `tools/calls/add: warning: tool "add" declares an outputSchema, but none of its 23 call(s) with arguments valid against its inputSchema succeeded`,
-		"the first answer: the adder is broken")
+	f := runCheck(t, srv, StrictChecks())
+	f.expectPass(t)
+	assert.NotContains(t, f.output(), "declares an outputSchema")
+	var note string
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: "tools/calls", OnResult: func(r servercheck.Result) {
+		if r.Name == "tools/calls/add" {
+			assert.Equal(t, servercheck.Pass, r.Status, r.Detail)
+			note = r.Detail
+		}
+	}})
+	assert.NoError(t, err)
+	assert.Contains(t, note, `tool "add" declares an outputSchema, but none of its 23 call(s) with arguments valid against its inputSchema succeeded`)
+	assert.Contains(t, note, "the first answer: the adder is broken")
 }
 
 // Issue 31: every message the server sends is checked against its
@@ -334,12 +354,15 @@ func TestCheckServerAcceptsSchemaViolations(t *testing.T) {
 		}
 		return map[string]any{"content": []any{}, "structuredContent": map[string]any{"sum": 1}}, nil
 	}
-	// Servers MUST validate all tool inputs (issue 31: it was a warning): a
-	// handler run on input its schema forbids fails.
-	runCheck(t, srv).expectFailure(t,
-		`tools/invalid-arguments/add: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
-		"the call succeeded, so the handler ran on input its schema forbids",
-		"servers MUST validate all tool inputs")
+	// Servers MUST validate all tool inputs; but a plain result may be a
+	// refusal in prose, which a client cannot tell from a success (issue
+	// 39: mcp-grafana's create_datasource): a warning, a failure only
+	// with StrictChecks.
+	runCheck(t, srv).expectPass(t)
+	runCheck(t, srv, StrictChecks()).expectFailure(t,
+		`tools/invalid-arguments/add: warning: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
+		"got a result without isError",
+		"servers MUST validate all tool inputs", "SHOULD be tool execution errors")
 }
 
 // Issue 31: a server that ignores an extra property the schema forbids
@@ -691,4 +714,53 @@ func TestCheckServerLegacyHandshakeStartsNothing(t *testing.T) {
 	assert.Equal(t, servercheck.Skip, got.Status, "%s", got)
 	assert.Contains(t, got.Detail, "the first connection's server/discover at 2026-07-28 got JSON-RPC error -32601")
 	assert.Equal(t, int32(1), dials.Load(), "connections opened: the main one only")
+}
+
+// Issue 39: an isError result that carries structuredContent fails
+// CheckServer by the rule Assert(t).ToolError judges by (one definition,
+// mcptest/internal/toolrule); before, CheckServer passed it even with
+// StrictChecks.
+func TestCheckServerToolErrorWithStructuredContent(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		res := toolError("the adder is broken")
+		res["structuredContent"] = map[string]any{"sum": 0}
+		return res, nil
+	}
+	want := []string{`tools/calls/add: called tool "add" with arguments`, "got an isError result with structuredContent",
+		`a tool error must not carry structuredContent, got {"sum":0}`}
+	runCheck(t, srv).expectFailure(t, want...)
+	runCheck(t, srv, StrictChecks()).expectFailure(t, want...)
+	// The assertion names the same breach in the same words.
+	a := runFake(t, func(tb testing.TB) {
+		Assert(tb).ToolError(&client.CallToolResult{IsError: true, StructuredContent: json.RawMessage(`{"sum":0}`)})
+	})
+	a.expectFailure(t, `a tool error must not carry structuredContent, got {"sum":0}`)
+}
+
+// Issue 39: a server that answers request id 3 (a number) with id "3" (a
+// string) is reported for what it did, not only as "no answer".
+func TestCheckServerIDAnsweredAsAnotherType(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.idAs = func(method string, id json.RawMessage) json.RawMessage {
+		if method == "tools/call" {
+			return json.RawMessage(strconv.Quote(string(id)))
+		}
+		return id
+	}
+	var got *servercheck.Result
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: "tools/calls", Calls: 1, Timeout: 3 * time.Second,
+		OnResult: func(r servercheck.Result) {
+			if r.Name == "tools/calls/add" {
+				got = &r
+			}
+		}})
+	assert.Error(t, err)
+	if assert.NotNil(t, got) {
+		assert.Equal(t, servercheck.Fail, got.Status)
+		assert.Regexp(t, `^the server answered with id "\d+" \(string\) to request id \d+ \(number\)`, got.Detail)
+		assert.Contains(t, got.Detail, "MUST be the same as the value of the id member in the Request Object")
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 )
 
@@ -240,6 +241,8 @@ type suite struct {
 	tasksAt map[string]bool
 	wire    wireLog // messages that break the protocol's schema
 	lint    lintState
+	// monitors are the protocol monitors of the connections (guarded by mu).
+	monitors []*monitor.Monitor
 
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
 	// mcptest knows it, for the hints of the checks a release fails.
@@ -363,6 +366,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 			fn(c)
 		}()
 		c.claimCrashes()
+		c.claimIDMismatches()
 		res := c.result()
 		if c.fam != nil {
 			res.Rule = c.fam.rule()

@@ -93,14 +93,15 @@
 //	                                      again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the connection
 //	                                      stays up, the handler does not crash, no crash text ("panic", "goroutine",
 //	                                      source paths, stack traces) reaches the client, a success carries
-//	                                      structuredContent valid against the outputSchema; with Options.Logs, a crash
-//	                                      has exactly one ERROR record with a stack. A schema asking for more than the
-//	                                      generator makes (a count past 10000, more than 100000 values and characters
-//	                                      in one set) is skipped, naming the keyword (server/tools, MUST); W a tool
-//	                                      failure as a JSON-RPC error instead of an isError result (SHOULD), no answer
-//	                                      in time to a value at an extreme the inputSchema allows (it should bound
-//	                                      it), a tool with an outputSchema that fails every call (its output never
-//	                                      checked)
+//	                                      structuredContent valid against the outputSchema, an isError result carries
+//	                                      none (the kit's error contract, as mcptest.Assert(t).ToolError judges it);
+//	                                      with Options.Logs, a crash has exactly one ERROR record with a stack. A
+//	                                      schema asking for more than the generator makes (a count past 10000, more
+//	                                      than 100000 values and characters in one set) is skipped, naming the keyword
+//	                                      (server/tools, MUST); W a tool failure as a JSON-RPC error instead of an
+//	                                      isError result (SHOULD), no answer in time to a value at an extreme the
+//	                                      inputSchema allows (it should bound it); a tool with an outputSchema that
+//	                                      fails every call (its output never checked) is noted
 //	tools/input-required/<tool>        W  for each tool that answered input_required in tools/calls, retried raw: with
 //	                                      its requestState changed and the input answered (an elicitation accepted
 //	                                      with content generated from its schema), it gets a JSON-RPC error, not a
@@ -109,12 +110,16 @@
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
-//	                                      before the handler runs, as an isError result or -32602 (noted); a success
-//	                                      means the handler ran on input its schema forbids. A property
+//	                                      before the handler runs, as an isError result or -32602 (noted), and never
+//	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
+//	                                      what the handler does with forbidden input must be a refusal; a plain result
+//	                                      may be a refusal in the tool's own words, which a client cannot tell from
+//	                                      the handler acting on it, so it is warned about, not failed. A property
 //	                                      additionalProperties: false forbids may be ignored instead (noted): the
 //	                                      handler gets nothing it could act on (server/tools, "Security
-//	                                      Considerations": servers MUST validate all tool inputs); W a JSON-RPC error
-//	                                      other than -32602 (input validation errors SHOULD be tool execution errors)
+//	                                      Considerations": servers MUST validate all tool inputs); W a result without
+//	                                      isError (input validation errors SHOULD be tool execution errors), a
+//	                                      JSON-RPC error other than -32602
 //	tools/unknown-tool                 F  not a success (server/tools, "Error Handling"); W other than -32602 or an
 //	                                      isError result
 //	tools/progress                     F  progress notifications carry their request's token
@@ -172,6 +177,16 @@
 //	                                      stdin closes, on every connection the checks made but those left with a
 //	                                      request still at work (timed out, or cancelled and still reporting
 //	                                      progress); reported once (basic/lifecycle, "Shutdown")
+//	monitor/<rule>                     F  the protocol monitor's rules, judged on every message of every connection
+//	                                      the checks made before them: monitor/jsonrpc, monitor/id-echo,
+//	                                      monitor/one-response, monitor/progress-token, monitor/progress-increasing,
+//	                                      monitor/progress-after-response, monitor/log-level,
+//	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
+//	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
+//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
+//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
+//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
+//	                                      set, an unannounced list change)
 //	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
 //	                                      description (warned), an optional one too, and none is one word (noted): the
 //	                                      descriptions are how a model picks the tool and fills its arguments (a tool
@@ -327,6 +342,22 @@
 //	                                               answered during tools/calls, their results checked by messages
 //	input-required-result-validate-input           tools/invalid-arguments/<tool>; input validation is checked on the first
 //	                                               round; the fixture's retry rounds are not
+//
+// # Requirements
+//
+// [Requirements] is the specification read sentence by sentence: every MUST,
+// MUST NOT, SHOULD and SHOULD NOT that revisions 2025-11-25 and 2026-07-28
+// (with the tasks extension) put on a server, each with the checks and the
+// protocol monitor's rules that judge it, or why none can (not observable
+// from a client, needs a fixture, needs authorization, binds the client, the
+// transport's, or not checked yet). The whole table, with its citations, is
+// REQUIREMENTS.md beside this package
+// (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
+// a check's rules, for a report, are the rows that name it. Counted:
+//
+//	565 requirements, 177 judged by a check or monitor rule (21 by monitor rules
+//	alone), 388 with a reason (124 not observable, 39 needs a fixture, 34 needs
+//	authorization, 64 client rule, 9 transport layer, 118 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

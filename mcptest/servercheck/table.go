@@ -149,12 +149,13 @@ func checkTable() []family {
 			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time (each
 				progress notification gives a call the timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
 				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
-				traces) reaches the client, a success carries structuredContent valid against the outputSchema; with
+				traces) reaches the client, a success carries structuredContent valid against the outputSchema, an isError
+				result carries none (the kit's error contract, as mcptest.Assert(t).ToolError judges it); with
 				Options.Logs, a crash has exactly one ERROR record with a stack. A schema asking for more than the generator
 				makes (a count past 10000, more than 100000 values and characters in one set) is skipped, naming the keyword`,
 			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at
-				an extreme the inputSchema allows (it should bound it), a tool with an outputSchema that fails every call (its
-				output never checked)`,
+				an extreme the inputSchema allows (it should bound it); a tool with an outputSchema that fails every call (its
+				output never checked) is noted`,
 			items: perTool((*state).toolCalls)},
 		{name: "tools/input-required/<tool>", level: Warn, spec: "multi round-trip requests at 2026-07-28 (SEP-2322)",
 			doc: `for each tool that answered input_required in tools/calls, retried raw: with its requestState changed and
@@ -164,9 +165,13 @@ func checkTable() []family {
 			items: perAskingTool((*state).inputRequired)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
-				isError result or -32602 (noted); a success means the handler ran on input its schema forbids. A property
-				additionalProperties: false forbids may be ignored instead (noted): the handler gets nothing it could act on`,
-			warns: "a JSON-RPC error other than -32602 (input validation errors SHOULD be tool execution errors)",
+				isError result or -32602 (noted), and never crashing the handler. "Servers MUST validate all tool inputs" is
+				read as: what the handler does with forbidden input must be a refusal; a plain result may be a refusal in
+				the tool's own words, which a client cannot tell from the handler acting on it, so it is warned about, not
+				failed. A property additionalProperties: false forbids may be ignored instead (noted): the handler gets
+				nothing it could act on`,
+			warns: `a result without isError (input validation errors SHOULD be tool execution errors), a JSON-RPC error
+				other than -32602`,
 			items: perTool((*state).toolInvalidArguments)},
 		{name: "tools/unknown-tool", level: Fail, spec: `server/tools, "Error Handling"`, needs: "tools",
 			doc:   "not a success",
@@ -297,6 +302,7 @@ func checkTable() []family {
 				the checks made but those left with a request still at work (timed out, or cancelled and still reporting
 				progress); reported once`,
 			run: (*state).shutdown},
+		monitorRow(),
 	}, lintRows()...)
 }
 
