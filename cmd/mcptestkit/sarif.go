@@ -90,6 +90,14 @@ func writeSARIF(w io.Writer, rep *report, loc *locator) error {
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
 			sarif.NewNotification().WithLevel("error").WithTextMessage(rep.Error))
 	}
+	// The specification's sentences each rule judges, from the
+	// requirement table.
+	judged := map[string][]string{}
+	for _, req := range servercheck.Requirements() {
+		for _, c := range req.Checks {
+			judged[c] = append(judged[c], req.Level+": "+req.Text+" ("+req.ID+")")
+		}
+	}
 	for _, f := range findings(rep) {
 		r := f.rule
 		if r.ID == "" {
@@ -100,7 +108,12 @@ func writeSARIF(w io.Writer, rep *report, loc *locator) error {
 			WithFullDescription(sarif.NewMultiformatMessageString(r.Doc + " (" + r.Spec + ")")).
 			WithHelpURI(informationURI + "/tree/main/mcptest/servercheck").
 			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Level)))
-		rule.WithProperties(sarif.Properties{"spec": r.Spec, "tags": []string{"mcp"}})
+		props := sarif.Properties{"spec": r.Spec, "tags": []string{"mcp"}}
+		if reqs := judged[r.ID]; len(reqs) > 0 {
+			props["requirements"] = reqs
+			rule.WithTextHelp(strings.Join(reqs, "\n"))
+		}
+		rule.WithProperties(props)
 		res := run.CreateResultForRule(r.ID).
 			WithLevel(f.level).
 			WithMessage(sarif.NewTextMessage(f.Name + ": " + cut(f.Detail, 8000)))

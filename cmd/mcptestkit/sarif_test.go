@@ -112,6 +112,9 @@ func TestSARIFReport(t *testing.T) {
 	assert.Equal(t, map[string]string{"tools/calls/<tool>": "error", "tools/names": "warning", "lint/descriptions/<tool>": "note"}, levels)
 	assert.Equal(t, "warning", rules["tools/names"]["defaultConfiguration"].(map[string]any)["level"])
 	assert.Equal(t, "server/tools, MUST", rules["tools/calls/<tool>"]["properties"].(map[string]any)["spec"])
+	// The requirement table's sentences that the rule judges.
+	assert.NotEmpty(t, rules["tools/calls/<tool>"]["properties"].(map[string]any)["requirements"])
+	assert.Contains(t, rules["tools/calls/<tool>"]["help"].(map[string]any)["text"], "MUST")
 
 	file := filepath.Join("..", "..", "examples", "bookshop", "bookshop.go")
 	uri, line := location(results[0])
