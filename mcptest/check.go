@@ -87,7 +87,7 @@ func CheckServer(t testing.TB, srv Server, opts ...Option) {
 		return
 	}
 	defer h.endChecks()
-	runChecks(t, h.name, dial, o, sdkOf(srv))
+	runChecks(t, h.name, dial, o, sdkOf(srv), callSite(1))
 }
 
 // sdkOf returns the SDK release srv says serves it (see [Server]), or "".
@@ -174,7 +174,7 @@ func (h *harness) dialMemory(srv Server) servercheck.Dialer {
 // release, the SDK release serving the server ("" if not known), reaches
 // the checks in their context rather than in servercheck.Options: the
 // programs that use servercheck have none to give.
-func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options, release string) {
+func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options, release, at string) {
 	t.Helper()
 	type step struct {
 		name   string
@@ -208,10 +208,10 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 		if st.run != nil {
 			tt.Run(st.name, func(t *testing.T) {
 				t.Helper()
-				reportCheck(t, st.run(), "", o.Strict)
+				reportCheck(t, st.run(), "", o.Strict, at)
 			})
 		} else {
-			reportCheck(t, st.result, st.result.Name+": ", o.Strict)
+			reportCheck(t, st.result, st.result.Name+": ", o.Strict, at)
 		}
 		close(st.done)
 	}
@@ -221,7 +221,7 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 }
 
 // reportCheck reports one check's result on t.
-func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool) {
+func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool, at string) {
 	t.Helper()
 	switch r.Status {
 	case servercheck.Fail:
@@ -229,7 +229,7 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool)
 		if len(r.Transcript) > 0 {
 			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
 		}
-		t.Errorf("%s", msg)
+		t.Errorf("%s\n%s", msg, findingLine(r, at))
 	case servercheck.Warn:
 		// A SHOULD broken: the test goes on passing, and says so (a
 		// failure with StrictChecks, where Run counted it as one).
@@ -238,7 +238,7 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool)
 			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
 		}
 		if strict {
-			t.Errorf("%s", msg)
+			t.Errorf("%s\n%s", msg, findingLine(r, at))
 		} else {
 			t.Log(msg)
 		}

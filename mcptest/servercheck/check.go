@@ -84,6 +84,25 @@ type Result struct {
 	Transcript []string
 	// Duration is how long the check took.
 	Duration time.Duration
+	// Rule is the row of the check table the check belongs to; zero for
+	// a check Options.Skip left out.
+	Rule Rule
+}
+
+// Rule is one row of the check table: the rule a check judges, for reports
+// that group findings by rule (SARIF) or key them (baselines).
+type Rule struct {
+	// ID is the row's name: a check's name, or a family's with a
+	// placeholder for its item ("tools/calls/<tool>").
+	ID string
+	// Level is what breaking the rule makes a check: Fail for a MUST,
+	// Warn for a SHOULD or a convention.
+	Level Status
+	// Spec is where the rule is written: a specification page as named on
+	// modelcontextprotocol.io, "JSON-RPC 2.0", or "a convention".
+	Spec string
+	// Doc says what the rule requires, in one paragraph.
+	Doc string
 }
 
 // String formats r as one line, and its detail and transcript on the
@@ -160,6 +179,13 @@ type Options struct {
 	// Strict makes warnings count as failures: Run's error names the
 	// checks that warned too.
 	Strict bool
+	// Tokens, when set, counts the tokens of a text as a model's tokenizer
+	// does; the lint/tokens check then reports what tools/list costs the
+	// model's context, per tool and in all, and warns past TokenBudget
+	// (default [DefaultTokenBudget]). Nil skips it: this module embeds no
+	// tokenizer (their vocabularies are megabytes); mcptestkit check has one.
+	Tokens      func(text string) int
+	TokenBudget int
 }
 
 // ErrConnect is wrapped by the error [Run] returns when it could not open
@@ -226,6 +252,7 @@ type suite struct {
 	// connection found the server declaring tasks.
 	tasksAt map[string]bool
 	wire    wireLog // messages that break the protocol's schema
+	lint    lintState
 	// monitors are the protocol monitors of the connections (guarded by mu).
 	monitors []*monitor.Monitor
 
@@ -361,6 +388,9 @@ func (s *suite) check(name string, fn func(c *state)) {
 		c.claimCrashes()
 		c.claimIDMismatches()
 		res := c.result()
+		if c.fam != nil {
+			res.Rule = c.fam.rule()
+		}
 		res.Duration = time.Since(start)
 		return res
 	}

@@ -398,6 +398,7 @@ func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, re
 			"JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool "+
 			"SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
 	}
+	c.s.lint.sawResult(t.Name, res)
 	if broken := toolrule.StructuredOnError(res); broken != "" {
 		return fmt.Sprintf("%s\n"+
 			"got an isError result with structuredContent: %s\n"+
