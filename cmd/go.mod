@@ -6,6 +6,8 @@ module github.com/mcptestkit/mcptestkit/cmd
 go 1.25.5
 
 require (
+	github.com/andybalholm/brotli v1.1.0
+	github.com/klauspost/compress v1.17.11
 	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/mcptestkit/mcptestkit/examples v0.1.0
 	github.com/mcptestkit/mcptestkit/gosdk v0.1.0

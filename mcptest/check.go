@@ -7,7 +7,6 @@ import (
 	"runtime/pprof"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
@@ -216,9 +215,6 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 		}
 		close(st.done)
 	}
-	// A server's lookahead pattern starts regexp2's timing goroutine, which
-	// would outlive the test by a second: a leak to the user's goleak.
-	toolschema.AwaitClock(2 * time.Second)
 	if errors.Is(err, servercheck.ErrConnect) {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -248,7 +244,7 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool,
 		}
 	case servercheck.Skip:
 		if prefix == "" {
-			if r.Detail == "left out by Options.Skip" {
+			if r.Detail == servercheck.SkippedDetail {
 				r.Detail = "left out by mcptest.SkipChecks"
 			}
 			t.Skip(r.Detail)

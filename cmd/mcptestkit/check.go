@@ -158,7 +158,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 			}
 			if reason, ok := bundledSkips[r.Name]; ok && srv.bundled() && r.Status == servercheck.Skip {
 				r.Detail = reason
-			} else if r.Status == servercheck.Skip && r.Detail == "left out by Options.Skip" {
+			} else if r.Status == servercheck.Skip && r.Detail == servercheck.SkippedDetail {
 				r.Detail = "left out by --skip"
 			}
 			c := rep.add(r)
@@ -202,8 +202,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		rep.stage = "interrupted"
 		code = exitUsage // run makes it the signal's
 	case errors.Is(err, servercheck.ErrConnect):
-		cause := strings.TrimPrefix(err.Error(), servercheck.ErrConnect.Error()+": ")
-		rep.Error = srv.connectError(errors.New(cause)).Error()
+		rep.Error = srv.connectError(connectCause(err)).Error()
 		rep.stage = "connect"
 		code = exitUsage
 	case rep.Failed > 0:
@@ -452,3 +451,17 @@ func (d *derivedHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (d *derivedHandler) WithGroup(string) slog.Handler { return d }
+
+// connectCause is the connection's error that the error of servercheck.Run
+// wraps beside servercheck.ErrConnect: why the first connection failed.
+func connectCause(err error) error {
+	var both interface{ Unwrap() []error }
+	if errors.As(err, &both) {
+		for _, e := range both.Unwrap() {
+			if !errors.Is(e, servercheck.ErrConnect) {
+				return e
+			}
+		}
+	}
+	return err
+}

@@ -2,7 +2,7 @@ package main
 
 import (
 	"go/ast"
-	"go/parser"
+	goparser "go/parser"
 	"go/token"
 	"io/fs"
 	"os"
@@ -164,7 +164,7 @@ func (l *locator) parse(dir string, all bool) {
 			return
 		}
 		seen[abs] = true
-		f, err := parser.ParseFile(l.fset, abs, nil, parser.SkipObjectResolution)
+		f, err := goparser.ParseFile(l.fset, abs, nil, goparser.SkipObjectResolution)
 		if err != nil {
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -160,7 +161,11 @@ type Options struct {
 	Timeout time.Duration
 	// Client is the base of the client's options for every connection:
 	// callbacks (sampling, elicitation, roots) and identity. Run sets the
-	// protocol version and the timeout.
+	// protocol version and the timeout, and answers what the server asks
+	// for with the callbacks left unset, so that a tool that asks is
+	// checked, not skipped: a form elicitation accepted with content its
+	// schema allows (a URL one declined), sampling with a canned text,
+	// roots/list with one empty directory Run makes and removes.
 	Client client.Options
 	// Logs, when set, returns the server's log records so far. The crash
 	// checks then require one ERROR record with a stack for each crash.
@@ -184,7 +189,8 @@ type Options struct {
 }
 
 // ErrConnect is wrapped by the error [Run] returns when it could not open
-// and initialize its first connection, so no check could run.
+// and initialize its first connection, so no check could run. That error
+// wraps the connection's error too: errors.As finds its cause.
 var ErrConnect = errors.New("could not connect to the server")
 
 // Run runs the checks against the server dial reaches and returns nil if
@@ -205,7 +211,13 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 	if dial == nil {
 		return errors.New("servercheck: Run: the Dialer is nil")
 	}
+	// A server's lookahead pattern starts regexp2's timing goroutine, which
+	// would outlive the checks by a second: a leak to a user's goleak.
+	defer toolschema.StopClock()
 	defer s.close()
+	if err := s.answerInput(); err != nil {
+		return fmt.Errorf("servercheck: %w", err)
+	}
 	if err := s.start(); err != nil {
 		return err
 	}
@@ -251,6 +263,8 @@ type suite struct {
 	matchTimeout time.Duration // of a pattern regexp2 runs (toolschema)
 	schemaMu     sync.Mutex
 	schemas      map[string]compileResult // by name and schema: compiled once per run
+	rootDir      string                   // the empty directory the check client lists as its root; removed by close
+	legacy       *conn                    // tools/calls' connection in the legacy era of a dual-era server
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
@@ -299,7 +313,7 @@ func (s *suite) takeCrashes() []crash.Report {
 func (s *suite) start() error {
 	c, err := s.open(s.opts.Version)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrConnect, err)
+		return fmt.Errorf("%w: %w", ErrConnect, err)
 	}
 	s.main = c
 	if caps := c.cl.ServerCapabilities(); caps != nil {
@@ -312,6 +326,12 @@ func (s *suite) close() {
 	s.closeHTTP()
 	if s.main != nil {
 		s.main.close()
+	}
+	if s.legacy != nil {
+		s.legacy.close()
+	}
+	if s.rootDir != "" {
+		_ = os.RemoveAll(s.rootDir)
 	}
 }
 
@@ -341,7 +361,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 	}
 	for _, p := range s.skip {
 		if matchPrefix(p, elems, false) {
-			fn = func(c *state) { c.skipf(skippedByPattern) }
+			fn = func(c *state) { c.skipf(SkippedDetail) }
 			break
 		}
 	}
@@ -451,6 +471,7 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }
 
-// skippedByPattern is the Detail of a check Options.Skip left out; a caller
-// may reword it for its own option (cmd/mcptestkit says --skip).
-const skippedByPattern = "left out by Options.Skip"
+// SkippedDetail is the Detail of the Result of a check that Options.Skip
+// left out: a caller compares with it to reword the reason for its own
+// option (mcptest.SkipChecks, mcptestkit check --skip).
+const SkippedDetail = "left out by Options.Skip"
