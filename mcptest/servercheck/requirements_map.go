@@ -190,7 +190,7 @@ var judgements = []judgement{
 	why(r1+"basic/utilities/cancellation/implementation-notes/", notObservable, "logs and user interfaces are not seen"),
 	why(r1+"basic/utilities/cancellation/error-handling/", notYet, "a cancellation of an unknown or finished request is not sent; the server must keep serving after one"),
 	why(b2+"cancellation/", notYet, "the checks open no subscriptions/listen stream"),
-	by(b2+"cancellation/top/must-not-send-notifications-cancelled-other-purpose", "monitor/cancelled"),
+	why(b2+"cancellation/top/must-not-send-notifications-cancelled-other-purpose", notYet, "a server's own notifications/cancelled are not looked at (monitor/cancelled judges what follows the client's)"),
 	by(b2+"cancellation/transport-specific-cancellation/", "tools/cancellation"),
 	why(b2+"cancellation/timeouts/", clientRule, "binds the side that sent the request"),
 	why(b2+"cancellation/behavior-requirements/must-only-reference-requests-were-previously", clientRule, "binds the client that cancels"),
@@ -201,7 +201,7 @@ var judgements = []judgement{
 	by(r1+"schema/cancellednotification/should-cease", "tools/cancellation"),
 	why(r1+"schema/cancellednotificationparams-requestid/", clientRule, "binds the side that cancels"),
 	why(r2+"schema/cancellednotificationparams-requestid/", clientRule, "binds the side that cancels"),
-	by(r2+"schema/cancellednotification/", "monitor/cancelled"),
+	why(r2+"schema/cancellednotification/", notYet, "a server's own notifications/cancelled are not looked at (monitor/cancelled judges what follows the client's)"),
 
 	// Utilities: ping.
 	by(r1+"basic/utilities/ping/behavior-requirements/", "ping"),
