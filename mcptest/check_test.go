@@ -52,7 +52,11 @@ type handServer struct {
 func goodServer() *handServer {
 	h := &handServer{caps: map[string]any{"tools": map[string]any{}}, handlers: map[string]func(json.RawMessage) (any, *rpcError){}}
 	h.handlers["ping"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{}, nil }
-	h.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) {
+	h.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		var page struct{ Cursor string }
+		if json.Unmarshal(p, &page) == nil && page.Cursor != "" {
+			return nil, &rpcError{Code: -32602, Message: "Invalid cursor"}
+		}
 		return map[string]any{"tools": []any{map[string]any{
 			"name":        "add",
 			"description": "Add two integers.",
@@ -381,7 +385,7 @@ func TestCheckServerIgnoresAnUnknownProperty(t *testing.T) {
 		stripped, _ := json.Marshal(call)
 		return add(stripped)
 	}
-	f := runCheck(t, srv, StrictChecks())
+	f := runCheck(t, srv, StrictChecks(), SkipChecks("lint")) // add's parameters have no description
 	f.expectPass(t)
 	assert.NotContains(t, f.output(), "warning")
 }
@@ -763,4 +767,70 @@ func TestCheckServerIDAnsweredAsAnotherType(t *testing.T) {
 		assert.Regexp(t, `^the server answered with id "\d+" \(string\) to request id \d+ \(number\)`, got.Detail)
 		assert.Contains(t, got.Detail, "MUST be the same as the value of the id member in the Request Object")
 	}
+}
+
+// Issue 39: requests a correct server must refuse. A tools/call without a
+// name that succeeds fails invalid-params; one that makes the server list
+// more warns (a refused request changes nothing); a cursor the server never
+// gave out answered with a page warns (invalid cursors SHOULD get -32602).
+func TestCheckServerRefusals(t *testing.T) {
+	t.Parallel()
+	run := func(srv *handServer, check string) servercheck.Result {
+		var got servercheck.Result
+		_ = servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: check,
+			OnResult: func(r servercheck.Result) { got = r }})
+		return got
+	}
+	good := run(goodServer(), "invalid-params")
+	assert.Equal(t, servercheck.Pass, good.Status, "%s", good)
+	assert.Equal(t, servercheck.Pass, run(goodServer(), "invalid-cursor").Status)
+
+	served := goodServer()
+	call := served.handlers["tools/call"]
+	served.handlers["tools/call"] = func(p json.RawMessage) (any, *rpcError) {
+		if !strings.Contains(string(p), `"name"`) {
+			return map[string]any{"content": []any{}}, nil
+		}
+		return call(p)
+	}
+	got := run(served, "invalid-params")
+	assert.Equal(t, servercheck.Fail, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, `sent tools/call without "name", a parameter it requires; it succeeded`)
+
+	changed := goodServer()
+	list, refused := changed.handlers["tools/list"], false
+	changed.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		refused = true
+		return nil, &rpcError{Code: -32602, Message: "Invalid params"}
+	}
+	changed.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		res, rerr := list(p)
+		if m, ok := res.(map[string]any); ok && refused {
+			m["tools"] = append(m["tools"].([]any), map[string]any{"name": "ghost", "inputSchema": map[string]any{"type": "object"}})
+		}
+		return res, rerr
+	}
+	got = run(changed, "invalid-params")
+	assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "what the server lists changed across requests it refused")
+
+	// A list that never pages may ignore a cursor (noted); one that pages
+	// must not take one it never gave out for a page.
+	unpaged := goodServer()
+	list = unpaged.handlers["tools/list"]
+	unpaged.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) { return list(nil) }
+	got = run(unpaged, "invalid-cursor")
+	assert.Equal(t, servercheck.Pass, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "answered with the whole list (the server gives out no cursors for it)")
+	lenient := goodServer()
+	lenient.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		res, rerr := list(nil)
+		if m, ok := res.(map[string]any); ok && !strings.Contains(string(p), "cursor") {
+			m["nextCursor"] = "page-2"
+		}
+		return res, rerr
+	}
+	got = run(lenient, "invalid-cursor")
+	assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, `sent tools/list with cursor "mcptestkit-check-no-such-cursor", which the server never gave out; it was answered with a page`)
 }

@@ -24,8 +24,9 @@ import (
 
 func serveCommand() *command {
 	return &command{
-		name: "serve",
-		args: "[--listen ADDR] FILE.cassette",
+		name:     "serve",
+		noServer: true,
+		args:     "[--listen ADDR] FILE.cassette",
 		about: `Serve plays the server side of a recorded session (what "record -o FILE.cassette"
 wrote), for testing a client in any language against it: over stdio by
 default (launch "mcptestkit serve FILE.cassette" as the client's server), or

@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -78,4 +79,55 @@ func (d *dropAnswer) Flush() {
 	if f, ok := d.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// Issue 39: go-sdk's stateful handler serves a request without the session
+// id it gave out: it does not require one, which is noted. One that refuses
+// it with another status than 400 is warned about (servers that require a
+// session id SHOULD answer 400).
+func TestHTTPRequestWithoutSessionID(t *testing.T) {
+	t.Parallel()
+	for _, refuse := range []bool{false, true} {
+		s := probeServer(nil)
+		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		if refuse {
+			next := h
+			h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Mcp-Session-Id") == "" && r.Method == http.MethodPost && !bytes.Contains(peekBody(r), []byte(`"initialize"`)) {
+					http.Error(w, "no session", http.StatusNotFound)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}
+		t.Cleanup(func() {
+			for ss := range s.Sessions() {
+				_ = ss.Close()
+			}
+		})
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		var got *servercheck.Result
+		_ = servercheck.Run(t.Context(), func(context.Context) (client.Transport, error) { return transport.HTTP(srv.URL), nil },
+			&servercheck.Options{Version: client.Version20251125, Run: "http/no-session", OnResult: func(r servercheck.Result) {
+				if r.Name == "http/no-session" {
+					got = &r
+				}
+			}})
+		require.NotNil(t, got)
+		if !refuse {
+			assert.Equal(t, servercheck.Pass, got.Status, "%s", got)
+			assert.Contains(t, got.Detail, "the server does not require one")
+			continue
+		}
+		assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
+		assert.Contains(t, got.Detail, "sent ping without the Mcp-Session-Id the server gave out at initialize; it was refused with HTTP 404")
+	}
+}
+
+// peekBody reads r's body and puts it back.
+func peekBody(r *http.Request) []byte {
+	b, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	return b
 }

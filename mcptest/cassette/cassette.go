@@ -32,7 +32,9 @@ func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 	t.Helper()
 	var o cf.PlayOptions
 	for _, opt := range opts {
-		opt(&o)
+		if opt.apply != nil { // the zero Option changes nothing
+			opt.apply(&o)
+		}
 	}
 	p := load(t, path, o)
 	if p == nil {
@@ -46,20 +48,23 @@ func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 	})
 }
 
-// Option changes how [Server] matches and answers requests.
-type Option func(*cf.PlayOptions)
+// Option changes how [Server] matches and answers requests. The zero Option
+// changes nothing.
+type Option struct {
+	apply func(*cf.PlayOptions)
+}
 
 // Once plays each recorded answer once: a request sent more often than it
 // was recorded fails the test, as one never recorded does. Without it the
 // last recorded answer is given again, as a server that answers the same
 // question the same way would.
-func Once() Option { return func(o *cf.PlayOptions) { o.Once = true } }
+func Once() Option { return Option{func(o *cf.PlayOptions) { o.Once = true }} }
 
 // IgnoreParams leaves the members with these names out of a request's
 // params, at any depth, when it is matched with the recorded ones: for
 // arguments that change from run to run (a timestamp, a generated id).
 func IgnoreParams(names ...string) Option {
-	return func(o *cf.PlayOptions) { o.Ignore = append(o.Ignore, names...) }
+	return Option{func(o *cf.PlayOptions) { o.Ignore = append(o.Ignore, names...) }}
 }
 
 func load(t testing.TB, path string, opts cf.PlayOptions) *cf.Player {

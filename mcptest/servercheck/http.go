@@ -365,6 +365,9 @@ func (s *suite) checkAlive(cn *conn, during string) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.timeout)
 	defer cancel()
+	// On a connection kept alive from before, a dying server's process may
+	// still answer: a new request goes on a new connection.
+	tr.CloseIdleConnections()
 	resp, err := tr.Do(ctx, http.MethodPost, http.Header{"Content-Type": {"application/json"}}, []byte(httpPing))
 	if err == nil {
 		resp.Body.Close()

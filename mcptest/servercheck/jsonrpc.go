@@ -16,14 +16,26 @@ func (c *state) ping() {
 	if cn.modern() {
 		// 2026-07-28 has no ping: ask at the newest legacy version the
 		// server offers.
-		version := newestLegacy(cn.cl.ServerVersions())
+		version, offered := newestLegacy(cn.cl.ServerVersions()), true
 		if version == "" {
-			c.skipf("protocol version 2026-07-28 has no ping, and the server offers no legacy version this client speaks (it offers %s)", strings.Join(cn.cl.ServerVersions(), ", "))
+			// A server that lists only 2026-07-28 may answer initialize
+			// all the same (dual-era): ask at the newest legacy version.
+			version, offered = client.LatestLegacyVersion, false
 		}
-		var err error
-		if cn, err = c.s.open(version); err != nil {
+		legacy, err := c.s.open(version)
+		switch {
+		case err != nil && offered:
 			c.skipf("protocol version 2026-07-28 has no ping, and the handshake at %s, which the server offers, failed: %v", version, err)
+		case err != nil || !client.IsLegacy(legacy.cl.ProtocolVersion()):
+			if err == nil {
+				legacy.close()
+			}
+			c.skipf("protocol version 2026-07-28 has no ping, and the server offers no legacy version this client speaks (it offers %s; "+
+				"initialize at %s got %s)", strings.Join(cn.cl.ServerVersions(), ", "), version, describe(nil, err))
+		case !offered:
+			c.notef("the server's server/discover answer lists no legacy version, but it answered initialize at %s: ping checked there", legacy.cl.ProtocolVersion())
 		}
+		cn = legacy
 		c.use(cn)
 		defer cn.close()
 	}

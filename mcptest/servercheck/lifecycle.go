@@ -18,6 +18,10 @@ func (c *state) shutdown() {
 	}
 	c.s.main.close()
 	c.s.main = nil
+	if c.s.legacy != nil {
+		c.s.legacy.close()
+		c.s.legacy = nil
+	}
 	closed, dirty, busy, first := c.s.shutdowns.counts()
 	if busy > 0 {
 		c.notef("%d connection(s) left out: a request on them had timed out or been cancelled, so the server may have been busy with it when they closed", busy)

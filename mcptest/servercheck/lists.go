@@ -109,3 +109,41 @@ func listAll[R, T any](c *state, method string, fetch func(context.Context, stri
 		cursor = next
 	}
 }
+
+// legacyCalls is how many of a tool's argument sets tools/calls sends again
+// in the legacy era of a dual-era server.
+const legacyCalls = 4
+
+// legacyEra returns the newest legacy version a dual-era server offers when
+// the main connection speaks 2026-07-28, or "".
+func (s *suite) legacyEra() string {
+	if s.main == nil || !s.main.alive() || !s.main.modern() {
+		return ""
+	}
+	return newestLegacy(s.main.cl.ServerVersions())
+}
+
+// legacyConn returns the connection of the legacy era's tool calls, opened
+// once (again if it broke), or nil when the handshake fails.
+func (s *suite) legacyConn() *conn {
+	if s.legacy != nil && s.legacy.alive() {
+		return s.legacy
+	}
+	if s.legacy != nil {
+		s.legacy.close()
+		s.legacy = nil
+	}
+	v := s.legacyEra()
+	if v == "" {
+		return nil
+	}
+	cn, err := s.open(v)
+	if err != nil || !client.IsLegacy(cn.cl.ProtocolVersion()) {
+		if err == nil {
+			cn.close()
+		}
+		return nil
+	}
+	s.legacy = cn
+	return cn
+}

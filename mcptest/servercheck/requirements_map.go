@@ -294,6 +294,7 @@ var judgements = []judgement{
 	// Server features: tools.
 	why(r1+"server/tools/user-interaction-model/", clientRule, "a human in the loop is the host's"),
 	by(r1+"server/tools/capabilities/", "capabilities"),
+	by(r1+"server/tools/list-changed-notification/", "monitor/list-changed"),
 	by(r1+"server/tools/tool/", "tools/schemas/<tool>"),
 	by(r1+"server/tools/tool-names/", "tools/names"),
 	why(r1+"server/tools/tool-names/should-considered-case-sensitive", clientRule, "binds whoever compares names"),
@@ -314,6 +315,7 @@ var judgements = []judgement{
 
 	// Server features: resources.
 	by(r1+"server/resources/capabilities/", "capabilities"),
+	by(r1+"server/resources/list-changed-notification/", "monitor/list-changed"),
 	why(r1+"server/resources/https/", notObservable, "whether a client can fetch a URI itself is the server author's judgement"),
 	why(r1+"server/resources/custom-uri-schemes/", notYet, "listed URIs are not parsed against RFC 3986"),
 	by(r1+"server/resources/error-handling/", "resources/unknown-uri"),
@@ -332,6 +334,7 @@ var judgements = []judgement{
 
 	// Server features: prompts.
 	by(r1+"server/prompts/capabilities/", "capabilities"),
+	by(r1+"server/prompts/list-changed-notification/", "monitor/list-changed"),
 	by(r1+"server/prompts/image-content/", "messages", "prompts/get/<prompt>"),
 	by(r1+"server/prompts/audio-content/", "messages", "prompts/get/<prompt>"),
 	by(r1+"server/prompts/embedded-resources/", "messages", "prompts/get/<prompt>"),

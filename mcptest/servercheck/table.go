@@ -51,7 +51,7 @@ type item struct {
 // afresh for each Run: the rows of the tasks checks share a connection.
 func checkTable() []family {
 	tk := &tasks{}
-	return []family{
+	return append([]family{
 		{name: "handshake/<version>", level: Fail, spec: "basic/lifecycle",
 			doc: `the handshake at every protocol version the client speaks; nothing but ping and log messages before
 				notifications/initialized (MUST NOT). A version the server's server/discover answer does not offer, or
@@ -67,7 +67,8 @@ func checkTable() []family {
 		{name: "version-negotiation", level: Fail, spec: `basic/lifecycle, "Version Negotiation"`,
 			doc: `on a new connection: initialize asking for a version that does not exist (` + unknownVersion + `) gets a
 				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
-				(a result with resultType) answers server/discover (MUST implement it)`,
+				(a result with resultType) answers server/discover (MUST implement it); asked even when server/discover lists
+				no legacy version, since a dual-era server may list only its newest`,
 			run: (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
@@ -76,11 +77,23 @@ func checkTable() []family {
 			warns: "an undeclared one answers other than -32601 (JSON-RPC 2.0)",
 			run:   (*state).capabilities},
 		{name: "ping", level: Fail, spec: "basic/utilities/ping, MUST respond promptly",
-			doc: "an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server offers",
+			doc: `an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server
+				offers, or, when its server/discover lists none, at the newest the client speaks if the server answers
+				initialize there (a dual-era server that lists only its newest era)`,
 			run: (*state).ping},
 		{name: "unknown-method", level: Fail, spec: "JSON-RPC 2.0",
 			doc: "-32601 in a JSON-RPC response; an HTTP error instead is reported with its status and body",
 			run: (*state).unknownMethod},
+		{name: "invalid-params", level: Fail, spec: "JSON-RPC 2.0",
+			doc: `tools/call and prompts/get without a name, resources/read without a uri (each of a declared capability):
+				not a success; what the server lists (the first page of each list) is the same before and after`,
+			warns: `an error other than -32602 (an error SHOULD carry the code that says what was wrong); a list that changed
+				across refused requests (a convention)`,
+			run: (*state).invalidParams},
+		{name: "invalid-cursor", level: Warn, spec: `server/utilities/pagination, "Error Handling", SHOULD`,
+			doc: `each declared list (tools, prompts, resources, resource templates) asked for a page with a cursor the server
+				never gave out: -32602; a list that gives out no cursor at all may ignore it (noted)`,
+			run: (*state).invalidCursor},
 		{name: "malformed-frame", level: Fail, spec: "JSON-RPC 2.0",
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
 				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
@@ -90,6 +103,10 @@ func checkTable() []family {
 			doc:   "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
 			warns: "an answer other than 404",
 			run:   (*state).httpSessions},
+		{name: "http/no-session", level: Warn, spec: `basic/transports, "Session Management", SHOULD`,
+			doc: `over streamable HTTP, in a legacy session: a request without the Mcp-Session-Id the server gave out, if refused,
+				gets 400 (served: noted, the server does not require one)`,
+			run: (*state).httpNoSession},
 		{name: "http/protocol-version", level: Fail, spec: `basic/transports, "Protocol Version Header"`,
 			doc:   "from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not served",
 			warns: "an answer other than 400",
@@ -146,7 +163,8 @@ func checkTable() []family {
 				ECMA-262) with "type": "object"; one past 256 KiB or 64 levels of nesting is skipped as too big to check`,
 			items: perTool(func(c *state, t *client.Tool) { c.useSpan(c.s.inv.toolsListed); c.toolSchemas(t) })},
 		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
-			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time (each
+			doc: `Options.Calls calls with arguments that validate against the inputSchema (on a dual-era server, the first 4
+				again at the newest legacy version it offers): each answers in time (each
 				progress notification gives a call the timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
 				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
 				traces) reaches the client, a success carries structuredContent valid against the outputSchema, an isError
@@ -182,8 +200,11 @@ func checkTable() []family {
 			run: (*state).progress},
 		{name: "tools/cancellation", level: Fail, spec: "basic/utilities/cancellation", needs: "tools",
 			doc: `a cancelled call leaves the server serving; the call cancelled is one of a tool that reported progress in
-				tools/calls, once it has started; over streamable HTTP at a legacy version, where the client stops reading
-				the cancelled stream, skipped once the server kept serving: what it did with the call cannot be seen`,
+				tools/calls, once it has started. Once the server kept serving, skipped unless what it did with the call
+				can be seen: no tool reported progress, the call ended or showed no progress before the cancellation, no
+				progress nor result for it came within twice the longest gap between its progress notifications, or over
+				streamable HTTP at a legacy version, where the client stops reading the cancelled stream; a verdict never
+				depends on how fast the machine is`,
 			warns: "progress or the result after the cancellation (SHOULD stop, SHOULD NOT answer)",
 			run:   func(c *state) { c.cancellation(c.s.inv.tools) }},
 
@@ -303,7 +324,7 @@ func checkTable() []family {
 				progress); reported once`,
 			run: (*state).shutdown},
 		monitorRow(),
-	}
+	}, lintRows()...)
 }
 
 // all runs every check, row by row.
@@ -386,4 +407,9 @@ func perPrompt(run func(c *state, p *client.Prompt)) func(s *suite) []item {
 		}
 		return out
 	}
+}
+
+// rule is the row as a [Rule], its doc on one line.
+func (f *family) rule() Rule {
+	return Rule{ID: f.name, Level: f.level, Spec: f.spec, Doc: strings.Join(strings.Fields(f.doc), " ")}
 }

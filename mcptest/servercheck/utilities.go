@@ -75,14 +75,23 @@ func (c *state) cancellation(tools []*client.Tool) {
 		_, err := cn.cl.CallTool(ctx, t.Name, args, client.WithProgress(func(client.Progress) { once.Do(func() { close(started) }) }))
 		done <- err
 	}()
-	finished := false
+	// Whether the call was seen at work when it was cancelled: without
+	// that, nothing the server does afterwards says whether it stopped, so
+	// the check skips once the server has shown it kept serving (a verdict
+	// that does not depend on how fast the machine is).
+	finished, unseen := false, ""
 	if reports {
 		select {
 		case <-started:
 		case <-done: // it finished first: nothing to cancel
 			finished = true
+			unseen = fmt.Sprintf("the call of tool %q ended before its first progress notification, so it was not cancelled at work", t.Name)
 		case <-time.After(c.s.timeout):
+			unseen = fmt.Sprintf("no progress of the call of tool %q came within %v, so nothing showed it at work when it was cancelled", t.Name, c.s.timeout)
 		}
+	} else {
+		unseen = fmt.Sprintf("no tool reported progress in tools/calls (where a tool left out by Options.Skip makes no call), "+
+			"so the call cancelled (tool %q) was not seen at work", t.Name)
 	}
 	cancel()
 	if !finished {
@@ -130,6 +139,7 @@ func (c *state) cancellation(tools []*client.Tool) {
 		}
 	}
 	notes := cn.tap.cancellations()
+	ignored := false
 	for _, n := range notes {
 		var what []string
 		if n.after > 1 {
@@ -143,6 +153,17 @@ func (c *state) cancellation(tools []*client.Tool) {
 		}
 		cn.abandoned = true // still at work on it: its shutdown says nothing
 		c.cancelIgnored(n.tool, n.id, n.token, what)
+		ignored = true
+	}
+	switch {
+	case ignored:
+	case unseen != "":
+		c.skipf("cancelled a call of tool %q and the server kept serving; %s: whether a server stops a cancelled "+
+			"request cannot be seen without it", t.Name, unseen)
+	default:
+		c.skipf("cancelled a call of tool %q once it reported progress, and the server kept serving; no progress nor "+
+			"result for it came after the server had read the cancellation, within twice the longest gap between its "+
+			"progress notifications (%v): no evidence either way that it stopped", t.Name, min(2*cn.tap.progressGap(t.Name), c.s.timeout))
 	}
 }
 
@@ -260,5 +281,8 @@ func (c *state) cancelOverHTTP(cn *conn, tr *transport.StreamableHTTP, t *client
 	}
 	if len(what) > 0 {
 		c.cancelIgnored(t.Name, strconv.Quote(id), strconv.Quote(token), what)
+		return
 	}
+	c.skipf("%s, cancelled it once it reported progress, and the server kept serving; no more progress nor the result "+
+		"came after the server had read the cancellation, within %v: no evidence either way that it stopped", sent, wait)
 }
