@@ -61,8 +61,11 @@ func goodServer() *handServer {
 			"name":        "add",
 			"description": "Add two integers.",
 			"inputSchema": map[string]any{
-				"type":                 "object",
-				"properties":           map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}},
+				"type": "object",
+				"properties": map[string]any{
+					"a": map[string]any{"type": "integer", "description": "The first addend."},
+					"b": map[string]any{"type": "integer", "description": "The second addend."},
+				},
 				"required":             []string{"a", "b"},
 				"additionalProperties": false,
 			},

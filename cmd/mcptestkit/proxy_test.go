@@ -185,7 +185,9 @@ func BenchmarkStdioProxy(b *testing.B) {
 }
 
 // serve plays a cassette to a client over stdio and over HTTP; a request
-// with no recording is an error for the client and exit status 1.
+// with no recording is an error for the client that names the closest
+// recorded request, as cassette.Server does (the client's log may be all a
+// person sees), and exit status 1.
 func TestServeCassette(t *testing.T) {
 	bin, err := binary()
 	require.NoError(t, err)
@@ -209,6 +211,8 @@ func TestServeCassette(t *testing.T) {
 	text, err := call(tr)
 	assert.Equal(t, "Frank Herbert", text)
 	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+	closest := `the closest recorded request: tools/call {"arguments":{"title":"Dune"},"name":"get_author"}`
+	assert.ErrorContains(t, err, closest)
 	require.NotNil(t, cmd.ProcessState, "the transport waits for the process when the client closes")
 	assert.Equal(t, exitFail, cmd.ProcessState.ExitCode())
 	assert.Contains(t, stderr.String(), `the closest recorded request: tools/call {"arguments":{"title":"Dune"},"name":"get_author"}`)
@@ -222,6 +226,7 @@ func TestServeCassette(t *testing.T) {
 	text, err = call(transport.HTTP(u))
 	assert.Equal(t, "Frank Herbert", text)
 	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+	assert.ErrorContains(t, err, closest)
 }
 
 // fromServer counts the cassette's messages from the server.
@@ -254,13 +259,17 @@ func TestStdioProxyBigResult(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.cassette")
 	cmd := exec.Command(bin, "record", "-o", path, "--", hostileServer(t))
 	cmd.Env = append(os.Environ(), hostileEnv+"=big")
-	tr, err := transport.Command(cmd)
+	// The proxy redacts and writes 10 MB after the client closes: on a
+	// busy machine that outlasts Close's default grace, which would kill
+	// it. Here the grace is a hang guard, not a timing.
+	tr, err := transport.Command(cmd, transport.WithGracePeriod(runTimeout))
 	require.NoError(t, err)
 	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
 	require.NoError(t, err)
 	res, err := c.CallTool(t.Context(), "t1", nil)
 	require.NoError(t, err)
 	require.NoError(t, c.Close())
+	require.Equal(t, 0, cmd.ProcessState.ExitCode(), "the proxy ended on its own: %v", cmd.ProcessState)
 	assert.GreaterOrEqual(t, len(res.Text()), 10<<20)
 	cas, err := cassette.ReadFile(path)
 	require.NoError(t, err)

@@ -23,8 +23,10 @@ type Requirement struct {
 	Revisions, Sections []string
 	// Text is the sentence, quoted.
 	Text string
-	// Checks are the checks (named as in the package's check list) and the
-	// monitor rules ("monitor/...") that judge it.
+	// Checks are the checks and the monitor rules ("monitor/...") that
+	// judge it, named as in the package's check list: a family of checks
+	// by its placeholder (the Result "tools/calls/get_author" is of
+	// "tools/calls/<tool>").
 	Checks []string
 	// Reason, when no check judges it, says why: a kind (one of "not
 	// observable", "needs a fixture", "needs authorization", "client rule",

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,8 +22,8 @@ func TestRequirementMap(t *testing.T) {
 	for _, f := range checkTable() {
 		known[f.name] = true
 	}
-	for _, r := range monitorRules {
-		known[r] = true
+	for _, r := range monitor.Rules() {
+		known[r.ID] = true
 	}
 	rows := map[string]bool{}
 	used := map[string]int{}

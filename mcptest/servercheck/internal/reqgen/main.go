@@ -64,6 +64,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "reqgen: no -spec or -tasks checkout (set MCP_SPEC and MCP_EXT_TASKS for go generate); requirements_table.go left as it is")
 		return
 	}
+	if listRows || listExcluded { // what is read, not where from
+		*specCommit, *tasksCommit = "-", "-"
+	}
 	sc, err := commit(*spec, *specCommit, "-spec-commit")
 	if err == nil {
 		var tc string
@@ -119,7 +122,12 @@ func run(spec, tasks, specCommit, tasksCommit, out string) error {
 			}
 			text := trim(s)
 			key := strings.ToLower(text)
-			sec := url + "#" + strings.NewReplacer("/", "%2F", ":", "%3A").Replace(s.anchor)
+			// The site keeps "/" and ":" in anchors, escaped; GitHub drops them.
+			anchor := strings.NewReplacer("/", "%2F", ":", "%3A").Replace(s.anchor)
+			if strings.HasPrefix(url, "https://github.com/") {
+				anchor = strings.NewReplacer("/", "", ":", "").Replace(s.anchor)
+			}
+			sec := url + "#" + anchor
 			if s.anchor == "" {
 				sec = url
 			}
@@ -244,6 +252,7 @@ func pageSentences(blocks []block) []sentence {
 		indent int
 		item   bool
 		row    int // the lead's own row, which its items extend; -1 if they carry it
+		own    int // the lead's own row, dropped once an item carries the lead
 	}
 	var leads []lead
 	context := ""
@@ -263,7 +272,7 @@ func pageSentences(blocks []block) []sentence {
 			leads = leads[:len(leads)-1]
 		}
 		ss := sentences(b.text)
-		for i, s := range ss {
+		for _, s := range ss {
 			text := s
 			if !keywordRE.MatchString(s) && len(leads) > 0 && b.item {
 				if l := leads[len(leads)-1]; l.row >= 0 {
@@ -275,12 +284,10 @@ func pageSentences(blocks []block) []sentence {
 					continue
 				} else {
 					text = l.text + " " + s
+					out[l.own].text = "" // its items say it
 				}
 			}
 			if keywordRE.MatchString(text) {
-				if i == len(ss)-1 && strings.HasSuffix(s, ":") && keywordRE.MatchString(s) && endsWithKeyword(s) {
-					continue // a lead: its items carry it
-				}
 				lead := ""
 				if b.item {
 					lead = context
@@ -295,11 +302,11 @@ func pageSentences(blocks []block) []sentence {
 				if !endsWithKeyword(last) {
 					row = len(out) - 1
 				}
-				leads = append(leads, lead{last, b.indent, b.item, row})
+				leads = append(leads, lead{last, b.indent, b.item, row, len(out) - 1})
 			}
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(s sentence) bool { return s.text == "" })
 }
 
 // endsWithKeyword reports whether a lead sentence's last keyword has no

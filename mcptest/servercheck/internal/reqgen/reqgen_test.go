@@ -51,14 +51,16 @@ func TestBinds(t *testing.T) {
 // whose keyword has an object gathers its items into its own row.
 func TestPageSentences(t *testing.T) {
 	src := "---\ntitle: x\n---\n\n## Security Considerations\n\nServers **MUST**:\n\n1. Validate inputs\n2. Rate limit\n\n" +
-		"Progress notifications **MUST** only reference tokens that:\n\n- Were provided\n- Are active\n\n```json\n{\"a\": \"MUST\"}\n```\n"
+		"Progress notifications **MUST** only reference tokens that:\n\n- Were provided\n- Are active\n\n```json\n{\"a\": \"MUST\"}\n```\n" +
+		"Servers **SHOULD** send a notification:\n\n```json\n{}\n```\n"
 	var got []string
 	for _, s := range pageSentences(markdownBlocks(src)) {
 		assert.Equal(t, "security-considerations", s.anchor)
 		got = append(got, s.text)
 	}
 	assert.Equal(t, []string{"Servers MUST: Validate inputs", "Servers MUST: Rate limit",
-		"Progress notifications MUST only reference tokens that: Were provided; Are active"}, got)
+		"Progress notifications MUST only reference tokens that: Were provided; Are active",
+		"Servers SHOULD send a notification:"}, got)
 }
 
 // The generator end to end on a small checkout: rows said word for word by
