@@ -37,3 +37,7 @@ replace github.com/mcptestkit/mcptestkit/gosdk => ../gosdk
 replace github.com/mcptestkit/mcptestkit/mcpgo => ../mcpgo
 
 replace github.com/mcptestkit/mcptestkit/examples => ../examples
+
+replace github.com/mcptestkit/mcptestkit/internal/cassette => ../internal/cassette
+
+replace github.com/mcptestkit/mcptestkit/mcptest/cassette => ../mcptest/cassette
