@@ -36,7 +36,10 @@ requirements() {
 	grep -v '=>' "$1" | sed -nE "s#^[[:space:]]*(require[[:space:]]+)?($kit(/[^[:space:]]+)?)[[:space:]]+v[^[:space:]]+.*#\2#p"
 }
 
-mapfile -t mods < <(git ls-files go.mod '*/go.mod')
+# The modules of the repository: every go.mod the go command would build as one, which leaves out
+# those under testdata and under directories whose names begin with "." or "_" (fixtures of tests,
+# never published, whose requirements are what their tests need).
+mapfile -t mods < <(git ls-files go.mod '*/go.mod' | grep -Ev '(^|/)(testdata|[._][^/]*)/')
 tags=()
 for mod in "${mods[@]}"; do
 	dir=$(dirname "$mod")
@@ -58,7 +61,12 @@ for mod in "${mods[@]}"; do
 done
 
 if [ -n "$(git status --porcelain)" ]; then
-	git commit -q -a -m "Release $version: every module requires its siblings at $version"
+	if ! git commit -q -a -m "Release $version: every module requires its siblings at $version"; then
+		# Leave the tree as it was found (clean, checked above): no half-made release.
+		git checkout -q -- "${mods[@]}"
+		echo "release.sh: the release commit failed (above); the go.mod files are restored and nothing is tagged" >&2
+		exit 1
+	fi
 fi
 for tag in "${tags[@]}"; do
 	git tag -a -m "mcptestkit ${tag}" "$tag"

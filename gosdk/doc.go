@@ -31,6 +31,8 @@
 //	panics in a prompt               -32603 "Error rendering prompt <name>"        ERROR MsgPromptPanic
 //	panics in any other method       -32603 "Internal server error"                ERROR MsgPanic
 //	(completion, subscribe, ...)
+//	returns a nil result and a nil   as if it had panicked (above); the record's   ERROR, as above
+//	error                            panic value says it returned nothing
 //	returns a tool error result      the result, unchanged                         INFO  MsgToolError
 //	(for mcp.AddTool: any Go error)
 //	ends in a JSON-RPC error         the error, unchanged: code, message, data     INFO  MsgRequestFailed

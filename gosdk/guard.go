@@ -39,9 +39,20 @@ func Guard(logger *slog.Logger, opts ...guard.Option) mcp.Middleware {
 					name := subject(req)
 					report.Panic(ctx, method, name, v)
 					res, err = crashResponse(method, name)
+					if r, ok := res.(*mcp.CallToolResult); ok {
+						res = toolResult(req, r)
+					}
 				}
 			}()
 			res, err = next(ctx, method, req)
+			if err == nil && isNil(res) && !strings.HasPrefix(method, "notifications/") {
+				// go-sdk dereferences a request's nil result (at
+				// 2026-07-28) or sends null: either way the handler
+				// failed, as if it had panicked.
+				name := subject(req)
+				report.Panic(ctx, method, name, contract.NilResult)
+				return crashResponse(method, name)
+			}
 			return observe(ctx, report, method, req, res, err)
 		}
 	}
@@ -60,7 +71,7 @@ func observe(ctx context.Context, report contract.Reporter, method string, req m
 	if !errors.As(err, &wire) {
 		if method == contract.MethodCallTool && report.ToolErrorsAsResults {
 			report.ToolError(ctx, subject(req), err.Error())
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			return toolResult(req, &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}), nil
 		}
 		wire = &jsonrpc.Error{} // the SDK sends an error that carries no code with code 0
 	}

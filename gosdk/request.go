@@ -1,6 +1,8 @@
 package gosdk
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,4 +47,35 @@ func subject(req mcp.Request) string {
 		return p.URI
 	}
 	return ""
+}
+
+// toolResult returns r, a result the guard makes for a tools/call request,
+// as req's version needs it: at 2026-07-28 with resultType, which go-sdk
+// adds to what a tool handler returns inside the middleware the guard
+// wraps, and so never to the guard's own results.
+func toolResult(req mcp.Request, r *mcp.CallToolResult) mcp.Result {
+	p := params(req)
+	if p == nil {
+		return r
+	}
+	if v, _ := p.GetMeta()["io.modelcontextprotocol/protocolVersion"].(string); v < "2026-07-28" {
+		return r
+	}
+	return completeToolResult{r}
+}
+
+// completeToolResult is a tool result that says it is complete.
+type completeToolResult struct{ *mcp.CallToolResult }
+
+// MarshalJSON encodes the result with resultType "complete".
+func (r completeToolResult) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(r.CallToolResult)
+	if err != nil || len(b) < 2 || b[0] != '{' || bytes.Contains(b, []byte(`"resultType"`)) {
+		return b, err
+	}
+	sep := ","
+	if string(b) == "{}" {
+		sep = ""
+	}
+	return append([]byte(`{"resultType":"complete"`+sep), b[1:]...), nil
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs this module's tests with the go-sdk releases it supports: the floor,
+# Runs this module's tests with the go-sdk releases it supports: the OLDEST,
 # which go.mod requires (what a user pinned to an old go-sdk links), and the
-# newest, v1.8.0; or with the releases named as arguments. A release other
-# than the floor is selected in a copy of go.mod (-modfile), so go.mod, go.sum
-# and the workspace are left as they are. Each run says which release it
-# linked and how long it took.
+# NEWEST, resolved when the script runs (the go command's @latest: the newest
+# release on the module proxy), so the matrix never ages; or with the
+# releases named as arguments. A release other than the floor is selected in
+# a copy of go.mod (-modfile), so go.mod, go.sum and the workspace are left
+# as they are. Each run says which release it linked and how long it took.
 #
-#   ./testreleases.sh                  # floor and v1.8.0
+#   ./testreleases.sh                  # oldest (go.mod) and newest (@latest)
 #   ./testreleases.sh v1.4.1 v1.6.1    # those releases
 #
 # GOFLAGS passes on (GOFLAGS=-count=1 to ignore the test cache).
@@ -18,7 +19,10 @@ export GOWORK=off # the module alone, as a user's build sees it
 sdk=github.com/modelcontextprotocol/go-sdk
 floor=$(go list -m -f '{{.Version}}' "$sdk")
 if [ "$#" -eq 0 ]; then
-	set -- "$floor" v1.8.0
+	newest=$(go list -m -f '{{.Version}}' "$sdk@latest")
+	echo "=== go-sdk releases: oldest supported $floor (go.mod), newest $newest (@latest, resolved now)"
+	set -- "$floor"
+	[ "$newest" != "$floor" ] && set -- "$floor" "$newest"
 fi
 
 # sdkpackages lists the go-sdk packages this module's code and tests import.

@@ -41,6 +41,9 @@
 //	panics in a prompt                -32603 "Error rendering prompt <name>"       ERROR MsgPromptPanic
 //	panics in a guarded completion    -32603 "Internal server error"               ERROR MsgPanic
 //	provider
+//	returns a nil result and a nil    as if it had panicked (above); the record's  ERROR, as above
+//	error (a tool, prompt, guarded    panic value says it returned nothing
+//	completion)
 //	returns a tool error result       the result, unchanged                        INFO  MsgToolError
 //	(mcp.NewToolResultError)
 //	returns a Go error                -32603 with the error's text (-32042 for a   INFO  MsgRequestFailed

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -55,6 +56,10 @@ func (g guarded) tools(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			}
 		}()
 		res, err = next(ctx, req)
+		if res == nil && err == nil {
+			g.report.Panic(ctx, contract.MethodCallTool, name, contract.NilResult)
+			return mcp.NewToolResultError(contract.ToolCrashText(name)), nil
+		}
 		if err != nil {
 			if _, elicit := asURLElicitationRequired(err); g.report.ToolErrorsAsResults && !elicit {
 				g.report.ToolError(ctx, name, err.Error())
@@ -110,6 +115,13 @@ func guardCall[Req, R any](ctx context.Context, c call[Req], req Req, next func(
 		}
 	}()
 	res, err = next(ctx, req)
+	if err == nil && c.method != contract.MethodReadResource && isNilPointer(res) {
+		// No contents is a resource's answer; no prompt or completion is
+		// none at all.
+		c.report.Panic(ctx, c.method, c.name, contract.NilResult)
+		var zero R
+		return zero, errors.New(c.crash)
+	}
 	if err != nil {
 		c.report.RequestFailed(ctx, c.method, c.name, c.code(ctx, req, err), err)
 	}
@@ -117,6 +129,12 @@ func guardCall[Req, R any](ctx context.Context, c call[Req], req Req, next func(
 }
 
 // methodComplete is the method completion providers serve.
+// isNilPointer reports whether v is a nil pointer.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
 const methodComplete = string(mcp.MethodCompletionComplete)
 
 // GuardPromptCompletions wraps a prompt completion provider so that a panic

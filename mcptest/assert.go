@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/toolrule"
 )
 
 // TestingT is what the assertions need from a test: *testing.T, *testing.B,
@@ -120,8 +121,8 @@ func (a *Assertions) ToolError(res *client.CallToolResult, contains ...string) b
 			ok = false
 		}
 	}
-	if hasStructured(res) {
-		a.t.Errorf("mcptest: a tool error must not carry structuredContent, got %s", res.StructuredContent)
+	if broken := toolrule.StructuredOnError(res); broken != "" {
+		a.t.Errorf("mcptest: %s", broken) // the rule CheckServer's tools/calls judges by
 		ok = false
 	}
 	return a.end(ok)
@@ -180,10 +181,7 @@ func (a *Assertions) NoStructured(res *client.CallToolResult) bool {
 	return true
 }
 
-func hasStructured(res *client.CallToolResult) bool {
-	s := bytes.TrimSpace(res.StructuredContent)
-	return len(s) > 0 && !bytes.Equal(s, []byte("null"))
-}
+func hasStructured(res *client.CallToolResult) bool { return toolrule.HasStructured(res) }
 
 // ProtocolError checks that err is a JSON-RPC error response from the
 // server (a [*client.Error], possibly wrapped) with the given code, and

@@ -37,3 +37,35 @@ func BenchmarkConnect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConnectMonitor measures what the protocol monitor costs a test:
+// BenchmarkConnect's work with the monitor on (the default) and off, side
+// by side (benchstat -col /monitor compares them).
+func BenchmarkConnectMonitor(b *testing.B) {
+	for _, v := range []string{"legacy", "modern"} {
+		version := client.LatestLegacyVersion
+		if v == "modern" {
+			version = client.LatestVersion
+		}
+		for _, mode := range []struct {
+			name string
+			mode MonitorMode
+		}{{"on", MonitorFail}, {"off", MonitorOff}} {
+			b.Run("version="+v+"/monitor="+mode.name, func(b *testing.B) {
+				b.ReportAllocs()
+				srv := probeServer()
+				for b.Loop() {
+					f := runFake(b, func(tb testing.TB) {
+						c := Connect(tb, srv, WithProtocolVersion(version), Monitor(mode.mode))
+						if _, err := c.CallTool(tb.Context(), "echo", map[string]any{"text": "x"}); err != nil {
+							tb.Errorf("%v", err)
+						}
+					})
+					if f.Failed() {
+						b.Fatal(f.output())
+					}
+				}
+			})
+		}
+	}
+}

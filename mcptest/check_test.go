@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -40,6 +42,9 @@ type handServer struct {
 	// defect); else it answers a legacy version it speaks, the newest for
 	// one it does not.
 	echoVersion bool
+	// idAs, when set, gives the id a response to method carries (a
+	// defect unless it returns id).
+	idAs func(method string, id json.RawMessage) json.RawMessage
 }
 
 // goodServer is a handwritten server that keeps every rule the checks
@@ -47,7 +52,11 @@ type handServer struct {
 func goodServer() *handServer {
 	h := &handServer{caps: map[string]any{"tools": map[string]any{}}, handlers: map[string]func(json.RawMessage) (any, *rpcError){}}
 	h.handlers["ping"] = func(json.RawMessage) (any, *rpcError) { return map[string]any{}, nil }
-	h.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) {
+	h.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		var page struct{ Cursor string }
+		if json.Unmarshal(p, &page) == nil && page.Cursor != "" {
+			return nil, &rpcError{Code: -32602, Message: "Invalid cursor"}
+		}
 		return map[string]any{"tools": []any{map[string]any{
 			"name":        "add",
 			"description": "Add two integers.",
@@ -117,6 +126,9 @@ func (h *handServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 				}
 			}
 			resp = map[string]any{"id": req.ID}
+			if h.idAs != nil {
+				resp["id"] = h.idAs(req.Method, req.ID)
+			}
 			result, rerr := h.answer(req.Method, req.Params)
 			if rerr != nil {
 				resp["error"] = rerr
@@ -238,13 +250,25 @@ func TestCheckServerDeclaredButNotImplemented(t *testing.T) {
 }
 
 // Issue 31: a tool that declares an outputSchema but fails every valid call
-// never shows its output: a warning.
+// never shows its output. Issue 39: that is what the generator could reach,
+// no SHOULD broken: a note, which fails nothing even with StrictChecks.
 func TestCheckServerOutputSchemaNeverExercised(t *testing.T) {
 	t.Parallel()
 	srv := goodServer()
 	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) { return toolError("the adder is broken"), nil }
-	expectWarning(t, srv, `tools/calls/add: warning: tool "add" declares an outputSchema, but none of its 23 call(s) with arguments valid against its inputSchema succeeded`,
-		"the first answer: the adder is broken")
+	f := runCheck(t, srv, StrictChecks())
+	f.expectPass(t)
+	assert.NotContains(t, f.output(), "declares an outputSchema")
+	var note string
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: "tools/calls", OnResult: func(r servercheck.Result) {
+		if r.Name == "tools/calls/add" {
+			assert.Equal(t, servercheck.Pass, r.Status, r.Detail)
+			note = r.Detail
+		}
+	}})
+	assert.NoError(t, err)
+	assert.Contains(t, note, `tool "add" declares an outputSchema, but none of its 23 call(s) with arguments valid against its inputSchema succeeded`)
+	assert.Contains(t, note, "the first answer: the adder is broken")
 }
 
 // Issue 31: every message the server sends is checked against its
@@ -334,12 +358,15 @@ func TestCheckServerAcceptsSchemaViolations(t *testing.T) {
 		}
 		return map[string]any{"content": []any{}, "structuredContent": map[string]any{"sum": 1}}, nil
 	}
-	// Servers MUST validate all tool inputs (issue 31: it was a warning): a
-	// handler run on input its schema forbids fails.
-	runCheck(t, srv).expectFailure(t,
-		`tools/invalid-arguments/add: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
-		"the call succeeded, so the handler ran on input its schema forbids",
-		"servers MUST validate all tool inputs")
+	// Servers MUST validate all tool inputs; but a plain result may be a
+	// refusal in prose, which a client cannot tell from a success (issue
+	// 39: mcp-grafana's create_datasource): a warning, a failure only
+	// with StrictChecks.
+	runCheck(t, srv).expectPass(t)
+	runCheck(t, srv, StrictChecks()).expectFailure(t,
+		`tools/invalid-arguments/add: warning: called tool "add" with arguments that break its inputSchema (required property "a" left out)`,
+		"got a result without isError",
+		"servers MUST validate all tool inputs", "SHOULD be tool execution errors")
 }
 
 // Issue 31: a server that ignores an extra property the schema forbids
@@ -691,4 +718,119 @@ func TestCheckServerLegacyHandshakeStartsNothing(t *testing.T) {
 	assert.Equal(t, servercheck.Skip, got.Status, "%s", got)
 	assert.Contains(t, got.Detail, "the first connection's server/discover at 2026-07-28 got JSON-RPC error -32601")
 	assert.Equal(t, int32(1), dials.Load(), "connections opened: the main one only")
+}
+
+// Issue 39: an isError result that carries structuredContent fails
+// CheckServer by the rule Assert(t).ToolError judges by (one definition,
+// mcptest/internal/toolrule); before, CheckServer passed it even with
+// StrictChecks.
+func TestCheckServerToolErrorWithStructuredContent(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		res := toolError("the adder is broken")
+		res["structuredContent"] = map[string]any{"sum": 0}
+		return res, nil
+	}
+	want := []string{`tools/calls/add: called tool "add" with arguments`, "got an isError result with structuredContent",
+		`a tool error must not carry structuredContent, got {"sum":0}`}
+	runCheck(t, srv).expectFailure(t, want...)
+	runCheck(t, srv, StrictChecks()).expectFailure(t, want...)
+	// The assertion names the same breach in the same words.
+	a := runFake(t, func(tb testing.TB) {
+		Assert(tb).ToolError(&client.CallToolResult{IsError: true, StructuredContent: json.RawMessage(`{"sum":0}`)})
+	})
+	a.expectFailure(t, `a tool error must not carry structuredContent, got {"sum":0}`)
+}
+
+// Issue 39: a server that answers request id 3 (a number) with id "3" (a
+// string) is reported for what it did, not only as "no answer".
+func TestCheckServerIDAnsweredAsAnotherType(t *testing.T) {
+	t.Parallel()
+	srv := goodServer()
+	srv.idAs = func(method string, id json.RawMessage) json.RawMessage {
+		if method == "tools/call" {
+			return json.RawMessage(strconv.Quote(string(id)))
+		}
+		return id
+	}
+	var got *servercheck.Result
+	err := servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: "tools/calls", Calls: 1, Timeout: 3 * time.Second,
+		OnResult: func(r servercheck.Result) {
+			if r.Name == "tools/calls/add" {
+				got = &r
+			}
+		}})
+	assert.Error(t, err)
+	if assert.NotNil(t, got) {
+		assert.Equal(t, servercheck.Fail, got.Status)
+		assert.Regexp(t, `^the server answered with id "\d+" \(string\) to request id \d+ \(number\)`, got.Detail)
+		assert.Contains(t, got.Detail, "MUST be the same as the value of the id member in the Request Object")
+	}
+}
+
+// Issue 39: requests a correct server must refuse. A tools/call without a
+// name that succeeds fails invalid-params; one that makes the server list
+// more warns (a refused request changes nothing); a cursor the server never
+// gave out answered with a page warns (invalid cursors SHOULD get -32602).
+func TestCheckServerRefusals(t *testing.T) {
+	t.Parallel()
+	run := func(srv *handServer, check string) servercheck.Result {
+		var got servercheck.Result
+		_ = servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{Run: check,
+			OnResult: func(r servercheck.Result) { got = r }})
+		return got
+	}
+	good := run(goodServer(), "invalid-params")
+	assert.Equal(t, servercheck.Pass, good.Status, "%s", good)
+	assert.Equal(t, servercheck.Pass, run(goodServer(), "invalid-cursor").Status)
+
+	served := goodServer()
+	call := served.handlers["tools/call"]
+	served.handlers["tools/call"] = func(p json.RawMessage) (any, *rpcError) {
+		if !strings.Contains(string(p), `"name"`) {
+			return map[string]any{"content": []any{}}, nil
+		}
+		return call(p)
+	}
+	got := run(served, "invalid-params")
+	assert.Equal(t, servercheck.Fail, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, `sent tools/call without "name", a parameter it requires; it succeeded`)
+
+	changed := goodServer()
+	list, refused := changed.handlers["tools/list"], false
+	changed.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) {
+		refused = true
+		return nil, &rpcError{Code: -32602, Message: "Invalid params"}
+	}
+	changed.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		res, rerr := list(p)
+		if m, ok := res.(map[string]any); ok && refused {
+			m["tools"] = append(m["tools"].([]any), map[string]any{"name": "ghost", "inputSchema": map[string]any{"type": "object"}})
+		}
+		return res, rerr
+	}
+	got = run(changed, "invalid-params")
+	assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "what the server lists changed across requests it refused")
+
+	// A list that never pages may ignore a cursor (noted); one that pages
+	// must not take one it never gave out for a page.
+	unpaged := goodServer()
+	list = unpaged.handlers["tools/list"]
+	unpaged.handlers["tools/list"] = func(json.RawMessage) (any, *rpcError) { return list(nil) }
+	got = run(unpaged, "invalid-cursor")
+	assert.Equal(t, servercheck.Pass, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "answered with the whole list (the server gives out no cursors for it)")
+	lenient := goodServer()
+	lenient.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
+		res, rerr := list(nil)
+		if m, ok := res.(map[string]any); ok && !strings.Contains(string(p), "cursor") {
+			m["nextCursor"] = "page-2"
+		}
+		return res, rerr
+	}
+	got = run(lenient, "invalid-cursor")
+	assert.Equal(t, servercheck.Warn, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, `sent tools/list with cursor "mcptestkit-check-no-such-cursor", which the server never gave out; it was answered with a page`)
 }

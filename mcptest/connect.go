@@ -19,6 +19,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -203,6 +204,9 @@ type harness struct {
 	// missing says which requests for input the client has no callback for.
 	missing func(method string) bool
 
+	// monitor judges the connection's messages (nil: off).
+	monitor *monitor.Monitor
+
 	// mem is the server of a Server served in memory (Connect only).
 	mem *inmem.Served
 	// stuck: a Serve did not return in time (guarded by mu for CheckServer,
@@ -377,6 +381,10 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 			h.transcript, tr = rec.transcript, rec
 		}
 		tr = surface.Observe(tr, surface.Tests)
+		if cfg.monitor != MonitorOff {
+			h.monitor = monitor.New()
+			tr = monitor.Wrap(tr, h.monitor)
+		}
 		h.tr = tr
 		h.client, err = client.Connect(connectCtx, tr, &copts)
 	})
@@ -484,6 +492,7 @@ func (h *harness) cleanup() {
 	for _, fn := range h.afterClose {
 		fn()
 	}
+	h.reportMonitor()
 
 	h.checkLeaks()
 

@@ -66,6 +66,12 @@ type fakeServer struct {
 	// ignoreCancel makes it go on with a cancelled request, progress,
 	// result and all (a defect: it SHOULD stop).
 	ignoreCancel bool
+	// listed, when set, are the versions server/discover lists (a
+	// dual-era server may list only its newest).
+	listed []string
+	// echoVersion makes initialize agree to any version asked for (a
+	// defect).
+	echoVersion bool
 
 	mu       sync.Mutex
 	sessions map[*fakeSession]bool // open in-memory sessions, for notify
@@ -407,7 +413,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 	switch r.msg.Method {
 	case "initialize":
 		v := p.ProtocolVersion
-		if !slices.Contains(versions, v) || !client.IsLegacy(v) {
+		if !s.echoVersion && (!slices.Contains(versions, v) || !client.IsLegacy(v)) {
 			i := slices.IndexFunc(versions, client.IsLegacy) // the newest legacy one
 			if i < 0 {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "this server speaks only 2026-07-28"}
@@ -433,7 +439,11 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 			ss.modern = true
 			ss.mu.Unlock()
 		}
-		return map[string]any{"supportedVersions": versions, "capabilities": s.capabilities(), "ttlMs": 0, "cacheScope": "public",
+		listed := versions
+		if s.listed != nil {
+			listed = s.listed
+		}
+		return map[string]any{"supportedVersions": listed, "capabilities": s.capabilities(), "ttlMs": 0, "cacheScope": "public",
 			"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": s.info()}}, nil
 	case "ping":
 		return map[string]any{}, nil

@@ -90,6 +90,7 @@ type config struct {
 	lineMax         int
 	pairOptions     []memtransport.Option
 	crashCatcher    bool
+	monitor         MonitorMode
 	transcriptTo    []*Transcript // WithTranscript
 	verbatim        bool          // the transcript printed as sent
 	// RecordNotifications

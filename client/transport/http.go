@@ -421,6 +421,12 @@ func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Head
 	return t.do(ctx, method, body, h)
 }
 
+// CloseIdleConnections closes the idle connections of the transport's HTTP
+// client (see [http.Client.CloseIdleConnections]), so that its next request
+// opens a new one: whether a server still accepts connections cannot be
+// seen on a kept-alive one.
+func (t *StreamableHTTP) CloseIdleConnections() { t.cfg.client.CloseIdleConnections() }
+
 func (t *StreamableHTTP) do(ctx context.Context, method string, body []byte, h http.Header) (*http.Response, error) {
 	var r io.Reader
 	if body != nil {

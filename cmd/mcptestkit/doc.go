@@ -15,6 +15,7 @@
 //	mcptestkit record -o s.cassette -- ./myserver         # a proxy a real client launches
 //	mcptestkit serve s.cassette                          # the recorded server, for a client's tests
 //	mcptestkit replay s.cassette -- ./myserver           # the server against the recorded answers
+//	mcptestkit version                                   # the build: module version, revision, Go
 //
 // A server is a streamable HTTP URL, or -- followed by the command line of a
 // program that speaks MCP on stdin/stdout (everything after -- is the

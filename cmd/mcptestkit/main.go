@@ -113,6 +113,10 @@ func run(ctx context.Context, args []string, term terminal) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 {
+			if rest[0] == "version" {
+				io.WriteString(term.stdout, versionUsage)
+				return exitOK
+			}
 			if cmd := lookup(rest[0]); cmd != nil {
 				io.WriteString(term.stdout, cmd.usage())
 				return exitOK
@@ -122,6 +126,12 @@ func run(ctx context.Context, args []string, term terminal) int {
 		}
 		io.WriteString(term.stdout, mainUsage)
 		return exitOK
+	case "version", "-version", "--version":
+		if len(rest) > 0 {
+			fprintf(term.stderr, "mcptestkit version: takes no arguments, got %q\n", rest)
+			return exitUsage
+		}
+		return printVersion(term)
 	}
 	cmd := lookup(name)
 	if cmd == nil {
@@ -164,6 +174,7 @@ Usage:
   mcptestkit diff   [flags] OLD NEW                        classify the changes between two surfaces
   mcptestkit surface [flags] FILE...                       merge surface reports: what the tests exercised
   mcptestkit serve  [--listen ADDR] FILE.cassette          play a recorded session's server side
+  mcptestkit version                                       print the version of the build (also -version)
 
 SERVER is one of:
   (nothing)          the bundled Bookshop example (examples/bookshop), served in process

@@ -196,6 +196,8 @@ func TestBenchSuiteChild(t *testing.T) {
 		body = func(t *testing.T) { suiteMCPTest(t) }
 	case "mcptest-no-leak-check":
 		body = func(t *testing.T) { suiteMCPTest(t, mcptest.WithoutLeakCheck()) }
+	case "mcptest-no-monitor":
+		body = func(t *testing.T) { suiteMCPTest(t, mcptest.Monitor(mcptest.MonitorOff)) }
 	case "gosdk-client":
 		body = suiteGoSDKClient
 	case "mcpgo-mcptest":

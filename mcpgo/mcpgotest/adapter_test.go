@@ -196,8 +196,12 @@ func TestServerToClientRequestsRefusedAtModernVersion(t *testing.T) {
 
 func TestClientErrorAnswerReachesTheHandler(t *testing.T) {
 	t.Parallel()
-	// No sampling callback: the client answers with an error.
-	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18")
+	// The client declares sampling (a server must not ask otherwise) and refuses the request.
+	c := connect(t, mcpgotest.Server(newServer("probe")), "2025-06-18", mcptest.WithClient(client.Options{
+		CreateMessage: func(context.Context, *client.CreateMessageRequest) (*client.CreateMessageResult, error) {
+			return nil, errors.New("the user declined")
+		},
+	}))
 	res := adaptertest.Call(t, c, "sample", nil)
 	assert.True(t, res.IsError)
 	assert.Contains(t, adaptertest.Text(t, res), "sampling failed: mcpgo: the client answered sampling/createMessage with error")
@@ -379,7 +383,7 @@ func TestNotificationBufferBoundsWhatWaits(t *testing.T) {
 		return memtransport.Action{Hold: release}
 	})
 
-	s := server.NewMCPServer("flood", "v0")
+	s := server.NewMCPServer("flood", "v0", server.WithLogging())
 	s.AddTool(mcp.NewTool("flood"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		defer close(release)
 		notify := func() error {

@@ -143,14 +143,21 @@ const maxProgressTimeouts = 6
 // (reported to the returned func) restarting the clock, as the protocol lets
 // a client do ("Timeouts": MAY reset on progress, SHOULD keep a maximum), and
 // after maxProgressTimeouts times the timeout whatever comes; without reset,
-// after the timeout, progress or not. stop releases
-// it and returns how many progress notifications came.
-func (c *state) progressCtx(reset bool) (ctx context.Context, progress func(client.Progress), stop func() int) {
+// after the timeout, progress or not. stop releases it and returns how many
+// progress notifications came, and whether the call reached the bound of
+// maxProgressTimeouts timeouts (still at work, reporting progress).
+func (c *state) progressCtx(reset bool) (ctx context.Context, progress func(client.Progress), stop func() (int, bool)) {
 	ctx, cancel := context.WithTimeout(c.s.ctx, c.s.timeout*maxProgressTimeouts)
 	idle, cancelIdle := context.WithCancelCause(ctx)
 	var mu sync.Mutex
 	n := 0
-	timer := time.AfterFunc(c.s.timeout, func() { cancelIdle(context.DeadlineExceeded) })
+	idled := false
+	timer := time.AfterFunc(c.s.timeout, func() {
+		mu.Lock()
+		idled = true
+		mu.Unlock()
+		cancelIdle(context.DeadlineExceeded)
+	})
 	progress = func(client.Progress) {
 		mu.Lock()
 		n++
@@ -159,13 +166,14 @@ func (c *state) progressCtx(reset bool) (ctx context.Context, progress func(clie
 			timer.Reset(c.s.timeout)
 		}
 	}
-	return idle, progress, func() int {
+	return idle, progress, func() (int, bool) {
 		timer.Stop()
+		capped := errors.Is(ctx.Err(), context.DeadlineExceeded)
 		cancelIdle(nil)
 		cancel()
 		mu.Lock()
 		defer mu.Unlock()
-		return n
+		return n, capped && !idled
 	}
 }
 
@@ -280,7 +288,8 @@ func errorCode(err error) (*client.Error, bool) {
 
 // brokeConnection reports whether err means the connection ended.
 func brokeConnection(cn *conn, err error) bool {
-	return errors.Is(err, client.ErrClosed) || !cn.alive()
+	var pe *transport.ProcessError // the stdio server's process is gone, whether the client has seen it yet or not
+	return errors.Is(err, client.ErrClosed) || errors.As(err, &pe) || !cn.alive()
 }
 
 // timedOut reports whether err is a request that got no answer in time.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 )
 
@@ -140,7 +142,11 @@ type Options struct {
 	Timeout time.Duration
 	// Client is the base of the client's options for every connection:
 	// callbacks (sampling, elicitation, roots) and identity. Run sets the
-	// protocol version and the timeout.
+	// protocol version and the timeout, and answers what the server asks
+	// for with the callbacks left unset, so that a tool that asks is
+	// checked, not skipped: a form elicitation accepted with content its
+	// schema allows (a URL one declined), sampling with a canned text,
+	// roots/list with one empty directory Run makes and removes.
 	Client client.Options
 	// Logs, when set, returns the server's log records so far. The crash
 	// checks then require one ERROR record with a stack for each crash.
@@ -179,6 +185,9 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 		return errors.New("servercheck: Run: the Dialer is nil")
 	}
 	defer s.close()
+	if err := s.answerInput(); err != nil {
+		return fmt.Errorf("servercheck: %w", err)
+	}
 	if err := s.start(); err != nil {
 		return err
 	}
@@ -213,6 +222,8 @@ type suite struct {
 	// connection found the server declaring tasks.
 	tasksAt map[string]bool
 	wire    wireLog // messages that break the protocol's schema
+	// monitors are the protocol monitors of the connections (guarded by mu).
+	monitors []*monitor.Monitor
 
 	// sdk names the SDK release serving the server ("go-sdk v1.4.0"), when
 	// mcptest knows it, for the hints of the checks a release fails.
@@ -221,6 +232,8 @@ type suite struct {
 	matchTimeout time.Duration // of a pattern regexp2 runs (toolschema)
 	schemaMu     sync.Mutex
 	schemas      map[string]compileResult // by name and schema: compiled once per run
+	rootDir      string                   // the empty directory the check client lists as its root; removed by close
+	legacy       *conn                    // tools/calls' connection in the legacy era of a dual-era server
 }
 
 func newSuite(ctx context.Context, dial Dialer, opts *Options) (*suite, error) {
@@ -283,6 +296,12 @@ func (s *suite) close() {
 	if s.main != nil {
 		s.main.close()
 	}
+	if s.legacy != nil {
+		s.legacy.close()
+	}
+	if s.rootDir != "" {
+		_ = os.RemoveAll(s.rootDir)
+	}
 }
 
 // mainConn returns the main connection, reopened if it broke.
@@ -336,6 +355,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 			fn(c)
 		}()
 		c.claimCrashes()
+		c.claimIDMismatches()
 		res := c.result()
 		res.Duration = time.Since(start)
 		return res

@@ -39,8 +39,9 @@
 //	version-negotiation                F  on a new connection: initialize asking for a version that does not exist
 //	                                      (2099-12-31) gets a version the server supports or an error, never that
 //	                                      version; a server that answers 2026-07-28 requests (a result with
-//	                                      resultType) answers server/discover (MUST implement it) (basic/lifecycle,
-//	                                      "Version Negotiation")
+//	                                      resultType) answers server/discover (MUST implement it); asked even when
+//	                                      server/discover lists no legacy version, since a dual-era server may list
+//	                                      only its newest (basic/lifecycle, "Version Negotiation")
 //	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing; every
 //	                                      method of a declared capability is implemented (not -32601):
 //	                                      resources/templates/list, completion/complete, and at a legacy version
@@ -48,16 +49,31 @@
 //	                                      logging/setLevel (logging) (basic/lifecycle: capabilities); W an undeclared
 //	                                      one answers other than -32601 (JSON-RPC 2.0)
 //	ping                               F  an empty result; at 2026-07-28, which has no ping, on a connection at the
-//	                                      newest legacy version the server offers (basic/utilities/ping, MUST respond
-//	                                      promptly)
+//	                                      newest legacy version the server offers, or, when its server/discover lists
+//	                                      none, at the newest the client speaks if the server answers initialize there
+//	                                      (a dual-era server that lists only its newest era) (basic/utilities/ping,
+//	                                      MUST respond promptly)
 //	unknown-method                     F  -32601 in a JSON-RPC response; an HTTP error instead is reported with its
 //	                                      status and body (JSON-RPC 2.0)
+//	invalid-params                     F  tools/call and prompts/get without a name, resources/read without a uri
+//	                                      (each of a declared capability): not a success; what the server lists (the
+//	                                      first page of each list) is the same before and after (JSON-RPC 2.0); W an
+//	                                      error other than -32602 (an error SHOULD carry the code that says what was
+//	                                      wrong); a list that changed across refused requests (a convention)
+//	invalid-cursor                     W  each declared list (tools, prompts, resources, resource templates) asked for
+//	                                      a page with a cursor the server never gave out: -32602; a list that gives
+//	                                      out no cursor at all may ignore it (noted) (server/utilities/pagination,
+//	                                      "Error Handling", SHOULD)
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
 //	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
 //	                                      the server never gave out is not served (basic/transports, "Session
 //	                                      Management"); W an answer other than 404
+//	http/no-session                    W  over streamable HTTP, in a legacy session: a request without the
+//	                                      Mcp-Session-Id the server gave out, if refused, gets 400 (served: noted, the
+//	                                      server does not require one) (basic/transports, "Session Management",
+//	                                      SHOULD)
 //	http/protocol-version              F  from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not
 //	                                      served (basic/transports, "Protocol Version Header"); W an answer other than
 //	                                      400
@@ -88,19 +104,21 @@
 //	tools/schemas/<tool>               F  inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema
 //	                                      says otherwise, patterns ECMA-262) with "type": "object"; one past 256 KiB
 //	                                      or 64 levels of nesting is skipped as too big to check (server/tools, MUST)
-//	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema:
-//	                                      each answers in time (each progress notification gives a call the timeout
-//	                                      again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the connection
-//	                                      stays up, the handler does not crash, no crash text ("panic", "goroutine",
-//	                                      source paths, stack traces) reaches the client, a success carries
-//	                                      structuredContent valid against the outputSchema; with Options.Logs, a crash
-//	                                      has exactly one ERROR record with a stack. A schema asking for more than the
-//	                                      generator makes (a count past 10000, more than 100000 values and characters
-//	                                      in one set) is skipped, naming the keyword (server/tools, MUST); W a tool
-//	                                      failure as a JSON-RPC error instead of an isError result (SHOULD), no answer
-//	                                      in time to a value at an extreme the inputSchema allows (it should bound
-//	                                      it), a tool with an outputSchema that fails every call (its output never
-//	                                      checked)
+//	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema (on
+//	                                      a dual-era server, the first 4 again at the newest legacy version it
+//	                                      offers): each answers in time (each progress notification gives a call the
+//	                                      timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
+//	                                      connection stays up, the handler does not crash, no crash text ("panic",
+//	                                      "goroutine", source paths, stack traces) reaches the client, a success
+//	                                      carries structuredContent valid against the outputSchema, an isError result
+//	                                      carries none (the kit's error contract, as mcptest.Assert(t).ToolError
+//	                                      judges it); with Options.Logs, a crash has exactly one ERROR record with a
+//	                                      stack. A schema asking for more than the generator makes (a count past
+//	                                      10000, more than 100000 values and characters in one set) is skipped, naming
+//	                                      the keyword (server/tools, MUST); W a tool failure as a JSON-RPC error
+//	                                      instead of an isError result (SHOULD), no answer in time to a value at an
+//	                                      extreme the inputSchema allows (it should bound it); a tool with an
+//	                                      outputSchema that fails every call (its output never checked) is noted
 //	tools/input-required/<tool>        W  for each tool that answered input_required in tools/calls, retried raw: with
 //	                                      its requestState changed and the input answered (an elicitation accepted
 //	                                      with content generated from its schema), it gets a JSON-RPC error, not a
@@ -109,22 +127,30 @@
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
-//	                                      before the handler runs, as an isError result or -32602 (noted); a success
-//	                                      means the handler ran on input its schema forbids. A property
+//	                                      before the handler runs, as an isError result or -32602 (noted), and never
+//	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
+//	                                      what the handler does with forbidden input must be a refusal; a plain result
+//	                                      may be a refusal in the tool's own words, which a client cannot tell from
+//	                                      the handler acting on it, so it is warned about, not failed. A property
 //	                                      additionalProperties: false forbids may be ignored instead (noted): the
 //	                                      handler gets nothing it could act on (server/tools, "Security
-//	                                      Considerations": servers MUST validate all tool inputs); W a JSON-RPC error
-//	                                      other than -32602 (input validation errors SHOULD be tool execution errors)
+//	                                      Considerations": servers MUST validate all tool inputs); W a result without
+//	                                      isError (input validation errors SHOULD be tool execution errors), a
+//	                                      JSON-RPC error other than -32602
 //	tools/unknown-tool                 F  not a success (server/tools, "Error Handling"); W other than -32602 or an
 //	                                      isError result
 //	tools/progress                     F  progress notifications carry their request's token
 //	                                      (basic/utilities/progress)
 //	tools/cancellation                 F  a cancelled call leaves the server serving; the call cancelled is one of a
-//	                                      tool that reported progress in tools/calls, once it has started; over
-//	                                      streamable HTTP at a legacy version, where the client stops reading the
-//	                                      cancelled stream, skipped once the server kept serving: what it did with the
-//	                                      call cannot be seen (basic/utilities/cancellation); W progress or the result
-//	                                      after the cancellation (SHOULD stop, SHOULD NOT answer)
+//	                                      tool that reported progress in tools/calls, once it has started. Once the
+//	                                      server kept serving, skipped unless what it did with the call can be seen:
+//	                                      no tool reported progress, the call ended or showed no progress before the
+//	                                      cancellation, no progress nor result for it came within twice the longest
+//	                                      gap between its progress notifications, or over streamable HTTP at a legacy
+//	                                      version, where the client stops reading the cancelled stream; a verdict
+//	                                      never depends on how fast the machine is (basic/utilities/cancellation); W
+//	                                      progress or the result after the cancellation (SHOULD stop, SHOULD NOT
+//	                                      answer)
 //	tasks/required/<tool>              F  2025-11-25: a tool whose execution.taskSupport is "required" refuses a plain
 //	                                      tools/call with -32601 (-32600 noted); its generated calls (tools/calls) run
 //	                                      as tasks (server/tools, MUST)
@@ -172,6 +198,16 @@
 //	                                      stdin closes, on every connection the checks made but those left with a
 //	                                      request still at work (timed out, or cancelled and still reporting
 //	                                      progress); reported once (basic/lifecycle, "Shutdown")
+//	monitor/<rule>                     F  the protocol monitor's rules, judged on every message of every connection
+//	                                      the checks made before them: monitor/jsonrpc, monitor/id-echo,
+//	                                      monitor/one-response, monitor/progress-token, monitor/progress-increasing,
+//	                                      monitor/progress-after-response, monitor/log-level,
+//	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
+//	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
+//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
+//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
+//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
+//	                                      set, an unannounced list change)
 //
 // The tasks checks run where the server has tasks: on the main connection
 // (2025-11-25 with the tasks capability for tools/call, 2026-07-28 with the
@@ -297,6 +333,22 @@
 //	                                               answered during tools/calls, their results checked by messages
 //	input-required-result-validate-input           tools/invalid-arguments/<tool>; input validation is checked on the first
 //	                                               round; the fixture's retry rounds are not
+//
+// # Requirements
+//
+// [Requirements] is the specification read sentence by sentence: every MUST,
+// MUST NOT, SHOULD and SHOULD NOT that revisions 2025-11-25 and 2026-07-28
+// (with the tasks extension) put on a server, each with the checks and the
+// protocol monitor's rules that judge it, or why none can (not observable
+// from a client, needs a fixture, needs authorization, binds the client, the
+// transport's, or not checked yet). The whole table, with its citations, is
+// REQUIREMENTS.md beside this package
+// (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
+// a check's rules, for a report, are the rows that name it. Counted:
+//
+//	568 requirements, 180 judged by a check or monitor rule (24 by monitor rules
+//	alone), 388 with a reason (124 not observable, 39 needs a fixture, 34 needs
+//	authorization, 64 client rule, 9 transport layer, 118 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -87,8 +87,17 @@ func (f *Fuzzer) Seeds() [][]byte {
 	return out
 }
 
-// Input runs one input and returns what invariant it broke, or nil.
+// Input runs one input and returns what invariant it broke, or nil: the
+// invariants of the tool checks, and the MUST rules of the protocol
+// monitor (see the monitor/ checks).
 func (f *Fuzzer) Input(data []byte) error {
+	if err := f.input(data); err != nil {
+		return err
+	}
+	return f.s.main.monitorInput()
+}
+
+func (f *Fuzzer) input(data []byte) error {
 	if len(data) < 2 {
 		return nil
 	}

@@ -130,10 +130,9 @@ func (c *state) versionNegotiation() {
 	default:
 		c.modernWithoutDiscover(ctx, r, discover)
 	}
-	if !legacy {
-		c.notef("the server speaks only 2026-07-28 (its server/discover answer lists no legacy version): there is no initialize to ask a version of")
-		return
-	}
+	// A server whose server/discover lists no legacy version may still
+	// answer initialize (a dual-era server that lists only its newest era):
+	// it is asked all the same, and judged if it answers.
 	if !r.alive() {
 		r.close()
 		if r, err = c.s.openRaw(); err != nil {
@@ -146,8 +145,15 @@ func (c *state) versionNegotiation() {
 		"capabilities":    map[string]any{},
 		"clientInfo":      map[string]any{"name": "mcptestkit-check", "version": "0"},
 	})
+	if !legacy && (err != nil || init.Error != nil) {
+		c.notef("the server speaks only 2026-07-28 (its server/discover answer lists no legacy version, and initialize got %s)", describeRaw(init, err))
+		return
+	}
 	if err != nil {
 		c.fatalf("sent initialize asking for protocol version %s, which does not exist; got no answer: %v", unknownVersion, err)
+	}
+	if !legacy {
+		c.notef("the server's server/discover answer lists no legacy version, but it answers initialize: its legacy era is checked too")
 	}
 	if init.Error != nil {
 		c.notef("initialize at %s, a version that does not exist: %s (a version the server supports was expected, an error is allowed)", unknownVersion, init)
@@ -249,4 +255,12 @@ func (r *rawConn) alive() bool {
 	default:
 		return true
 	}
+}
+
+// describeRaw says what a raw request got.
+func describeRaw(a *rpcAnswer, err error) string {
+	if err != nil {
+		return "no answer: " + err.Error()
+	}
+	return a.String()
 }

@@ -67,7 +67,8 @@ func checkTable() []family {
 		{name: "version-negotiation", level: Fail, spec: `basic/lifecycle, "Version Negotiation"`,
 			doc: `on a new connection: initialize asking for a version that does not exist (` + unknownVersion + `) gets a
 				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
-				(a result with resultType) answers server/discover (MUST implement it)`,
+				(a result with resultType) answers server/discover (MUST implement it); asked even when server/discover lists
+				no legacy version, since a dual-era server may list only its newest`,
 			run: (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
@@ -76,11 +77,23 @@ func checkTable() []family {
 			warns: "an undeclared one answers other than -32601 (JSON-RPC 2.0)",
 			run:   (*state).capabilities},
 		{name: "ping", level: Fail, spec: "basic/utilities/ping, MUST respond promptly",
-			doc: "an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server offers",
+			doc: `an empty result; at 2026-07-28, which has no ping, on a connection at the newest legacy version the server
+				offers, or, when its server/discover lists none, at the newest the client speaks if the server answers
+				initialize there (a dual-era server that lists only its newest era)`,
 			run: (*state).ping},
 		{name: "unknown-method", level: Fail, spec: "JSON-RPC 2.0",
 			doc: "-32601 in a JSON-RPC response; an HTTP error instead is reported with its status and body",
 			run: (*state).unknownMethod},
+		{name: "invalid-params", level: Fail, spec: "JSON-RPC 2.0",
+			doc: `tools/call and prompts/get without a name, resources/read without a uri (each of a declared capability):
+				not a success; what the server lists (the first page of each list) is the same before and after`,
+			warns: `an error other than -32602 (an error SHOULD carry the code that says what was wrong); a list that changed
+				across refused requests (a convention)`,
+			run: (*state).invalidParams},
+		{name: "invalid-cursor", level: Warn, spec: `server/utilities/pagination, "Error Handling", SHOULD`,
+			doc: `each declared list (tools, prompts, resources, resource templates) asked for a page with a cursor the server
+				never gave out: -32602; a list that gives out no cursor at all may ignore it (noted)`,
+			run: (*state).invalidCursor},
 		{name: "malformed-frame", level: Fail, spec: "JSON-RPC 2.0",
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
 				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
@@ -90,6 +103,10 @@ func checkTable() []family {
 			doc:   "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
 			warns: "an answer other than 404",
 			run:   (*state).httpSessions},
+		{name: "http/no-session", level: Warn, spec: `basic/transports, "Session Management", SHOULD`,
+			doc: `over streamable HTTP, in a legacy session: a request without the Mcp-Session-Id the server gave out, if refused,
+				gets 400 (served: noted, the server does not require one)`,
+			run: (*state).httpNoSession},
 		{name: "http/protocol-version", level: Fail, spec: `basic/transports, "Protocol Version Header"`,
 			doc:   "from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not served",
 			warns: "an answer other than 400",
@@ -146,15 +163,17 @@ func checkTable() []family {
 				ECMA-262) with "type": "object"; one past 256 KiB or 64 levels of nesting is skipped as too big to check`,
 			items: perTool(func(c *state, t *client.Tool) { c.useSpan(c.s.inv.toolsListed); c.toolSchemas(t) })},
 		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
-			doc: `Options.Calls calls with arguments that validate against the inputSchema: each answers in time (each
+			doc: `Options.Calls calls with arguments that validate against the inputSchema (on a dual-era server, the first 4
+				again at the newest legacy version it offers): each answers in time (each
 				progress notification gives a call the timeout again, up to 6 timeouts in all: basic/lifecycle "Timeouts"), the
 				connection stays up, the handler does not crash, no crash text ("panic", "goroutine", source paths, stack
-				traces) reaches the client, a success carries structuredContent valid against the outputSchema; with
+				traces) reaches the client, a success carries structuredContent valid against the outputSchema, an isError
+				result carries none (the kit's error contract, as mcptest.Assert(t).ToolError judges it); with
 				Options.Logs, a crash has exactly one ERROR record with a stack. A schema asking for more than the generator
 				makes (a count past 10000, more than 100000 values and characters in one set) is skipped, naming the keyword`,
 			warns: `a tool failure as a JSON-RPC error instead of an isError result (SHOULD), no answer in time to a value at
-				an extreme the inputSchema allows (it should bound it), a tool with an outputSchema that fails every call (its
-				output never checked)`,
+				an extreme the inputSchema allows (it should bound it); a tool with an outputSchema that fails every call (its
+				output never checked) is noted`,
 			items: perTool((*state).toolCalls)},
 		{name: "tools/input-required/<tool>", level: Warn, spec: "multi round-trip requests at 2026-07-28 (SEP-2322)",
 			doc: `for each tool that answered input_required in tools/calls, retried raw: with its requestState changed and
@@ -164,9 +183,13 @@ func checkTable() []family {
 			items: perAskingTool((*state).inputRequired)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
-				isError result or -32602 (noted); a success means the handler ran on input its schema forbids. A property
-				additionalProperties: false forbids may be ignored instead (noted): the handler gets nothing it could act on`,
-			warns: "a JSON-RPC error other than -32602 (input validation errors SHOULD be tool execution errors)",
+				isError result or -32602 (noted), and never crashing the handler. "Servers MUST validate all tool inputs" is
+				read as: what the handler does with forbidden input must be a refusal; a plain result may be a refusal in
+				the tool's own words, which a client cannot tell from the handler acting on it, so it is warned about, not
+				failed. A property additionalProperties: false forbids may be ignored instead (noted): the handler gets
+				nothing it could act on`,
+			warns: `a result without isError (input validation errors SHOULD be tool execution errors), a JSON-RPC error
+				other than -32602`,
 			items: perTool((*state).toolInvalidArguments)},
 		{name: "tools/unknown-tool", level: Fail, spec: `server/tools, "Error Handling"`, needs: "tools",
 			doc:   "not a success",
@@ -177,8 +200,11 @@ func checkTable() []family {
 			run: (*state).progress},
 		{name: "tools/cancellation", level: Fail, spec: "basic/utilities/cancellation", needs: "tools",
 			doc: `a cancelled call leaves the server serving; the call cancelled is one of a tool that reported progress in
-				tools/calls, once it has started; over streamable HTTP at a legacy version, where the client stops reading
-				the cancelled stream, skipped once the server kept serving: what it did with the call cannot be seen`,
+				tools/calls, once it has started. Once the server kept serving, skipped unless what it did with the call
+				can be seen: no tool reported progress, the call ended or showed no progress before the cancellation, no
+				progress nor result for it came within twice the longest gap between its progress notifications, or over
+				streamable HTTP at a legacy version, where the client stops reading the cancelled stream; a verdict never
+				depends on how fast the machine is`,
 			warns: "progress or the result after the cancellation (SHOULD stop, SHOULD NOT answer)",
 			run:   func(c *state) { c.cancellation(c.s.inv.tools) }},
 
@@ -297,6 +323,7 @@ func checkTable() []family {
 				the checks made but those left with a request still at work (timed out, or cancelled and still reporting
 				progress); reported once`,
 			run: (*state).shutdown},
+		monitorRow(),
 	}
 }
 

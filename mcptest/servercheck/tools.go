@@ -10,10 +10,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/toolrule"
 )
 
 // maxToolFailures bounds the failures one tool check reports: after a few,
@@ -33,6 +35,10 @@ type outcome struct {
 	asked   string // the call failed after the client could not give the input the server asked for: why
 	// progressed counts the progress notifications the call got.
 	progressed int
+	// working is how long a call ran that was still reporting progress
+	// when the client stopped waiting, after maxProgressTimeouts timeouts:
+	// slow by design, not a hang; its result was not seen.
+	working time.Duration
 }
 
 // callTool calls tool t with args over cn and judges what came back by the
@@ -48,8 +54,9 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 	// progress all along: such a call gets the timeout once.
 	ctx, progress, stop := c.progressCtx(extreme(args) == "")
 	refusedBefore, _ := cn.tap.refusals()
+	start := time.Now()
 	res, err := cn.cl.CallTool(ctx, t.Name, args, append(taskCallOptions(cn, t, progress), client.WithTimeout(0))...)
-	progressed := stop()
+	progressed, capped := stop()
 	o.progressed = progressed
 	if n, m := cn.tap.refusals(); n > refusedBefore && (err != nil || res.IsError) {
 		o.asked = "it asked the client for " + m + ", which this client has no callback for"
@@ -71,6 +78,13 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			"the connection broke: %v\n"+
 			"expected: a result (isError for a failure); a server that dies on a call has crashed, probably without a crash guard.\n"+
 			"%s", sent, err, guardHint)
+		return res, err, o
+	case timedOut(err) && capped && progressed > 0 && extreme(args) == "":
+		// It kept reporting progress to the end: working, not hung. How
+		// long is the finding; no verdict rests on how fast it got there.
+		o.fatal = true
+		cn.abandoned = true
+		o.working = time.Since(start)
 		return res, err, o
 	case timedOut(err):
 		o.fatal = true
@@ -215,7 +229,9 @@ func (c *state) toolCalls(t *client.Tool) {
 	e := newSeeded(c.s.opts.Seed, t.Name)
 	var calls, ok, toolErrors, ungen, failures, asked int
 	var why, firstError, askedWhy string // why the last argument set that failed did; the first tool error; what the client could not give
+	var working string                   // a call still at work when the client stopped waiting
 	sent := map[string]bool{}
+	var argSets []map[string]any
 	for range c.s.opts.Calls {
 		args, w := in.conforming(e)
 		if w != "" {
@@ -228,10 +244,48 @@ func (c *state) toolCalls(t *client.Tool) {
 		} else {
 			sent[key] = true
 		}
+		argSets = append(argSets, args)
+	}
+	// On a dual-era server the calls go at the connection's 2026-07-28, and
+	// the first few again at the newest legacy version it offers: each era
+	// has its own path through the server.
+	type call struct {
+		legacy bool
+		args   map[string]any
+	}
+	plan := make([]call, 0, len(argSets)+legacyCalls)
+	for _, args := range argSets {
+		plan = append(plan, call{false, args})
+	}
+	if c.s.legacyEra() != "" {
+		for _, args := range argSets[:min(len(argSets), legacyCalls)] {
+			plan = append(plan, call{true, args})
+		}
+	}
+	legacyRan := 0
+	for _, p := range plan {
+		args := p.args
 		cn := c.main()
+		if p.legacy {
+			if cn = c.s.legacyConn(); cn == nil {
+				break
+			}
+			c.use(cn)
+			legacyRan++
+		}
 		calls++
 		res, err, o := c.callTool(cn, t, out, args)
-		if err == nil && o.progressed > c.s.inv.slow[t.Name].progress { // a call that ended: not one to keep a server busy forever
+		if p.legacy && o.problem != "" {
+			o.problem = "at " + cn.cl.ProtocolVersion() + " (the server's legacy era): " + o.problem
+		}
+		if o.working > 0 {
+			calls--
+			working = fmt.Sprintf("the call with arguments %s was still at work after %v, reporting progress all along (%d "+
+				"notification(s)), when the client stopped waiting (at %d times the timeout) and cancelled it: a tool slow by "+
+				"design, not a hang; its result was not seen", compactJSON(args), o.working.Round(time.Millisecond), o.progressed, maxProgressTimeouts)
+			break
+		}
+		if !p.legacy && err == nil && o.progressed > c.s.inv.slow[t.Name].progress { // a call that ended: not one to keep a server busy forever
 			if c.s.inv.slow == nil {
 				c.s.inv.slow = map[string]slowCall{}
 			}
@@ -244,6 +298,9 @@ func (c *state) toolCalls(t *client.Tool) {
 				continue
 			}
 			o.problem, o.warn = c.judgeResult(t, out, args, res, err)
+			if p.legacy && o.problem != "" {
+				o.problem = "at " + cn.cl.ProtocolVersion() + " (the server's legacy era): " + o.problem
+			}
 		}
 		if o.problem != "" {
 			if o.warn {
@@ -266,6 +323,15 @@ func (c *state) toolCalls(t *client.Tool) {
 			ok++
 		}
 	}
+	if legacyRan > 0 {
+		c.notef("%d of the calls again at %s, the server's legacy era", legacyRan, c.s.legacyEra())
+	}
+	if working != "" {
+		if calls == 0 {
+			c.skipf("tool %q: %s", t.Name, working)
+		}
+		c.notef("%s", working)
+	}
 	if calls == 0 {
 		c.skipf("tool %q: no arguments generated from the inputSchema: %s", t.Name, why)
 	}
@@ -278,11 +344,11 @@ func (c *state) toolCalls(t *client.Tool) {
 	}
 	c.notef("%d call(s): %d succeeded, %d tool error(s)", calls-asked, ok, toolErrors)
 	if out != nil && ok == 0 && toolErrors > 0 && failures == 0 {
-		c.warnf("tool %q declares an outputSchema, but none of its %d call(s) with arguments valid against its inputSchema "+
-			"succeeded (each was an isError result), so no output was checked against it; the first answer: %s\n"+
-			"expected: a tool that declares an outputSchema succeeds on some valid input, with structuredContent that "+
-			"conforms to it (server/tools, \"Output Schema\"); if it needs arguments the generator cannot guess (an id "+
-			"that exists), test its success in a test of your own", t.Name, calls, firstError)
+		// What the generator could reach, not a breach: no SHOULD asks a
+		// tool to succeed on arguments it made up.
+		c.notef("tool %q declares an outputSchema, but none of its %d call(s) with arguments valid against its inputSchema "+
+			"succeeded (each was an isError result), so no output was checked against it; test its success in a test of "+
+			"your own if it needs arguments the generator cannot guess (an id that exists); the first answer: %s", t.Name, calls, firstError)
 	}
 	if ungen > 0 {
 		c.notef("%d time(s) no arguments were generated from the inputSchema, so nothing was sent; the last time: %s", ungen, why)
@@ -332,6 +398,13 @@ func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, re
 			"expected: a result; a tool that fails says so in an isError result the model can read, not in a "+
 			"JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool "+
 			"SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
+	}
+	if broken := toolrule.StructuredOnError(res); broken != "" {
+		return fmt.Sprintf("%s\n"+
+			"got an isError result with structuredContent: %s\n"+
+			"expected: %s: a failed call has no value to structure; its message goes in content, where the model "+
+			"reads it (the kit's error contract, which mcptest.Assert(t).ToolError judges by too; a client validating "+
+			"structuredContent against the outputSchema would take the error's for output)", sent, cut(res.String(), 600), broken), false
 	}
 	if res.IsError || out == nil {
 		return "", false
@@ -450,11 +523,17 @@ func (c *state) toolInvalidArguments(t *client.Tool) {
 		case err == nil && v.harmless:
 			ignored = append(ignored, v.what)
 		case err == nil:
-			c.breakf("%s\n"+
-				"the call succeeded, so the handler ran on input its schema forbids: %s\n"+
-				"expected: rejected before the handler runs, as an isError result that says what is wrong (or "+
-				"JSON-RPC error -32602): servers MUST validate all tool inputs (specification 2025-11-25, server/tools, "+
-				"\"Security Considerations\"). mcp-go validates only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
+			// A plain result is a success or a refusal in prose ("please
+			// give a name"): the kit cannot tell which, so it is no breach
+			// of the MUST it can show, only of the SHOULD either way breaks.
+			c.warnf("%s\n"+
+				"got a result without isError: %s\n"+
+				"either the handler ran on input its schema forbids (servers MUST validate all tool inputs: "+
+				"specification 2025-11-25, server/tools, \"Security Considerations\"), or the tool refused it in its own "+
+				"words, which a client cannot tell from a success\n"+
+				"expected: rejected before the handler runs, as an isError result that says what is wrong (input "+
+				"validation errors SHOULD be tool execution errors: server/tools, \"Error Handling\"). mcp-go validates "+
+				"only with server.WithInputSchemaValidation()", sent, cut(res.String(), 400))
 		default:
 			c.warnf("%s\n"+
 				"got %s\n"+

@@ -14,10 +14,10 @@ import (
 // An mcp-go server over stdio shaped like mcp-grafana answers an unknown
 // resource at 2025-11-25 with mcp-go's own -32002, that version's code: no
 // failure (it failed the check before, which claimed to accept -32002).
-// What remains are warnings, each citing a SHOULD, and one failure: mcp-go
-// runs a handler on arguments its schema forbids unless the server is built
-// with server.WithInputSchemaValidation() (servers MUST validate all tool
-// inputs: issue 31 made it a failure).
+// What remains are warnings, each citing a SHOULD: among them, mcp-go runs a
+// handler on arguments its schema forbids unless the server is built with
+// server.WithInputSchemaValidation(), and its plain result cannot be told
+// from a refusal in prose (issue 39: a warning, not the MUST's failure).
 func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "mcpgostdio")
 	out, err := exec.Command("go", "build", "-o", bin, "./testdata/mcpgostdio").CombinedOutput()
@@ -28,7 +28,7 @@ func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 		Version:  "2025-11-25",
 		OnResult: func(r servercheck.Result) { results[r.Name] = r },
 	})
-	require.EqualError(t, err, "1 check(s) failed: tools/invalid-arguments/search_dashboards")
+	require.NoError(t, err)
 	nf := results["resources/unknown-uri"]
 	assert.Equal(t, servercheck.Pass, nf.Status, nf.Detail)
 	for name, r := range results {
@@ -37,6 +37,6 @@ func TestMCPGoStdioServerAtLegacyVersion(t *testing.T) {
 		}
 	}
 	inv := results["tools/invalid-arguments/search_dashboards"]
-	assert.Equal(t, servercheck.Fail, inv.Status, "mcp-go validates inputs only with server.WithInputSchemaValidation()")
+	assert.Equal(t, servercheck.Warn, inv.Status, "mcp-go validates inputs only with server.WithInputSchemaValidation()")
 	assert.Contains(t, inv.Detail, "mcp-go validates only with server.WithInputSchemaValidation()")
 }

@@ -28,6 +28,11 @@ const CodeInternalError = -32603
 // subject to name.
 const InternalMessage = "Internal server error"
 
+// NilResult is the panic value recorded for a handler that returned neither
+// a result nor an error: the SDK would send a null result, or dereference
+// it and crash, so the guard answers as for a panic.
+const NilResult = "the handler returned neither a result nor an error"
+
 // ToolCrashText is the text of the error result a crashed tool returns: the
 // name only, never the panic, which may describe the server's internals.
 func ToolCrashText(tool string) string { return "Error executing tool " + tool }
