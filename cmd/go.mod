@@ -6,19 +6,25 @@ module github.com/mcptestkit/mcptestkit/cmd
 go 1.25.5
 
 require (
+	github.com/andybalholm/brotli v1.1.2-0.20250424173009-453214e765f3
+	github.com/klauspost/compress v1.17.11
 	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/mcptestkit/mcptestkit/examples v0.1.0
 	github.com/mcptestkit/mcptestkit/gosdk v0.1.0
 	github.com/mcptestkit/mcptestkit/internal/cassette v0.1.0
 	github.com/mcptestkit/mcptestkit/mcptest/cassette v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/owenrumney/go-sarif/v2 v2.3.3
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
+	github.com/tiktoken-go/tokenizer v0.7.0
 	go.uber.org/goleak v1.3.0
+	go.yaml.in/yaml/v3 v3.0.5
 )
 
 require (
 	github.com/BobuSumisu/aho-corasick v1.0.3 // indirect
-	github.com/dlclark/regexp2 v1.11.0 // indirect
+	github.com/dlclark/regexp2 v1.11.5 // indirect
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
 	github.com/go-jose/go-jose/v4 v4.0.1 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
@@ -33,7 +39,6 @@ require (
 	github.com/rs/zerolog v1.33.0 // indirect
 	github.com/sagikazarmark/locafero v0.7.0 // indirect
 	github.com/sagikazarmark/slog-shim v0.1.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sourcegraph/conc v0.3.0 // indirect
@@ -48,7 +53,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	github.com/zricethezav/gitleaks/v8 v8.30.1 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.35.0 // indirect
 	golang.org/x/exp v0.0.0-20250218142911-aa4b98e5adaa // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect

@@ -29,7 +29,8 @@ type Recorder struct {
 	added   chan struct{} // made by Wait, closed by the next add; nil when nobody waits
 }
 
-// Option configures a [Recorder].
+// Option configures a [Recorder]. A nil Option is ignored, so that an option
+// can be chosen conditionally.
 type Option func(*config)
 
 type config struct {
@@ -59,7 +60,9 @@ func New(t testing.TB, opts ...Option) *Recorder {
 	t.Helper()
 	var cfg config
 	for _, o := range opts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
 	}
 	r := &Recorder{min: cfg.min}
 	r.logger = slog.New(r)

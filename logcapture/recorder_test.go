@@ -277,3 +277,14 @@ func TestFinishedTestLetsGoOfItsRecords(t *testing.T) {
 	ft.ExpectPass(t)
 	ft.ExpectLetGo(t, released, "the log recorder")
 }
+
+// A nil Option is ignored, so that an option can be chosen conditionally.
+func TestNilOptionIgnored(t *testing.T) {
+	var maybe logcapture.Option
+	logs := logcapture.New(t, maybe, logcapture.MinLevel(slog.LevelWarn), nil)
+	logs.Logger().Info("below the level")
+	logs.Logger().Warn("kept")
+	if got := logs.Records(); len(got) != 1 || got[0].Message != "kept" {
+		t.Fatalf("records = %v, want only the WARN record", got)
+	}
+}

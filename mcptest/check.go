@@ -7,7 +7,6 @@ import (
 	"runtime/pprof"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/inmem"
@@ -88,7 +87,7 @@ func CheckServer(t testing.TB, srv Server, opts ...Option) {
 		return
 	}
 	defer h.endChecks()
-	runChecks(t, h.name, dial, o, sdkOf(srv))
+	runChecks(t, h.name, dial, o, sdkOf(srv), callSite(1))
 }
 
 // sdkOf returns the SDK release srv says serves it (see [Server]), or "".
@@ -175,7 +174,7 @@ func (h *harness) dialMemory(srv Server) servercheck.Dialer {
 // release, the SDK release serving the server ("" if not known), reaches
 // the checks in their context rather than in servercheck.Options: the
 // programs that use servercheck have none to give.
-func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options, release string) {
+func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *servercheck.Options, release, at string) {
 	t.Helper()
 	type step struct {
 		name   string
@@ -209,23 +208,20 @@ func runChecks(t testing.TB, name string, dial servercheck.Dialer, o *serverchec
 		if st.run != nil {
 			tt.Run(st.name, func(t *testing.T) {
 				t.Helper()
-				reportCheck(t, st.run(), "", o.Strict)
+				reportCheck(t, st.run(), "", o.Strict, at)
 			})
 		} else {
-			reportCheck(t, st.result, st.result.Name+": ", o.Strict)
+			reportCheck(t, st.result, st.result.Name+": ", o.Strict, at)
 		}
 		close(st.done)
 	}
-	// A server's lookahead pattern starts regexp2's timing goroutine, which
-	// would outlive the test by a second: a leak to the user's goleak.
-	toolschema.AwaitClock(2 * time.Second)
 	if errors.Is(err, servercheck.ErrConnect) {
 		t.Fatalf("%s: %v", name, err)
 	}
 }
 
 // reportCheck reports one check's result on t.
-func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool) {
+func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool, at string) {
 	t.Helper()
 	switch r.Status {
 	case servercheck.Fail:
@@ -233,7 +229,7 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool)
 		if len(r.Transcript) > 0 {
 			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
 		}
-		t.Errorf("%s", msg)
+		t.Errorf("%s\n%s", msg, findingLine(r, at))
 	case servercheck.Warn:
 		// A SHOULD broken: the test goes on passing, and says so (a
 		// failure with StrictChecks, where Run counted it as one).
@@ -242,13 +238,13 @@ func reportCheck(t testing.TB, r servercheck.Result, prefix string, strict bool)
 			msg += "\nmessages (→ client to server, ← server to client):\n\t" + strings.Join(r.Transcript, "\n\t")
 		}
 		if strict {
-			t.Errorf("%s", msg)
+			t.Errorf("%s\n%s", msg, findingLine(r, at))
 		} else {
 			t.Log(msg)
 		}
 	case servercheck.Skip:
 		if prefix == "" {
-			if r.Detail == "left out by Options.Skip" {
+			if r.Detail == servercheck.SkippedDetail {
 				r.Detail = "left out by mcptest.SkipChecks"
 			}
 			t.Skip(r.Detail)

@@ -9,8 +9,9 @@ import (
 
 // The first test of a server: every check of package servercheck, each a
 // subtest of a *testing.T. The greeter of the ServerFunc example passes
-// them all but one, which only warns (its tool has no description), so the
-// test passes; with StrictChecks the warning would fail it. A failure
+// them all but two, which only warn (its tool and the tool's parameter have
+// no description), so the test passes; with StrictChecks the warnings would
+// fail it. A failure
 // reads the same way: what the server broke, what the protocol expects, and
 // the messages around it.
 func ExampleCheckServer() {
@@ -24,5 +25,7 @@ func ExampleCheckServer() {
 	// messages (→ client to server, ← server to client):
 	// 	→ {"jsonrpc":"2.0","id":9,"method":"tools/list"}
 	// 	← {"id":9,"jsonrpc":"2.0","result":{"tools":[{"inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"name":"greet"}]}}
+	// lint/descriptions/greet: warning: tool "greet": the required parameter "name" has no description (a convention: a model fills the arguments from the descriptions)
+	// fix: add a description to its schema: what the value is, its format or unit, an example (with go-sdk, a jsonschema:"..." struct tag; with mcp-go, mcp.Description(...))
 	// failed: false
 }

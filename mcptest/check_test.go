@@ -385,7 +385,7 @@ func TestCheckServerIgnoresAnUnknownProperty(t *testing.T) {
 		stripped, _ := json.Marshal(call)
 		return add(stripped)
 	}
-	f := runCheck(t, srv, StrictChecks())
+	f := runCheck(t, srv, StrictChecks(), SkipChecks("lint")) // add's parameters have no description
 	f.expectPass(t)
 	assert.NotContains(t, f.output(), "warning")
 }

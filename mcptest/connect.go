@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"runtime/pprof"
 	"slices"
 	"sync"
@@ -482,9 +481,6 @@ func (h *harness) cleanup() {
 	}()
 	if h.client != nil {
 		h.endErr = h.client.Err()
-		if surface.Enabled() && h.endErr == nil {
-			h.declareSurface()
-		}
 		h.closeClient()
 	} else {
 		_ = h.tr.Close() // client.Connect closed it already; Close is idempotent
@@ -637,34 +633,4 @@ func (h *harness) serveReturned(err error) {
 		return
 	}
 	h.logf(true, "mcptest: the server's Serve returned an error: %v", err)
-}
-
-// declareSurface lists what the server declares before the connection
-// closes, when the surface is recorded: a test that never lists still has
-// its calls counted against the server's tools, resources and prompts.
-func (h *harness) declareSurface() {
-	ctx, cancel := context.WithTimeout(context.Background(), h.bound(5*time.Second))
-	defer cancel()
-	c := h.client
-	caps := c.ServerCapabilities()
-	if caps.Tools != nil {
-		drain(c.Tools(ctx))
-	}
-	if caps.Resources != nil {
-		drain(c.Resources(ctx))
-		drain(c.ResourceTemplates(ctx))
-	}
-	if caps.Prompts != nil {
-		drain(c.Prompts(ctx))
-	}
-}
-
-// drain reads a listing to its end, its first error, or 10000 items.
-func drain[T any](seq iter.Seq2[T, error]) {
-	n := 0
-	for _, err := range seq {
-		if n++; err != nil || n > 10000 {
-			return
-		}
-	}
 }

@@ -16,10 +16,6 @@ func withLeakWait(d time.Duration) Option {
 	return func(c *config) { c.leakWait, c.knobs.leakNow = d, true }
 }
 
-func withTranscriptLimits(head, tail, lineBytes int) Option {
-	return func(c *config) { c.head, c.tail, c.lineMax = head, tail, lineBytes }
-}
-
 // withChecks edits the options CheckServer and Fuzz give servercheck.
 func withChecks(edit func(*servercheck.Options)) Option {
 	return func(c *config) { c.knobs.checks = edit }

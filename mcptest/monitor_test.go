@@ -103,3 +103,12 @@ func TestMonitorModes(t *testing.T) {
 	f = runFake(t, func(tb testing.TB) { CheckServer(tb, brokenRuleServer(""), Monitor(MonitorOff)) })
 	f.expectFailure(t, "mcptest.Monitor applies to Connect, not CheckServer")
 }
+
+// A fault hook may change what the server sent: the monitor then logs.
+func TestMonitorLogsUnderTransportFaults(t *testing.T) {
+	f := runFake(t, connectPlanted("twice", WithTransportOptions(memtransport.WithBufferSize(8))))
+	f.expectPass(t)
+	if !strings.Contains(f.output(), "monitor/one-response") || !strings.Contains(f.output(), "logged, not failed") {
+		t.Errorf("the finding was not logged:\n%s", f.output())
+	}
+}

@@ -31,7 +31,8 @@ const defaultLeakWait = 5 * time.Second
 // test, naming both, rather than doing nothing (goleak's rule); so does an
 // option for one kind of [Server] only ([WithTransportOptions] for a Server
 // served in memory, [LogStderr] and [WithoutExitCheck] for a [Command]
-// server) given with another kind.
+// server) given with another kind. A nil Option is ignored, so that an
+// option can be chosen conditionally.
 type Option func(*config)
 
 // call is a function that takes Options, as a set of bits: an option says
@@ -160,7 +161,9 @@ func newConfig(opts []Option) *config {
 		c.head, c.tail, c.lineMax, c.verbatim = -1, -1, 0, true
 	}
 	for _, o := range opts {
-		o(c)
+		if o != nil {
+			o(c)
+		}
 	}
 	// The client's own zero Timeout means "none"; the harness's means
 	// defaultTimeout, so that no test hangs by default.

@@ -85,3 +85,21 @@ func TestCheckServerServeMustReturn(t *testing.T) {
 		"mcptest: Serve did not return within 1s after a connection of the checks closed; it returned only when its context was cancelled.",
 	)
 }
+
+// A nil Option is ignored, wherever Options are taken, so that an option can
+// be chosen conditionally; it neither panics nor counts as misused.
+func TestNilOptionIgnored(t *testing.T) {
+	t.Parallel()
+	var maybe Option // a condition that did not hold
+	c := Connect(t, probeServer(), maybe, WithProtocolVersion(client.Version20250618), nil)
+	require.NoError(t, c.Ping(t.Context()))
+	assert.Equal(t, client.Version20250618, c.ProtocolVersion())
+
+	runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), nil, SkipChecks("ping")) }).
+		expectFailure(t, "mcptest.Connect: mcptest.SkipChecks applies to CheckServer, not Connect")
+	got, err := Normalize(map[string]any{"a": 1}, nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"a": 1}`, string(got))
+	_, err = selectVersions([]Option{nil, Since(client.Version20250618)})
+	require.NoError(t, err)
+}

@@ -111,11 +111,27 @@ func (a *Assertions) OutputSchema(tool *client.Tool, res *client.CallToolResult)
 	if err != nil {
 		return a.fail("mcptest: tool %q: structuredContent is not valid JSON: %v", tool.Name, err)
 	}
-	if err := sch.Validate(inst); err != nil {
+	timed := toolschema.TimedMatches()
+	err = sch.Validate(inst)
+	if toolschema.TimedMatches() != timed {
+		a.stopClockAtCleanup()
+	}
+	if err != nil {
 		return a.fail("mcptest: tool %q: structuredContent does not match the outputSchema:\n%v\nstructuredContent: %s\noutputSchema:      %s",
 			tool.Name, err, compact(res.StructuredContent), compact(tool.OutputSchema))
 	}
 	return true
+}
+
+// stopClockAtCleanup stops regexp2's timing goroutine, which a lookahead
+// pattern started, when the test ends (or now, for a t without Cleanup): it
+// would outlive the test by a second, a leak to a user's goleak.
+func (a *Assertions) stopClockAtCleanup() {
+	if c, ok := a.t.(interface{ Cleanup(func()) }); ok {
+		c.Cleanup(toolschema.StopClock)
+		return
+	}
+	toolschema.StopClock()
 }
 
 // matchTimeout bounds a pattern's match (toolschema.MatchTimeout), but not

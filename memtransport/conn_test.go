@@ -434,3 +434,14 @@ func TestSatisfiesTransportShape(t *testing.T) {
 	assert.Equal(t, "Direction(9)", memtransport.Direction(9).String())
 	assert.False(t, errors.Is(io.ErrClosedPipe, memtransport.ErrTooLarge))
 }
+
+// A nil Option is ignored.
+func TestPairNilOptionIgnored(t *testing.T) {
+	a, b := memtransport.Pair(nil, memtransport.WithMaxMessageSize(4), nil)
+	defer a.Close()
+	defer b.Close()
+	err := a.Send(t.Context(), []byte(`"too long"`))
+	if err == nil {
+		t.Fatal("Send of 10 bytes over a 4-byte limit succeeded: WithMaxMessageSize after a nil option was lost")
+	}
+}

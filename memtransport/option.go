@@ -13,7 +13,7 @@ const DefaultMaxMessageSize = 16 << 20
 // transport holds none).
 const DefaultBufferSize = 16
 
-// Option configures a [Pair].
+// Option configures a [Pair]. A nil Option is ignored.
 type Option func(*config)
 
 type config struct {
@@ -26,7 +26,9 @@ type config struct {
 func newConfig(opts []Option) config {
 	c := config{maxSize: DefaultMaxMessageSize, buffer: DefaultBufferSize, transcriptLimit: -1}
 	for _, o := range opts {
-		o(&c)
+		if o != nil {
+			o(&c)
+		}
 	}
 	return c
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"regexp"
@@ -33,16 +34,26 @@ tools/calls/get_author; --run and --skip select them as go test's -run and
 A check fails when the server breaks a MUST of the specification and warns
 when it breaks a SHOULD or a convention (a tool name with spaces, an error
 code the specification recommends another one for); warnings do not change
-the exit status unless --strict.`,
+the exit status unless --strict.
+
+For CI: --format sarif writes SARIF 2.1.0 for code scanning, each finding on
+the source line of the tool's handler when the server is Go code here (the
+bundled Bookshop, or -- go run ./path); --format markdown a summary. When
+GITHUB_ACTIONS=true, each finding is also an annotation (on stderr) and the
+markdown goes to $GITHUB_STEP_SUMMARY.`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			var f checkFlags
-			fs.StringVar(&f.format, "format", "text", "the report on stdout: text or json")
+			fs.StringVar(&f.format, "format", "text", "the report on stdout: text, json, sarif (SARIF 2.1.0, for code scanning) or markdown")
 			fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`, for CI")
+			fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 report to `file`, for code scanning")
 			fs.Var(&f.skip, "skip", "leave out the checks matching `pattern` (go test -skip syntax; repeatable)")
 			fs.StringVar(&f.run, "run", "", "run only the checks matching `pattern` (go test -run syntax)")
 			fs.IntVar(&f.calls, "fuzz-calls", servercheck.DefaultCalls, "calls with generated arguments per tool (0: none)")
 			fs.BoolVar(&f.verbose, "v", false, "also print the notes of passing checks (text format)")
 			fs.BoolVar(&f.strict, "strict", false, "count warnings (a SHOULD of the specification broken) as failures")
+			fs.IntVar(&f.tokenBudget, "token-budget", servercheck.DefaultTokenBudget, "lint/tokens warns when tools/list costs more than this many `tokens` (o200k_base)")
+			fs.StringVar(&f.baseline, "baseline", "", "exit 1 only on a failure (or with --strict a warning) not in this baseline `file`, so CI can ratchet")
+			fs.BoolVar(&f.updateBaseline, "update-baseline", false, "write the run's failures and warnings to the --baseline file")
 			return f.check
 		},
 	}
@@ -51,11 +62,16 @@ the exit status unless --strict.`,
 type checkFlags struct {
 	format  string
 	junit   string
+	sarif   string
 	skip    stringList
 	run     string
 	calls   int
 	verbose bool
 	strict  bool
+
+	baseline       string
+	updateBaseline bool
+	tokenBudget    int
 }
 
 // bundledSkips are the checks the bundled Bookshop leaves out, and why:
@@ -69,15 +85,30 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	if len(args) > 0 {
 		return exitUsage, usagef(cmd, "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
 	}
-	if f.format != "text" && f.format != "json" {
-		return exitUsage, usagef(cmd, "--format %q: use text or json", f.format)
+	switch f.format {
+	case "text", "json", "sarif", "markdown":
+	default:
+		return exitUsage, usagef(cmd, "--format %q: use text, json, sarif or markdown", f.format)
 	}
 	if f.calls < 0 {
 		return exitUsage, usagef(cmd, "--fuzz-calls %d: give 0 or more", f.calls)
 	}
+	if f.tokenBudget <= 0 {
+		return exitUsage, usagef(cmd, "--token-budget %d: give a positive number of tokens", f.tokenBudget)
+	}
 	for _, p := range append([]string{f.run}, f.skip...) {
 		if err := checkPattern(p); err != nil {
 			return exitUsage, usagef(cmd, "pattern %q: %v", p, err)
+		}
+	}
+	var base *baseline
+	switch {
+	case f.updateBaseline && f.baseline == "":
+		return exitUsage, usagef(cmd, "--update-baseline writes the file --baseline names: give --baseline FILE")
+	case f.baseline != "" && !f.updateBaseline:
+		var err error
+		if base, err = readBaseline(f.baseline); err != nil {
+			return exitUsage, err
 		}
 	}
 	var junit *os.File
@@ -101,12 +132,14 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	var mu sync.Mutex
 	stopped := false
 	opts := &servercheck.Options{
-		Version: srv.version,
-		Run:     f.run,
-		Skip:    f.skip,
-		Calls:   f.calls,
-		Timeout: srv.timeout,
-		Strict:  f.strict,
+		Version:     srv.version,
+		Run:         f.run,
+		Skip:        f.skip,
+		Calls:       f.calls,
+		Timeout:     srv.timeout,
+		Strict:      f.strict,
+		Tokens:      countTokens,
+		TokenBudget: f.tokenBudget,
 		Runner: func(name string, check func() servercheck.Result) {
 			mu.Lock()
 			if stopped || ctx.Err() != nil {
@@ -125,7 +158,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 			}
 			if reason, ok := bundledSkips[r.Name]; ok && srv.bundled() && r.Status == servercheck.Skip {
 				r.Detail = reason
-			} else if r.Status == servercheck.Skip && r.Detail == "left out by Options.Skip" {
+			} else if r.Status == servercheck.Skip && r.Detail == servercheck.SkippedDetail {
 				r.Detail = "left out by --skip"
 			}
 			c := rep.add(r)
@@ -136,6 +169,11 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	}
 	if f.calls == 0 {
 		opts.Calls = -1
+	}
+	if srv.command != nil {
+		// A program may take a while to start ("go run" builds first): the
+		// era probe waits as long as any answer, not less.
+		opts.Client.ProbeTimeout = max(srv.timeout, client.DefaultProbeTimeout)
 	}
 	if srv.bundled() {
 		opts.Logs = logs.records
@@ -164,8 +202,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		rep.stage = "interrupted"
 		code = exitUsage // run makes it the signal's
 	case errors.Is(err, servercheck.ErrConnect):
-		cause := strings.TrimPrefix(err.Error(), servercheck.ErrConnect.Error()+": ")
-		rep.Error = srv.connectError(errors.New(cause)).Error()
+		rep.Error = srv.connectError(connectCause(err)).Error()
 		rep.stage = "connect"
 		code = exitUsage
 	case rep.Failed > 0:
@@ -175,6 +212,26 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		rep.stage = "run"
 		code = exitUsage
 	}
+	if rep.Error == "" && f.updateBaseline {
+		b := baselineOf(rep)
+		if werr := b.write(f.baseline); werr != nil {
+			return exitUsage, fmt.Errorf("--update-baseline: %v", werr)
+		}
+		fprintf(term.stderr, "mcptestkit check: wrote %d finding(s) to the baseline %s\n", len(b.Findings), f.baseline)
+		code = exitOK
+	}
+	if rep.Error == "" && base != nil {
+		regressions, gone := base.judge(rep)
+		for _, e := range gone {
+			fprintf(term.stderr, "mcptestkit check: %s is in the baseline but passes now: --update-baseline removes it\n", e)
+		}
+		if len(regressions) > 0 {
+			fprintf(term.stderr, "mcptestkit check: %d finding(s) not in the baseline %s: %s\n", len(regressions), f.baseline, strings.Join(regressions, ", "))
+		} else if code == exitFail {
+			fprintf(term.stderr, "mcptestkit check: every failing check is in the baseline %s\n", f.baseline)
+			code = exitOK
+		}
+	}
 	if junit != nil {
 		if werr := writeJUnit(junit, rep); werr != nil {
 			return exitUsage, fmt.Errorf("--junit %s: %v", f.junit, werr)
@@ -183,12 +240,35 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 			return exitUsage, fmt.Errorf("--junit %s: %v", f.junit, werr)
 		}
 	}
-	if f.format == "json" {
+	loc := sync.OnceValue(func() *locator { return locatorFor(srv) })
+	if f.sarif != "" {
+		if werr := writeFile(f.sarif, func(w io.Writer) error { return writeSARIF(w, rep, loc()) }); werr != nil {
+			return exitUsage, fmt.Errorf("--sarif %s: %v", f.sarif, werr)
+		}
+	}
+	switch f.format {
+	case "json":
 		if werr := writeJSON(term.stdout, rep); werr != nil {
 			return exitUsage, werr
 		}
-	} else if rep.Error == "" {
+	case "sarif":
+		if werr := writeSARIF(term.stdout, rep, loc()); werr != nil {
+			return exitUsage, werr
+		}
+	case "markdown":
+		if werr := writeMarkdown(term.stdout, rep); werr != nil {
+			return exitUsage, werr
+		}
+	default:
+		if rep.Error != "" {
+			break
+		}
 		out.summary(rep)
+	}
+	if gh := onGitHub(); gh != nil {
+		if werr := gh.report(term.stderr, rep, loc()); werr != nil {
+			return exitUsage, werr
+		}
 	}
 	switch {
 	case rep.stage == "interrupted":
@@ -197,6 +277,19 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 		return code, errors.New(rep.Error)
 	}
 	return code, nil
+}
+
+// writeFile creates the file name and writes it with write.
+func writeFile(name string, write func(io.Writer) error) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // stopWithin is how long an interrupted check waits for the checks to
@@ -268,6 +361,8 @@ type checkResult struct {
 	Transcript []string      `json:"transcript,omitempty"`
 	Duration   time.Duration `json:"-"`
 	Seconds    float64       `json:"seconds"`
+
+	rule servercheck.Rule // the row of the check table it belongs to
 }
 
 func (r *report) add(res servercheck.Result) checkResult {
@@ -278,6 +373,7 @@ func (r *report) add(res servercheck.Result) checkResult {
 		Transcript: res.Transcript,
 		Duration:   res.Duration,
 		Seconds:    res.Duration.Seconds(),
+		rule:       res.Rule,
 	}
 	switch res.Status {
 	case servercheck.Pass:
@@ -355,3 +451,17 @@ func (d *derivedHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (d *derivedHandler) WithGroup(string) slog.Handler { return d }
+
+// connectCause is the connection's error that the error of servercheck.Run
+// wraps beside servercheck.ErrConnect: why the first connection failed.
+func connectCause(err error) error {
+	var both interface{ Unwrap() []error }
+	if errors.As(err, &both) {
+		for _, e := range both.Unwrap() {
+			if !errors.Is(e, servercheck.ErrConnect) {
+				return e
+			}
+		}
+	}
+	return err
+}

@@ -121,7 +121,8 @@ func TestCheckBroken(t *testing.T) {
 	r := mcptestkit(t, env, "check", "--junit", junit, "--", bin)
 	require.Equal(t, exitFail, r.code, "%s", r)
 	assert.Contains(t, r.stdout, "WARN  tools/descriptions\n      tools without a description: [\"explode\"]")
-	assert.Contains(t, r.stdout, "1 check(s) warned, counted as passed")
+	// and lint/descriptions/explode: its required parameter has no description.
+	assert.Contains(t, r.stdout, "2 check(s) warned, counted as passed")
 	assert.Regexp(t, `(?s)FAIL  tools/calls/explode\n      called tool "explode".*gosdk.Guard.*messages \(→ to the server, ← from it\):\n        → .*"name":"explode"`, r.stdout)
 	assertLine(t, r.stdout, "PASS", "handshake/2025-11-25")
 	assert.Contains(t, r.stdout, "SKIP  resources/list (the server does not declare the resources capability)")
@@ -144,9 +145,10 @@ func TestCheckBroken(t *testing.T) {
 	require.Equal(t, exitFail, r.code, "%s", r)
 	rep := decodeReport(t, r.stdout)
 	assert.Contains(t, []int{1, 2}, rep.Failed)
-	assert.Equal(t, 1, rep.Warned)
+	assert.Equal(t, 2, rep.Warned)
 	assert.Equal(t, "fail", status(rep, "tools/calls/explode"))
 	assert.Equal(t, "warn", status(rep, "tools/descriptions"))
+	assert.Equal(t, "warn", status(rep, "lint/descriptions/explode"))
 	for _, c := range rep.Checks {
 		if c.Status == "fail" {
 			assert.Contains(t, []string{"tools/calls/explode", "tools/cancellation"}, c.Name, c.Detail)

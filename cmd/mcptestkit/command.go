@@ -32,6 +32,9 @@ type command struct {
 	// that takes more than one server (diff); the server it gets is only
 	// the command line after "--", if any.
 	keepURLs bool
+	// noServer: the command reaches no server (surface, serve), so it has
+	// no SERVER argument and no connection flags.
+	noServer bool
 	// setup registers the command's own flags on fs and returns its body,
 	// which gets the positional arguments (the server's URL taken out) and
 	// the server.
@@ -59,7 +62,9 @@ func (c *command) newFlags() (*flag.FlagSet, *connFlags, func(context.Context, [
 	fs.Usage = func() {}
 	conn := &connFlags{}
 	body := c.setup(fs, conn)
-	conn.register(fs)
+	if !c.noServer {
+		conn.register(fs)
+	}
 	return fs, conn, body
 }
 
@@ -67,7 +72,9 @@ func (c *command) usage() string {
 	fs, _, _ := c.newFlags()
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "Usage: mcptestkit %s [flags] %s\n\n%s\n", c.name, c.args, c.about)
-	b.WriteString(serverHelp)
+	if !c.noServer {
+		b.WriteString(serverHelp)
+	}
 	b.WriteString("\nFlags:\n")
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
@@ -89,13 +96,24 @@ func (c *command) run(ctx context.Context, args []string, term terminal) (int, e
 	if err != nil {
 		return exitUsage, usagef(c, "%v", err)
 	}
+	// An empty argument is a mistake, most often a shell variable that is
+	// not set ("mcptestkit check $URL"): never read it as "no server".
+	if slices.Contains(pos, "") {
+		return exitUsage, usagef(c, "an empty argument (is a shell variable unset?); the arguments are %s", c.args)
+	}
 	var srv *server
-	if c.keepURLs {
+	switch {
+	case c.noServer:
+		if cmdline != nil {
+			return exitUsage, usagef(c, "this command reaches no server: nothing goes after \"--\"")
+		}
+		return body(ctx, pos, nil, term)
+	case c.keepURLs:
 		srv = &server{command: cmdline}
 		if cmdline != nil {
 			srv, _, err = conn.server(nil, cmdline)
 		}
-	} else {
+	default:
 		srv, pos, err = conn.server(pos, cmdline)
 	}
 	if err != nil {

@@ -86,6 +86,8 @@ func TestDiffBadOperands(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte(`{"tools": [`), 0o644))
 	none := filepath.Join(dir, "none.json")
 	require.NoError(t, os.WriteFile(none, []byte(`{"steps": []}`), 0o644))
+	dup := filepath.Join(dir, "dup.json")
+	require.NoError(t, os.WriteFile(dup, []byte(`{"tools": [{"name":"a","inputSchema":{}},{"name":"a","inputSchema":{}}]}`), 0o644))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -94,6 +96,7 @@ func TestDiffBadOperands(t *testing.T) {
 		{[]string{"diff", bad, bad}, bad + ": not JSON"},
 		{[]string{"diff", none, none}, none + ": holds no tools, resources, resource templates, prompts or capabilities"},
 		{[]string{"diff", filepath.Join(dir, "absent.json"), bad}, "absent.json: no such file"},
+		{[]string{"diff", dup, dup}, dup + `: tools[0] and tools[1] have the same name "a"`},
 	} {
 		r := mcptestkit(t, nil, tc.args...)
 		assert.Equal(t, exitUsage, r.code, "%s", r)

@@ -68,10 +68,12 @@
 // With -o FILE.cassette, record is a stdio proxy that a real client launches
 // in place of the server (mcptestkit record -o s.cassette -- ./myserver), or
 // with a URL and --listen ADDR a streamable HTTP reverse proxy: it passes
-// every message through unchanged and writes the session, secrets redacted
-// (--redact-name NAME and --redact REGEXP add to the defaults, and the
-// cassette keeps them for its replays), for package mcptest/cassette to
-// play back in go test.
+// every message through unchanged (compressed bodies too: it records what
+// they decode to) and writes the session, secrets redacted (--redact-name
+// NAME and --redact REGEXP add to the defaults, and the cassette keeps them
+// for its replays), for package mcptest/cassette to play back in go test.
+// Concurrent HTTP sessions are recorded apart and played apart, one to each
+// connection. The output's directory is checked before anything starts.
 //
 // replay FILE.cassette -- SERVER sends a cassette's recorded requests to a
 // server and prints a diff for each answer that differs, as
@@ -79,7 +81,8 @@
 //
 // serve FILE.cassette plays the recorded server back over stdio (or
 // streamable HTTP with --listen ADDR), for testing a client in any language;
-// a request it has no recording for exits 1 naming the closest one. --once
+// a request it has no recording for gets an error naming the closest one,
+// and serve exits 1. --once
 // plays each recorded answer once; --ignore-param NAME matches requests
 // without that member.
 //

@@ -22,11 +22,10 @@ import (
 var buildDir string
 
 var (
-	binary       = sync.OnceValues(func() (string, error) { return build("mcptestkit", ".") })
-	stdioServer  = sync.OnceValues(func() (string, error) { return build("stdioserver", "./testdata/stdioserver") })
-	taskServer   = sync.OnceValues(func() (string, error) { return build("taskserver", "./testdata/taskserver") })
-	runTimeout   = 2 * time.Minute // a hang guard for one run of the command, not a timing
-	goldenScript = "testdata/script.json"
+	binary      = sync.OnceValues(func() (string, error) { return build("mcptestkit", ".") })
+	stdioServer = sync.OnceValues(func() (string, error) { return build("stdioserver", "./testdata/stdioserver") })
+	taskServer  = sync.OnceValues(func() (string, error) { return build("taskserver", "./testdata/taskserver") })
+	runTimeout  = 2 * time.Minute // a hang guard for one run of the command, not a timing
 )
 
 func build(name, pkg string) (string, error) {

@@ -321,7 +321,10 @@ secrets (members named like token, password, secret, api_key, authorization;
 bearer tokens, gitleaks' formats; --redact-name and --redact add more)
 replaced by [redacted], the same for every secret and derived from none;
 headers are not recorded; what was redacted, and what protects the file, go
-to stderr. The stdio proxy ends when the server does, with its exit status.
+to stderr. Compressed HTTP bodies reach the client as the server sent them and
+are recorded decoded; concurrent HTTP sessions are recorded apart (each
+message with its session) and play back apart. The stdio proxy ends when
+the server does, with its exit status, or when the client goes away.
 Package mcptest/cassette plays a cassette back in go test: Server answers as
 the recorded server did, Replay sends the recorded calls to a live server
 and diffs the answers.`,

@@ -158,7 +158,7 @@ func TestUsageErrors(t *testing.T) {
 		{nil, "mcptestkit checks, calls and records MCP servers."},
 		{[]string{"frobnicate"}, `mcptestkit: unknown command "frobnicate"`},
 		{[]string{"check", "--bogus"}, "mcptestkit check: flag provided but not defined: -bogus"},
-		{[]string{"check", "--format", "xml"}, `--format "xml": use text or json`},
+		{[]string{"check", "--format", "xml"}, `--format "xml": use text, json, sarif or markdown`},
 		{[]string{"check", "--fuzz-calls", "-1"}, "--fuzz-calls -1: give 0 or more"},
 		{[]string{"check", "--run", "tools/("}, `pattern "tools/(": error parsing regexp`},
 		{[]string{"check", "--version", "2099-01-01"}, `--version "2099-01-01" is not a protocol version mcptestkit speaks; use one of 2026-07-28,`},

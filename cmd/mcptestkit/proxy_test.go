@@ -184,7 +184,9 @@ func BenchmarkStdioProxy(b *testing.B) {
 }
 
 // serve plays a cassette to a client over stdio and over HTTP; a request
-// with no recording is an error for the client and exit status 1.
+// with no recording is an error for the client that names the closest
+// recorded request, as cassette.Server does (the client's log may be all a
+// person sees), and exit status 1.
 func TestServeCassette(t *testing.T) {
 	bin, err := binary()
 	require.NoError(t, err)
@@ -208,6 +210,8 @@ func TestServeCassette(t *testing.T) {
 	text, err := call(tr)
 	assert.Equal(t, "Frank Herbert", text)
 	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+	closest := `the closest recorded request: tools/call {"arguments":{"title":"Dune"},"name":"get_author"}`
+	assert.ErrorContains(t, err, closest)
 	require.NotNil(t, cmd.ProcessState, "the transport waits for the process when the client closes")
 	assert.Equal(t, exitFail, cmd.ProcessState.ExitCode())
 	assert.Contains(t, stderr.String(), `the closest recorded request: tools/call {"arguments":{"title":"Dune"},"name":"get_author"}`)
@@ -221,6 +225,7 @@ func TestServeCassette(t *testing.T) {
 	text, err = call(transport.HTTP(u))
 	assert.Equal(t, "Frank Herbert", text)
 	assert.ErrorContains(t, err, "no recorded answer for tools/call")
+	assert.ErrorContains(t, err, closest)
 }
 
 // fromServer counts the cassette's messages from the server.

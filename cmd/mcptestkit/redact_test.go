@@ -18,9 +18,9 @@ func TestRecorderWritesNoSecret(t *testing.T) {
 	token := "ghp_" + strings.Repeat("aB3dE5gH7jK9mN1pQ2sT4vW6yZ8", 2)[:36]
 	rec, err := newRecorder("stdio", &cassette.Redaction{Names: []string{"ssn"}, Patterns: []string{"hunter2"}})
 	require.NoError(t, err)
-	rec.add(cassette.ClientToServer, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
-	rec.add(cassette.ServerToClient, []byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"notes `+token+`","version":"1"}}}`))
-	rec.add(cassette.ClientToServer, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"password":"s3cr3t-first","password":"","note":"hunter2 is it","ssn":"078-05-1120"}}}`))
+	rec.add("", cassette.ClientToServer, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+	rec.add("", cassette.ServerToClient, []byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"notes `+token+`","version":"1"}}}`))
+	rec.add("", cassette.ClientToServer, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"login","arguments":{"password":"s3cr3t-first","password":"","note":"hunter2 is it","ssn":"078-05-1120"}}}`))
 	c := rec.finish()
 	require.NotNil(t, c.Header.Server)
 	head, _ := json.Marshal(c.Header)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -23,8 +24,9 @@ import (
 
 func serveCommand() *command {
 	return &command{
-		name: "serve",
-		args: "[--listen ADDR] FILE.cassette",
+		name:     "serve",
+		noServer: true,
+		args:     "[--listen ADDR] FILE.cassette",
 		about: `Serve plays the server side of a recorded session (what "record -o FILE.cassette"
 wrote), for testing a client in any language against it: over stdio by
 default (launch "mcptestkit serve FILE.cassette" as the client's server), or
@@ -33,8 +35,10 @@ answer to the same request (method and params, _meta left out, secrets
 redacted as when recorded), with the notifications that came before it,
 under the live id; a request recorded several times gets its answers in
 recorded order, then the last again (--once: no more). A request with no
-recording gets a JSON-RPC error, and the closest recorded request is named on
-stderr; the exit status is then 1.`,
+recording gets a JSON-RPC error naming the closest recorded request, which
+is named on stderr too; the exit status is then 1. A cassette of several
+sessions plays one to each client session (over HTTP, each initialize opens
+one; without one, each connection is one).`,
 		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			listen := fs.String("listen", "", "serve streamable HTTP on this `address` (127.0.0.1:PORT) instead of stdio")
 			once := fs.Bool("once", false, "play each recorded answer once: a request sent more often than recorded is a miss (default: the last answer again)")
@@ -58,14 +62,14 @@ stderr; the exit status is then 1.`,
 					fprintf(term.stderr, "mcptestkit serve: %s\n", lines(miss))
 				}
 				if *listen != "" {
-					answer := func(msg []byte) [][]byte {
-						out, miss := p.Answer(msg)
+					answer := func(c *cassette.Conn, msg []byte) [][]byte {
+						out, miss := c.Answer(msg)
 						if miss != "" {
 							onMiss(miss)
 						}
 						return out
 					}
-					err = serveHTTP(ctx, *listen, answer, func(u string) {
+					err = serveHTTP(ctx, *listen, p, answer, func(u string) {
 						fprintf(term.stderr, "mcptestkit serve: %s at %s; stop with Ctrl-C\n", args[0], u)
 					})
 				} else {
@@ -98,7 +102,7 @@ func serveStdio(r io.Reader, w io.Writer, p *cassette.Player, miss func(string))
 		_, err := w.Write(append(msg, '\n'))
 		return err
 	}
-	if err := p.Serve(recv, send, miss); !errors.Is(err, io.EOF) {
+	if err := p.Conn().Serve(recv, send, miss); !errors.Is(err, io.EOF) {
 		return err
 	}
 	return nil
@@ -107,17 +111,21 @@ func serveStdio(r io.Reader, w io.Writer, p *cassette.Player, miss func(string))
 // serveHTTP answers POSTs on listen until ctx ends: a request with JSON, or
 // with an SSE stream when notifications or server requests come before the
 // response (after a server request, the stream waits for the client to
-// POST its response); a notification or a response with 202.
-func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte, ready func(string)) error {
+// POST its response); a notification or a response with 202. Each session
+// plays one of p's recorded sessions: the one an initialize opens (its
+// Mcp-Session-Id names it), or without one (2026-07-28) each connection.
+func serveHTTP(ctx context.Context, listen string, p *cassette.Player, answer func(*cassette.Conn, []byte) [][]byte, ready func(string)) error {
 	var mu sync.Mutex
 	waiting := map[string]chan struct{}{} // by server request id: its response came
+	sessions := map[string]*cassette.Conn{}
+	type connKey struct{}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+		body, err := io.ReadAll(r.Body) // no limit, as a cassette's lines have none
 		if err != nil {
 			w.WriteHeader(http.StatusBadRequest)
 			return
@@ -126,7 +134,22 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 		}
-		if json.Unmarshal(body, &m) == nil && m.Method == "" && len(m.ID) > 0 {
+		_ = json.Unmarshal(body, &m)
+		sid := r.Header.Get("Mcp-Session-Id")
+		if m.Method == "initialize" {
+			sid = rand.Text()
+			w.Header().Set("Mcp-Session-Id", sid)
+		} else if sid == "" {
+			sid = r.Context().Value(connKey{}).(string)
+		}
+		mu.Lock()
+		c := sessions[sid]
+		if c == nil {
+			c = p.Conn()
+			sessions[sid] = c
+		}
+		mu.Unlock()
+		if m.Method == "" && len(m.ID) > 0 {
 			mu.Lock()
 			if ch, ok := waiting[string(m.ID)]; ok {
 				delete(waiting, string(m.ID))
@@ -136,7 +159,7 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		out := answer(body)
+		out := answer(c, body)
 		switch len(out) {
 		case 0:
 			w.WriteHeader(http.StatusAccepted)
@@ -170,7 +193,10 @@ func serveHTTP(ctx context.Context, listen string, answer func([]byte) [][]byte,
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ConnContext: func(ctx context.Context, _ net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, rand.Text())
+		}}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	ready("http://" + l.Addr().String() + "/")

@@ -9,8 +9,9 @@ import (
 
 func surfaceCommand() *command {
 	return &command{
-		name: "surface",
-		args: "FILE...",
+		name:     "surface",
+		noServer: true,
+		args:     "FILE...",
 		about: `Surface merges surface reports (what test binaries run with MCPTEST_SURFACE
 wrote, one per package, and what "mcptestkit check" wrote with it set) and
 prints, per server, what the tests exercised of what the server declares:
@@ -21,7 +22,9 @@ argument they never gave, left out or sent every value of.
 --source picks whose calls count: tests (the default: mcptest.Connect's),
 check (CheckServer's and "mcptestkit check"'s) or fuzz. With --require the
 exit status is 1 when a declared tool, resource, template or prompt was never
-exercised (--exempt NAME leaves one out), so CI can ratchet on it.`,
+exercised (--exempt NAME leaves one out), or when a kind of item the server
+offers was never listed (which it declares is then unknown), so CI can
+ratchet on it. A report with a null entry or a negative count is refused.`,
 		setup: func(fs *flag.FlagSet, conn *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
 			source := fs.String("source", surface.Tests, "whose calls count: tests, check or fuzz")
 			out := fs.String("o", "", "also write the merged report, as JSON, to this `file`")

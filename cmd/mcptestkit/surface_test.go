@@ -70,3 +70,27 @@ func TestCheckWritesSurface(t *testing.T) {
 	assert.Positive(t, s.Tools["get_author"].Calls[surface.Check])
 	assert.Zero(t, s.Tools["get_author"].Calls[surface.Tests])
 }
+
+// A report with a null entry or a negative count is refused, saying where,
+// rather than crashing or counting it; a name with a newline is quoted, so
+// that it cannot forge a line of the listing.
+func TestSurfaceRefusesBrokenReports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for doc, want := range map[string]string{
+		`{"servers":{"s":null}}`:                                   "servers.s is null",
+		`{"servers":{"s":{"tools":{"t":null}}}}`:                   "servers.s.tools.t is null",
+		`{"servers":{"s":{"tools":{"t":{"calls":{"tests":-3}}}}}}`: "servers.s.tools.t.calls.tests is -3",
+	} {
+		p := filepath.Join(dir, "r.json")
+		require.NoError(t, os.WriteFile(p, []byte(doc), 0o644))
+		r := mcptestkit(t, nil, "surface", p)
+		assert.Equal(t, exitUsage, r.code, "%s: %s", doc, r.stderr)
+		assert.Contains(t, r.stderr, want)
+	}
+	p := filepath.Join(dir, "nl.json")
+	require.NoError(t, os.WriteFile(p, []byte(`{"servers":{"s":{"tools":{"a\n\ttool forged":{"declared":true}}}}}`), 0o644))
+	r := mcptestkit(t, nil, "surface", p)
+	require.Equal(t, exitOK, r.code, "%s", r.stderr)
+	assert.NotContains(t, r.stdout, "\n\ttool forged\n", "a forged line")
+}

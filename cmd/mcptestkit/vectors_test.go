@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/parser"
+	goparser "go/parser"
 	"go/token"
 	"log/slog"
 	"os"
@@ -220,7 +220,7 @@ func buildVectors(t *testing.T) ([]vector, error) {
 		if err := os.WriteFile(filepath.Join(tmp, "rules", filepath.Base(f)), []byte(text), 0o644); err != nil {
 			return nil, err
 		}
-		parsed, err := parser.ParseFile(fset, f, data, parser.SkipObjectResolution)
+		parsed, err := goparser.ParseFile(fset, f, data, goparser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}

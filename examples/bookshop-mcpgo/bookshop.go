@@ -100,6 +100,7 @@ func NewNaive(logger *slog.Logger) *server.MCPServer {
 		}
 		b, ok := books[title]
 		if !ok {
+			//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 			return nil, fmt.Errorf("No book titled %q in the catalog.", title) // becomes -32603: the model never sees it
 		}
 		return mcp.NewToolResultText(b.Author), nil
@@ -109,6 +110,7 @@ func NewNaive(logger *slog.Logger) *server.MCPServer {
 			title, _ := url.PathUnescape(strings.TrimPrefix(req.Params.URI, "books://"))
 			b, ok := books[title]
 			if !ok {
+				//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 				return nil, fmt.Errorf("No book titled %q in the catalog.", title) // becomes -32603, not "not found"
 			}
 			return readBook(req.Params.URI, b)
@@ -145,6 +147,7 @@ func bookURI(title string) string { return "books://" + url.PathEscape(title) }
 func readBook(uri string, b *Book) ([]mcp.ResourceContents, error) {
 	if b.Title == unreadable {
 		// A resource handler's error is always -32603 in mcp-go.
+		//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 		return nil, fmt.Errorf("The catalog entry for %q cannot be read: it has infinitely many pages.", b.Title)
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: fmt.Sprintf("%s by %s", b.Title, b.Author)}}, nil
@@ -180,6 +183,7 @@ func newServer(logger *slog.Logger, books map[string]*Book, opts ...server.Serve
 		title := req.Params.Arguments["title"]
 		b, ok := books[title]
 		if !ok {
+			//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 			return nil, fmt.Errorf("No book titled %q in the catalog.", title) // -32603: mcp-go prompts cannot pick a code
 		}
 		return mcp.NewGetPromptResult("Recommendations like "+b.Title, []mcp.PromptMessage{

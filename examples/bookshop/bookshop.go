@@ -59,6 +59,7 @@ func New(logger *slog.Logger) *mcp.Server {
 		if !ok {
 			// A plain error from a typed go-sdk handler becomes the tool
 			// error result; the guard logs it at INFO, without a stack.
+			//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 			return nil, nil, fmt.Errorf("No book titled %q in the catalog.", in.Title)
 		}
 		return text(b.Author), nil, nil
@@ -165,7 +166,7 @@ func newServer(logger *slog.Logger, books map[string]*Book) *mcp.Server {
 			// The template matches any title, so only this handler knows the
 			// book is missing: resource not found, -32602 with the URI in data.
 			data, _ := json.Marshal(map[string]string{"uri": uri})
-			return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: fmt.Sprintf("No book titled %q in the catalog.", title), Data: data}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("No book titled %q in the catalog.", title), Data: data}
 		}
 		if b.Title == unreadable {
 			// Found, but it cannot be served: an internal error, -32603. A

@@ -1,5 +1,7 @@
 package interactive
 
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated as of 2026-07-28 (SEP-2577) but still served, and the kit tests them at every version
+
 import (
 	"context"
 	"encoding/json"
@@ -98,6 +100,7 @@ func NewLegacyOnly(logger *slog.Logger) *mcp.Server {
 	mcp.AddTool(s, deployTool(), func(ctx context.Context, req *mcp.CallToolRequest, in DeployInput) (*mcp.CallToolResult, DeployOutput, error) {
 		answer, err := req.Session.Elicit(ctx, confirmation(in))
 		if err != nil {
+			//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 			return nil, DeployOutput{}, fmt.Errorf("Cannot ask the user to confirm: %w", err)
 		}
 		return finishDeploy(ctx, logger, in, answer)
@@ -142,6 +145,7 @@ func deploy(logger *slog.Logger) mcp.ToolHandlerFor[DeployInput, DeployOutput] {
 				// Asking anyway would fail the whole call (legacy) or leave
 				// the client with a question it cannot answer (2026-07-28).
 				// A tool error tells the model why nothing happened.
+				//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 				return nil, DeployOutput{}, fmt.Errorf("Cannot deploy %s to %s without the user's confirmation, and this client cannot ask the user (it does not support elicitation).", in.Service, in.Environment)
 			}
 			// Content and input requests are exclusive: this result
@@ -191,11 +195,13 @@ func finishDeploy(ctx context.Context, logger *slog.Logger, in DeployInput, answ
 // second.
 func releaseNotes(ctx context.Context, req *mcp.CallToolRequest, in ReleaseNotesInput) (*mcp.CallToolResult, any, error) {
 	if len(in.Changes) == 0 {
+		//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 		return nil, nil, errors.New("No changes given: list at least one change to write notes for.")
 	}
 	answer, answered := req.Params.InputResponses[notesKey]
 	if !answered {
 		if !clientCapabilities(req).sampling {
+			//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 			return nil, nil, errors.New("Cannot write release notes: this client does not offer its model to servers (it does not support sampling).")
 		}
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{notesKey: &mcp.CreateMessageParams{
@@ -209,6 +215,7 @@ func releaseNotes(ctx context.Context, req *mcp.CallToolRequest, in ReleaseNotes
 	}
 	notes := sampledText(answer)
 	if notes == "" {
+		//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 		return nil, nil, errors.New("Cannot write release notes: the client's model answered with no text.")
 	}
 	return text(fmt.Sprintf("Release notes for %s:\n%s", in.Service, notes)), nil, nil
@@ -240,6 +247,7 @@ func sampledText(answer mcp.InputResponse) string {
 // client asks for it by sending a progress token, and only then.
 func migrate(ctx context.Context, req *mcp.CallToolRequest, in MigrateInput) (*mcp.CallToolResult, any, error) {
 	if len(in.Tables) == 0 {
+		//lint:ignore ST1005 a tool's error text is a sentence for the model, not for wrapping
 		return nil, nil, errors.New("No tables given: list the tables to migrate.")
 	}
 	token := req.Params.GetProgressToken()

@@ -57,20 +57,42 @@ func TestMonitorPassesRealSDKServers(t *testing.T) {
 
 // BenchmarkSuiteMonitor measures what the protocol monitor costs a package
 // of tests: BenchmarkSuite's "mcptest" suite (n parallel tests, each a
-// Connect and three calls to go-sdk's echo server) with the monitor on (the
-// default) and off, in turn in one run; "ratio" is on over off.
+// Connect and three calls to go-sdk's echo server) in a child process, with
+// the monitor on (the default) and off, in turn (the first kind first in
+// one iteration and last in the next). It reports each kind's wall time and
+// the CPU time its process used (user and system, which other processes'
+// load on the machine does not inflate), and "cpu-ratio", on over off.
 //
-//	go test -run '^$' -bench BenchmarkSuiteMonitor -count 6 ./integration/mcptest
+//	go test -run '^$' -bench BenchmarkSuiteMonitor -benchtime 8x -count 6 ./integration/mcptest
 func BenchmarkSuiteMonitor(b *testing.B) {
+	kinds := []string{"mcptest", "mcptest-no-monitor"}
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			runSideBySide(b, []string{"mcptest", "mcptest-no-monitor"}, 1, func(kind string) {
-				cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
-				cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d", suiteEnv, kind, n))
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("the %s suite failed: %v\n%s", kind, err, tail(out, 4000))
+			wall := make([]time.Duration, len(kinds))
+			cpu := make([]time.Duration, len(kinds))
+			iter := 0
+			for b.Loop() {
+				for j := range kinds {
+					k := j
+					if iter%2 == 1 {
+						k = len(kinds) - 1 - j
+					}
+					cmd := exec.Command(os.Args[0], "-test.run=^TestBenchSuiteChild$", "-test.count=1")
+					cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d", suiteEnv, kinds[k], n))
+					start := time.Now()
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Fatalf("the %s suite failed: %v\n%s", kinds[k], err, tail(out, 4000))
+					}
+					wall[k] += time.Since(start)
+					cpu[k] += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 				}
-			}, time.Second, "s")
+				iter++
+			}
+			for k, kind := range kinds {
+				b.ReportMetric(wall[k].Seconds()/float64(iter), "s-"+kind)
+				b.ReportMetric(cpu[k].Seconds()/float64(iter), "cpu-s-"+kind)
+			}
+			b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "cpu-ratio")
 		})
 	}
 }

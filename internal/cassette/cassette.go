@@ -8,6 +8,13 @@
 //	{"dir":"c2s","ms":0,"msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{...}}}
 //	{"dir":"s2c","ms":3,"msg":{"jsonrpc":"2.0","id":1,"result":{...}}}
 //
+// A recording of several sessions at once (HTTP clients sharing one proxy)
+// is version 2: each message line names its session, a number the recorder
+// gave it ("session":1), so that a request's id and answer pair up within
+// their session. A recording of one session is written as version 1, which
+// this package reads as well. Lines have no length limit: what the writer
+// writes, the reader reads.
+//
 // Nothing machine-specific is kept: no paths, no host names, no wall-clock
 // times. Secrets are replaced before a message is written (see [Redactor]).
 package cassette
@@ -20,10 +27,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/mcptestkit/mcptestkit/internal/jsonscan"
 )
 
-// Version is the format's version, the header's "cassette" member.
-const Version = 1
+// Version is the newest version of the format, the header's "cassette"
+// member; a cassette is written in the oldest version that holds it.
+const Version = 2
 
 // Directions of a message.
 const (
@@ -48,9 +60,12 @@ type Info struct {
 
 // Frame is one message.
 type Frame struct {
-	Dir string          `json:"dir"`
-	Ms  int64           `json:"ms"`
-	Msg json.RawMessage `json:"msg"`
+	Dir string `json:"dir"`
+	Ms  int64  `json:"ms"`
+	// Session numbers the session the message belongs to, from 1, when the
+	// cassette holds several (version 2); 0 when it holds one.
+	Session int             `json:"session,omitempty"`
+	Msg     json.RawMessage `json:"msg"`
 }
 
 // Cassette is a whole recorded session.
@@ -63,17 +78,30 @@ type Cassette struct {
 func (c *Cassette) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	h := c.Header
-	h.Cassette = Version
+	h.Cassette = 1
+	for _, f := range c.Frames {
+		if f.Session != 0 {
+			h.Cassette = 2
+			break
+		}
+	}
 	if err := writeLine(bw, h); err != nil {
 		return err
 	}
+	var m bytes.Buffer
 	for _, f := range c.Frames {
-		var m bytes.Buffer
+		m.Reset()
 		if err := json.Compact(&m, f.Msg); err != nil {
 			return fmt.Errorf("cassette: a %s message is not JSON: %v", f.Dir, err)
 		}
-		f.Msg = m.Bytes()
-		if err := writeLine(bw, f); err != nil {
+		// The message, however long, is copied once: not marshalled again.
+		head, err := json.Marshal(Frame{Dir: f.Dir, Ms: f.Ms, Session: f.Session, Msg: json.RawMessage("0")})
+		if err != nil {
+			return err
+		}
+		bw.Write(head[:len(head)-len(`0}`)])
+		bw.Write(m.Bytes())
+		if _, err := bw.WriteString("}\n"); err != nil {
 			return err
 		}
 	}
@@ -89,17 +117,31 @@ func writeLine(w *bufio.Writer, v any) error {
 	return w.WriteByte('\n')
 }
 
-// WriteFile writes c to path through a temporary file renamed over it.
-func (c *Cassette) WriteFile(path string) error {
-	var b bytes.Buffer
-	if err := c.Write(&b); err != nil {
+// WriteFile writes c to path through a new temporary file in the same
+// directory (created exclusively, so nothing planted there is followed),
+// renamed over path: a reader sees the old file or the new one whole, and
+// concurrent writers do not disturb each other (the last rename wins).
+func (c *Cassette) WriteFile(path string) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := c.Write(f); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := f.Chmod(0o644); err != nil { // CreateTemp's 0600: a cassette is meant to be shared
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // ReadFile reads the cassette at path.
@@ -127,57 +169,142 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // Read reads a cassette, checking every line: a header of a version this
 // package reads, then frames with a direction, a time that does not go
-// back, and a JSON-RPC message. An error names the line (a *LineError).
+// back, and a JSON-RPC message. An error names the line (a *LineError). A
+// file with no header (empty, or blank lines only) is an error.
 func Read(r io.Reader) (*Cassette, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 64<<20)
+	br := bufio.NewReaderSize(r, 64<<10)
 	c := &Cassette{}
 	n := 0
+	header := false
 	var last int64
-	for sc.Scan() {
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return nil, &LineError{n + 1, err}
+		}
+		if len(line) == 0 && err == io.EOF {
+			break
+		}
 		n++
-		line := bytes.TrimSpace(sc.Bytes())
+		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
-			continue
-		}
-		if n == 1 {
-			dec := json.NewDecoder(bytes.NewReader(line))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&c.Header); err != nil {
-				return nil, &LineError{n, fmt.Errorf("not a cassette header: %v", err)}
-			}
-			if c.Header.Cassette != Version {
-				return nil, &LineError{n, fmt.Errorf("cassette version %d, this build reads version %d", c.Header.Cassette, Version)}
+			if err == io.EOF {
+				break
 			}
 			continue
 		}
-		var f Frame
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, &LineError{n, fmt.Errorf("not a message line: %v", err)}
+		if !header {
+			if err := readHeader(line, &c.Header); err != nil {
+				return nil, &LineError{n, err}
+			}
+			header = true
+		} else {
+			f, ferr := readFrame(line, last, c.Header.Cassette)
+			if ferr != nil {
+				return nil, &LineError{n, ferr}
+			}
+			last = f.Ms
+			c.Frames = append(c.Frames, f)
 		}
-		switch {
-		case f.Dir != ClientToServer && f.Dir != ServerToClient:
-			return nil, &LineError{n, fmt.Errorf("dir is %q, want %q or %q", f.Dir, ClientToServer, ServerToClient)}
-		case f.Ms < last:
-			return nil, &LineError{n, fmt.Errorf("ms %d goes back in time (the line before: %d)", f.Ms, last)}
-		case !isMessage(f.Msg):
-			return nil, &LineError{n, errors.New("msg is not a JSON-RPC 2.0 message")}
+		if err == io.EOF {
+			break
 		}
-		last = f.Ms
-		c.Frames = append(c.Frames, f)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &LineError{n + 1, err}
-	}
-	if n == 0 {
-		return nil, &LineError{1, errors.New("empty: no cassette header")}
+	if !header {
+		return nil, &LineError{max(n, 1), errors.New("empty: no cassette header")}
 	}
 	return c, nil
 }
 
+func readHeader(line []byte, h *Header) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(h); err != nil {
+		return fmt.Errorf("not a cassette header: %v", err)
+	}
+	if h.Cassette < 1 || h.Cassette > Version {
+		return fmt.Errorf("cassette version %d, this build reads versions 1 to %d", h.Cassette, Version)
+	}
+	return nil
+}
+
+func readFrame(line []byte, last int64, version int) (Frame, error) {
+	var f Frame
+	if !scanFrame(line, &f) {
+		// What the scanner is unsure of, encoding/json reads, or names
+		// what is wrong.
+		f = Frame{}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return f, fmt.Errorf("not a message line: %v", err)
+		}
+	}
+	switch {
+	case f.Dir != ClientToServer && f.Dir != ServerToClient:
+		return f, fmt.Errorf("dir is %q, want %q or %q", f.Dir, ClientToServer, ServerToClient)
+	case f.Ms < last:
+		return f, fmt.Errorf("ms %d goes back in time (the line before: %d)", f.Ms, last)
+	case f.Session < 0 || (f.Session > 0 && version < 2):
+		return f, fmt.Errorf("session %d: a version %d cassette has none, version 2 numbers them from 1", f.Session, version)
+	case !isMessage(f.Msg):
+		return f, errors.New("msg is not a JSON-RPC 2.0 message")
+	}
+	return f, nil
+}
+
+// scanFrame reads a message line in one pass, a long message's bytes not
+// copied; false when it is unsure (see package jsonscan).
+func scanFrame(line []byte, f *Frame) bool {
+	return jsonscan.Object(line, func(key []byte, escaped bool, value []byte) bool {
+		var err error
+		switch string(key) {
+		case "dir":
+			var ok bool
+			f.Dir, ok = jsonscan.String(value)
+			return ok && !escaped
+		case "ms":
+			f.Ms, err = strconv.ParseInt(string(value), 10, 64)
+		case "session":
+			f.Session, err = strconv.Atoi(string(value))
+		case "msg":
+			f.Msg = value
+		default:
+			return false
+		}
+		return err == nil && !escaped
+	})
+}
+
+// isMessage reports whether msg is a JSON-RPC 2.0 request, notification or
+// response.
 func isMessage(msg json.RawMessage) bool {
+	var jsonrpc, method, id, result, errObj []byte
+	fast := jsonscan.Object(msg, func(key []byte, escaped bool, value []byte) bool {
+		switch string(key) {
+		case "jsonrpc":
+			jsonrpc = value
+		case "method":
+			method = value
+		case "id":
+			id = value
+		case "result":
+			result = value
+		case "error":
+			errObj = value
+		default:
+			return !escaped && !jsonscan.Folds(key, "jsonrpc", "method", "id", "result", "error")
+		}
+		return !escaped
+	})
+	if fast && string(jsonrpc) == `"2.0"` && (method == nil || method[0] == '"') {
+		m, _ := jsonscan.String(method)
+		return m != "" || (id != nil && (result != nil || errObj != nil))
+	}
+	return isMessageSlow(msg)
+}
+
+func isMessageSlow(msg json.RawMessage) bool {
 	var m struct {
 		JSONRPC string          `json:"jsonrpc"`
 		Method  string          `json:"method"`

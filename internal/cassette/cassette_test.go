@@ -40,7 +40,7 @@ func TestReadRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"empty", "", "1: empty: no cassette header"},
 		{"not a header", `{"dir":"c2s"}` + "\n", `1: not a cassette header: json: unknown field "dir"`},
-		{"version", `{"cassette":2}` + "\n", "1: cassette version 2, this build reads version 1"},
+		{"version", `{"cassette":3}` + "\n", "1: cassette version 3, this build reads versions 1 to 2"},
 		{"direction", head + ok + `{"dir":"up","ms":1,"msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}`, `3: dir is "up"`},
 		{"time", head + ok + `{"dir":"s2c","ms":0,"msg":{"jsonrpc":"2.0","id":1,"result":{}}}`, "3: ms 0 goes back in time"},
 		{"message", head + `{"dir":"s2c","ms":0,"msg":{"id":1,"result":{}}}`, "2: msg is not a JSON-RPC 2.0 message"},

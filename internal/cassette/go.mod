@@ -7,6 +7,7 @@ go 1.25
 
 require (
 	github.com/BobuSumisu/aho-corasick v1.0.3
+	github.com/mcptestkit/mcptestkit v0.1.0
 	github.com/spf13/viper v1.19.0
 	github.com/stretchr/testify v1.10.0
 	github.com/zricethezav/gitleaks/v8 v8.30.1
@@ -42,3 +43,5 @@ require (
 	gopkg.in/ini.v1 v1.67.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+
+replace github.com/mcptestkit/mcptestkit => ../../

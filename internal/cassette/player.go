@@ -20,8 +20,9 @@ type Exchange struct {
 	Answer json.RawMessage // the response; nil if none was recorded
 	Retry  bool            // a multi round-trip retry (inputResponses, requestState)
 
-	key   string          // what a live request is matched by
-	token json.RawMessage // the request's progressToken
+	key     string          // what a live request is matched by
+	token   json.RawMessage // the request's progressToken
+	session int             // the recorded session's number (0: the only one)
 }
 
 // Player answers live requests from a cassette, as the recorded server did.
@@ -31,8 +32,16 @@ type Player struct {
 	opts      PlayOptions
 	ignore    map[string]bool
 
-	mu   sync.Mutex
-	used map[string]int // by key: answers given
+	mu      sync.Mutex
+	used    map[usedKey]int // answers given
+	claimed map[int]bool    // recorded sessions a live connection plays
+}
+
+// usedKey counts the answers given to a request, within the recorded
+// session a live connection plays.
+type usedKey struct {
+	session int
+	key     string
 }
 
 // PlayOptions say how a Player matches and answers.
@@ -61,12 +70,16 @@ func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the cassette's header: %v", err)
 	}
-	p := &Player{red: red, used: map[string]int{}, opts: opts, ignore: map[string]bool{}}
+	p := &Player{red: red, used: map[usedKey]int{}, claimed: map[int]bool{}, opts: opts, ignore: map[string]bool{}}
 	for _, n := range opts.Ignore {
 		p.ignore[n] = true
 	}
-	open := map[string]*Exchange{} // by request id
-	var last *Exchange
+	type sessionID struct {
+		session int
+		id      string
+	}
+	open := map[sessionID]*Exchange{} // requests not yet answered
+	last := map[int]*Exchange{}       // by session: the latest request
 	for _, f := range c.Frames {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -78,17 +91,18 @@ func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
 		case f.Dir == ClientToServer && m.Method != "" && len(m.ID) > 0:
 			x := &Exchange{Method: m.Method, Params: withoutMeta(m.Params), Shown: shown(m.Method, m.Params),
 				Retry: bytes.Contains(m.Params, []byte(`"inputResponses"`)) || bytes.Contains(m.Params, []byte(`"requestState"`)),
-				key:   p.key(m.Method, red.Message(m.Params)), token: progressToken(m.Params)}
-			open[string(m.ID)] = x
+				key:   p.key(m.Method, red.Message(m.Params)), token: progressToken(m.Params), session: f.Session}
+			open[sessionID{f.Session, string(m.ID)}] = x
 			p.exchanges = append(p.exchanges, x)
-			last = x
+			last[f.Session] = x
 		case f.Dir == ServerToClient && m.Method == "" && len(m.ID) > 0:
-			if x := open[string(m.ID)]; x != nil {
+			k := sessionID{f.Session, string(m.ID)}
+			if x := open[k]; x != nil {
 				x.Answer = f.Msg
-				delete(open, string(m.ID))
+				delete(open, k)
 			}
-		case f.Dir == ServerToClient && m.Method != "" && last != nil && last.Answer == nil:
-			last.Notes = append(last.Notes, f.Msg)
+		case f.Dir == ServerToClient && m.Method != "" && last[f.Session] != nil && last[f.Session].Answer == nil:
+			last[f.Session].Notes = append(last[f.Session].Notes, f.Msg)
 		}
 	}
 	return p, nil
@@ -97,14 +111,31 @@ func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
 // Exchanges returns the recorded requests, in order.
 func (p *Player) Exchanges() []*Exchange { return p.exchanges }
 
+// Conn is one live connection (or session) a [Player] answers. Where the
+// cassette holds several recorded sessions, a Conn plays one of them: the
+// first its first request matches that no other Conn plays yet (once all
+// are taken, the first that matches); a request that session never made is
+// answered from the others. So concurrent recorded sessions play back
+// apart, each with its own answers.
+type Conn struct {
+	p       *Player
+	session int
+	bound   bool
+}
+
+// Conn returns a new live connection of p's.
+func (p *Player) Conn() *Conn { return &Conn{p: p} }
+
 // Answer returns the messages to send for the client's message msg: the
 // recorded notifications, server requests (see [ServerRequest]) and
 // response of the same request (same method and params, _meta left out;
 // initialize, server/discover and ping by method alone), under the live id
-// and progress token; in recorded order, then the last again. Nothing for a notification or a response. A request with no
-// recording gets a JSON-RPC error, and miss says which recorded request is
-// closest, for the caller to report.
-func (p *Player) Answer(msg []byte) (out [][]byte, miss string) {
+// and progress token; in recorded order, then the last again. Nothing for a
+// notification or a response. A request with no recording gets a JSON-RPC
+// error, and miss (which the error's message holds too) says which
+// recorded request is closest, for the caller to report.
+func (c *Conn) Answer(msg []byte) (out [][]byte, miss string) {
+	p := c.p
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -122,9 +153,18 @@ func (p *Player) Answer(msg []byte) (out [][]byte, miss string) {
 	if p.red != nil {
 		params = p.red.Message(params)
 	}
-	x, miss := p.match(m.Method, params)
+	x, miss := c.match(m.Method, params)
 	if x == nil || x.Answer == nil {
-		return [][]byte{errorResponse(m.ID, -32603, "no recorded answer for "+shown(m.Method, params))}, miss
+		text := "no recorded answer for " + shown(m.Method, params)
+		// The client's log is often all a person sees (serve behind an
+		// IDE, or a test in another language): the error says what the
+		// miss does, the closest recorded request too.
+		if _, hint, ok := strings.Cut(miss, "\n"); ok {
+			text += "; " + hint
+		} else if miss != "" {
+			text = miss
+		}
+		return [][]byte{errorResponse(m.ID, -32603, text)}, miss
 	}
 	live := progressToken(m.Params)
 	for _, n := range x.Notes {
@@ -145,24 +185,53 @@ func (p *Player) recorded(method string) bool {
 	return false
 }
 
-func (p *Player) match(method string, params json.RawMessage) (*Exchange, string) {
+func (c *Conn) match(method string, params json.RawMessage) (*Exchange, string) {
+	p := c.p
 	k := p.key(method, params)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var same []*Exchange
+	var all []*Exchange
 	for _, x := range p.exchanges {
 		if x.key == k {
-			same = append(same, x)
+			all = append(all, x)
 		}
 	}
-	switch n := p.used[k]; {
-	case len(same) > 0 && p.opts.Once && n >= len(same):
+	if len(all) == 0 {
+		return nil, fmt.Sprintf("no recorded answer for the request %s\n%s", shown(method, params), p.closest(method, k))
+	}
+	if !c.bound {
+		c.session, c.bound = all[0].session, true
+		for _, x := range all {
+			if !p.claimed[x.session] {
+				c.session = x.session
+				break
+			}
+		}
+		p.claimed[c.session] = true
+	}
+	session, same := c.session, sessionOnly(all, c.session)
+	if len(same) == 0 { // a request this session never made: another's answers
+		session, same = all[0].session, sessionOnly(all, all[0].session)
+	}
+	u := usedKey{session, k}
+	switch n := p.used[u]; {
+	case p.opts.Once && n >= len(same):
 		return nil, fmt.Sprintf("no recorded answer left for the request %s: it was recorded %d time(s), and each answer is played once", shown(method, params), len(same))
-	case len(same) > 0:
-		p.used[k]++
+	default:
+		p.used[u]++
 		return same[min(n, len(same)-1)], ""
 	}
-	return nil, fmt.Sprintf("no recorded answer for the request %s\n%s", shown(method, params), p.closest(method, k))
+}
+
+// sessionOnly returns the exchanges of xs in session.
+func sessionOnly(xs []*Exchange, session int) []*Exchange {
+	var out []*Exchange
+	for _, x := range xs {
+		if x.session == session {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // closest names the recorded request most like k: of the same method, the
@@ -289,11 +358,11 @@ func progressToken(params json.RawMessage) json.RawMessage {
 	return m.Meta.ProgressToken
 }
 
-// Serve answers what recv returns with send, as [Player.Answer] does, until
+// Serve answers what recv returns with send, as [Conn.Answer] does, until
 // recv or send fails, and returns that error; miss is told of each request
 // with no recording. After a server request it waits for the client's
 // response: what the client sends meanwhile is answered after it.
-func (p *Player) Serve(recv func() ([]byte, error), send func([]byte) error, miss func(string)) error {
+func (c *Conn) Serve(recv func() ([]byte, error), send func([]byte) error, miss func(string)) error {
 	var backlog [][]byte
 	for {
 		var msg []byte
@@ -305,7 +374,7 @@ func (p *Player) Serve(recv func() ([]byte, error), send func([]byte) error, mis
 				return err
 			}
 		}
-		out, m := p.Answer(msg)
+		out, m := c.Answer(msg)
 		if m != "" {
 			miss(m)
 		}

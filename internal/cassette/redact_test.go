@@ -221,14 +221,15 @@ func TestPlaceholder(t *testing.T) {
 	}}
 	p, err := cassette.NewPlayer(c, cassette.PlayOptions{})
 	require.NoError(t, err)
-	out, miss := p.Answer([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"login","arguments":{"user":"ann","password":"another one"}}}`))
+	conn := p.Conn()
+	out, miss := conn.Answer([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"login","arguments":{"user":"ann","password":"another one"}}}`))
 	require.Empty(t, miss)
 	assert.Contains(t, string(out[0]), "welcome")
-	out, miss = p.Answer([]byte(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"login","arguments":{"user":"bob","password":"s3cr3t"}}}`))
+	out, miss = conn.Answer([]byte(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"login","arguments":{"user":"bob","password":"s3cr3t"}}}`))
 	require.Empty(t, miss)
 	assert.Contains(t, string(out[0]), "hi bob")
 	// A miss names the request, redacted.
-	out, miss = p.Answer([]byte(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"login","arguments":{"user":"cy","password":"s3cr3t-miss"}}}`))
+	out, miss = conn.Answer([]byte(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"login","arguments":{"user":"cy","password":"s3cr3t-miss"}}}`))
 	assert.NotEmpty(t, miss)
 	assert.NotContains(t, miss+string(out[0]), "s3cr3t-miss")
 }

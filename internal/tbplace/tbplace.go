@@ -9,6 +9,7 @@ package tbplace
 import (
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -19,8 +20,14 @@ import (
 // A Place is a line of a test where reports go; the zero Place, for a t
 // that is not a *testing.T (a fake, a wrapper), leaves every report to t.
 type Place struct {
-	t  *testing.T
+	t  reporter
 	at string // "file:line: ", as testing prints it
+}
+
+// reporter is what Report writes to: a *testing.T or *testing.F.
+type reporter interface {
+	Output() io.Writer
+	Fail()
 }
 
 // Caller returns the place of the first caller, up the stack, whose file is
@@ -31,9 +38,22 @@ func Caller(t testing.TB, file string) Place {
 	if !ok {
 		return Place{}
 	}
+	return Place{t: tt, at: line(file)}
+}
+
+// Line is [Caller]'s line, "file:line: ", whatever the test: a fuzz test
+// finds it once, and reports each input's failures there with [At].
+func Line(file string) string { return line(file) }
+
+// At returns the place at line (from [Line]) on t, a *testing.T or
+// *testing.F.
+func At(t reporter, line string) Place { return Place{t: t, at: line} }
+
+// line finds the line for Caller and Line, which call it directly.
+func line(file string) string {
 	dir := filepath.Dir(file)
 	var pcs [16]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
 	for {
 		f, more := frames.Next()
 		if filepath.Dir(f.File) != dir || strings.HasSuffix(f.File, "_test.go") || !more {
@@ -41,7 +61,7 @@ func Caller(t testing.TB, file string) Place {
 			if full := flag.Lookup("test.fullpath"); full == nil || full.Value.String() != "true" {
 				name = filepath.Base(name)
 			}
-			return Place{t: tt, at: fmt.Sprintf("%s:%d: ", name, f.Line)}
+			return fmt.Sprintf("%s:%d: ", name, f.Line)
 		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"math"
 	"net/url"
 	"regexp"
-	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -168,31 +168,41 @@ func engine(timeout time.Duration) jsonschema.RegexpEngine {
 }
 
 // timedMatches counts the matches run with a timeout: each starts or keeps
-// alive regexp2's clock goroutine, one per process (hence a package
-// variable).
-var timedMatches atomic.Int64
+// alive regexp2's clock goroutine, one per process (hence package
+// variables). clock is held for reading by each timed match and for writing
+// by StopClock, so that the clock never stops under a match it times.
+var (
+	timedMatches atomic.Int64
+	clock        sync.RWMutex
+)
 
-// AwaitClock waits, up to limit, for regexp2's clock goroutine to end, when a
-// match was timed: it outlives the last match by about a second, long enough
-// for the goleak.VerifyTestMain of a test binary that ends just after a check
-// to report it as a leak.
-func AwaitClock(limit time.Duration) {
+// StopClock ends regexp2's clock goroutine, if a timed match started it: it
+// outlives the last match by over a second, long enough for the
+// goleak.VerifyTestMain of a test binary that ends just after a check or an
+// assertion to report it as a leak. It waits for the timed matches under way
+// to end; a later one starts the clock again. Every code path that matches
+// patterns on a test's or a program's behalf calls it when done.
+func StopClock() {
 	if timedMatches.Load() == 0 {
 		return
 	}
-	buf := make([]byte, 1<<20)
-	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if !bytes.Contains(buf[:runtime.Stack(buf, true)], []byte("github.com/dlclark/regexp2.runClock")) {
-			return
-		}
-	}
+	clock.Lock()
+	defer clock.Unlock()
+	regexp2.StopTimeoutClock()
 }
+
+// TimedMatches returns how many timed matches have run in the process: a
+// caller compares it before and after its work to learn whether the work
+// started the clock.
+func TimedMatches() int64 { return timedMatches.Load() }
 
 // ecma is a pattern regexp2 runs.
 type ecma struct{ re *regexp2.Regexp }
 
 func (e ecma) MatchString(s string) bool {
 	if e.re.MatchTimeout > 0 && e.re.MatchTimeout < math.MaxInt64 {
+		clock.RLock()
+		defer clock.RUnlock()
 		timedMatches.Add(1)
 	}
 	ok, err := e.re.MatchString(s)

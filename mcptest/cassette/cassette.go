@@ -24,40 +24,47 @@ import (
 // response awaited. A request recorded several times
 // gets its answers in recorded order, then the last one again ([Once]
 // says otherwise). A request with no recording fails the test, naming the
-// closest recorded request, and gets a JSON-RPC error. A cassette that
-// cannot be read fails the test at once, naming the line.
+// closest recorded request, and gets a JSON-RPC error that names it too. A
+// cassette that holds several sessions (recorded from concurrent HTTP
+// clients) plays one to each connection, in the order they connect. A
+// cassette that cannot be read fails the test at once, naming the line.
 func Server(t testing.TB, path string, opts ...Option) mcptest.Server {
 	t.Helper()
 	var o cf.PlayOptions
 	for _, opt := range opts {
-		opt(&o)
+		if opt.apply != nil { // the zero Option changes nothing
+			opt.apply(&o)
+		}
 	}
 	p := load(t, path, o)
 	if p == nil {
 		return nil
 	}
 	return mcptest.ServerFunc(func(ctx context.Context, conn *memtransport.Conn) error {
-		_ = p.Serve(func() ([]byte, error) { return conn.Receive(ctx) },
+		_ = p.Conn().Serve(func() ([]byte, error) { return conn.Receive(ctx) },
 			func(msg []byte) error { return conn.Send(ctx, msg) },
 			func(miss string) { t.Errorf("cassette %s: %s", path, miss) })
 		return nil // the connection ended
 	})
 }
 
-// Option changes how [Server] matches and answers requests.
-type Option func(*cf.PlayOptions)
+// Option changes how [Server] matches and answers requests. The zero Option
+// changes nothing.
+type Option struct {
+	apply func(*cf.PlayOptions)
+}
 
 // Once plays each recorded answer once: a request sent more often than it
 // was recorded fails the test, as one never recorded does. Without it the
 // last recorded answer is given again, as a server that answers the same
 // question the same way would.
-func Once() Option { return func(o *cf.PlayOptions) { o.Once = true } }
+func Once() Option { return Option{func(o *cf.PlayOptions) { o.Once = true }} }
 
 // IgnoreParams leaves the members with these names out of a request's
 // params, at any depth, when it is matched with the recorded ones: for
 // arguments that change from run to run (a timestamp, a generated id).
 func IgnoreParams(names ...string) Option {
-	return func(o *cf.PlayOptions) { o.Ignore = append(o.Ignore, names...) }
+	return Option{func(o *cf.PlayOptions) { o.Ignore = append(o.Ignore, names...) }}
 }
 
 func load(t testing.TB, path string, opts cf.PlayOptions) *cf.Player {

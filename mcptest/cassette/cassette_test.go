@@ -129,9 +129,10 @@ func TestServerOnce(t *testing.T) {
 }
 
 // IgnoreParams: a member that changes from run to run does not keep a
-// request from matching; the recorded answers come in recorded order.
+// request from matching; the recorded answers come in recorded order. The
+// zero Option beside it changes nothing.
 func TestServerIgnoreParams(t *testing.T) {
-	c := mcptest.Connect(t, cassette.Server(t, "testdata/notes.cassette", cassette.IgnoreParams("text")))
+	c := mcptest.Connect(t, cassette.Server(t, "testdata/notes.cassette", cassette.Option{}, cassette.IgnoreParams("text")))
 	for _, want := range []string{"note 1 kept", "note 2 kept", "a note needs some text"} {
 		res, err := c.CallTool(t.Context(), "add_note", map[string]any{"text": "anything at all"})
 		require.NoError(t, err)

@@ -84,6 +84,25 @@ type Result struct {
 	Transcript []string
 	// Duration is how long the check took.
 	Duration time.Duration
+	// Rule is the row of the check table the check belongs to; zero for
+	// a check Options.Skip left out.
+	Rule Rule
+}
+
+// Rule is one row of the check table: the rule a check judges, for reports
+// that group findings by rule (SARIF) or key them (baselines).
+type Rule struct {
+	// ID is the row's name: a check's name, or a family's with a
+	// placeholder for its item ("tools/calls/<tool>").
+	ID string
+	// Level is what breaking the rule makes a check: Fail for a MUST,
+	// Warn for a SHOULD or a convention.
+	Level Status
+	// Spec is where the rule is written: a specification page as named on
+	// modelcontextprotocol.io, "JSON-RPC 2.0", or "a convention".
+	Spec string
+	// Doc says what the rule requires, in one paragraph.
+	Doc string
 }
 
 // String formats r as one line, and its detail and transcript on the
@@ -160,10 +179,18 @@ type Options struct {
 	// Strict makes warnings count as failures: Run's error names the
 	// checks that warned too.
 	Strict bool
+	// Tokens, when set, counts the tokens of a text as a model's tokenizer
+	// does; the lint/tokens check then reports what tools/list costs the
+	// model's context, per tool and in all, and warns past TokenBudget
+	// (default [DefaultTokenBudget]). Nil skips it: this module embeds no
+	// tokenizer (their vocabularies are megabytes); mcptestkit check has one.
+	Tokens      func(text string) int
+	TokenBudget int
 }
 
 // ErrConnect is wrapped by the error [Run] returns when it could not open
-// and initialize its first connection, so no check could run.
+// and initialize its first connection, so no check could run. That error
+// wraps the connection's error too: errors.As finds its cause.
 var ErrConnect = errors.New("could not connect to the server")
 
 // Run runs the checks against the server dial reaches and returns nil if
@@ -184,6 +211,9 @@ func Run(ctx context.Context, dial Dialer, opts *Options) error {
 	if dial == nil {
 		return errors.New("servercheck: Run: the Dialer is nil")
 	}
+	// A server's lookahead pattern starts regexp2's timing goroutine, which
+	// would outlive the checks by a second: a leak to a user's goleak.
+	defer toolschema.StopClock()
 	defer s.close()
 	if err := s.answerInput(); err != nil {
 		return fmt.Errorf("servercheck: %w", err)
@@ -222,6 +252,7 @@ type suite struct {
 	// connection found the server declaring tasks.
 	tasksAt map[string]bool
 	wire    wireLog // messages that break the protocol's schema
+	lint    lintState
 	// monitors are the protocol monitors of the connections (guarded by mu).
 	monitors []*monitor.Monitor
 
@@ -282,7 +313,7 @@ func (s *suite) takeCrashes() []crash.Report {
 func (s *suite) start() error {
 	c, err := s.open(s.opts.Version)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrConnect, err)
+		return fmt.Errorf("%w: %w", ErrConnect, err)
 	}
 	s.main = c
 	if caps := c.cl.ServerCapabilities(); caps != nil {
@@ -330,7 +361,7 @@ func (s *suite) check(name string, fn func(c *state)) {
 	}
 	for _, p := range s.skip {
 		if matchPrefix(p, elems, false) {
-			fn = func(c *state) { c.skipf(skippedByPattern) }
+			fn = func(c *state) { c.skipf(SkippedDetail) }
 			break
 		}
 	}
@@ -357,6 +388,9 @@ func (s *suite) check(name string, fn func(c *state)) {
 		c.claimCrashes()
 		c.claimIDMismatches()
 		res := c.result()
+		if c.fam != nil {
+			res.Rule = c.fam.rule()
+		}
 		res.Duration = time.Since(start)
 		return res
 	}
@@ -437,6 +471,7 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
 }
 
-// skippedByPattern is the Detail of a check Options.Skip left out; a caller
-// may reword it for its own option (cmd/mcptestkit says --skip).
-const skippedByPattern = "left out by Options.Skip"
+// SkippedDetail is the Detail of the Result of a check that Options.Skip
+// left out: a caller compares with it to reword the reason for its own
+// option (mcptest.SkipChecks, mcptestkit check --skip).
+const SkippedDetail = "left out by Options.Skip"

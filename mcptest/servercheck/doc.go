@@ -208,6 +208,36 @@
 //	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
 //	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
 //	                                      set, an unannounced list change)
+//	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
+//	                                      description (warned), an optional one too, and none is one word (noted): the
+//	                                      descriptions are how a model picks the tool and fills its arguments (a tool
+//	                                      with no description at all is tools/descriptions') (a convention: the MCP
+//	                                      documentation's tool-design guidance)
+//	lint/enums/<tool>                  W  a parameter with enum values says what they mean: its description names
+//	                                      them, or each value is a oneOf/anyOf const with a title or description
+//	                                      (noted otherwise) (a convention: the MCP documentation's tool-design
+//	                                      guidance)
+//	lint/annotations/<tool>            W  the hints agree with each other and with the name: destructiveHint true with
+//	                                      readOnlyHint true (destructiveHint is meaningful only when readOnlyHint is
+//	                                      false), readOnlyHint on a tool named for deleting (delete, remove, drop,
+//	                                      destroy, purge, erase, truncate, wipe) are warned; destructiveHint false on
+//	                                      such a tool is noted (server/tools, "Tool Annotations" (ToolAnnotations in
+//	                                      the schema))
+//	lint/output-text/<tool>            W  a tool with an outputSchema whose successful calls in tools/calls returned
+//	                                      structuredContent also returned a text block: a client that passes only
+//	                                      content to the model otherwise shows it nothing; skipped when no call
+//	                                      succeeded (server/tools, "Structured Content": SHOULD also return the
+//	                                      serialized JSON in a TextContent block)
+//	lint/names                         W  no two tools' names are equal once case is folded (a client or model that
+//	                                      folds case calls the wrong one); a name past 64 characters or with a dot,
+//	                                      which some clients refuse (their pattern is ^[a-zA-Z0-9_-]{1,64}$), is noted
+//	                                      (the specification's own rules are tools/names') (server/tools, "Tool
+//	                                      Names": SHOULD be unique within a server)
+//	lint/tokens                        W  the tokens tools/list costs a model's context, per tool and in all, counted
+//	                                      with Options.Tokens (mcptestkit check counts with o200k_base); warned past
+//	                                      Options.TokenBudget (default 3000); skipped without a tokenizer (a
+//	                                      convention: every tool's definition is in the model's context on every
+//	                                      request)
 //
 // The tasks checks run where the server has tasks: on the main connection
 // (2025-11-25 with the tasks capability for tools/call, 2026-07-28 with the

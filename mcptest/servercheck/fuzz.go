@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 )
 
 // Fuzzer turns a fuzzer's inputs into calls and checks the invariants of
@@ -64,8 +65,12 @@ func NewFuzzer(ctx context.Context, dial Dialer, opts *Options) (*Fuzzer, error)
 	return f, nil
 }
 
-// Close closes the connection.
-func (f *Fuzzer) Close() { f.s.close() }
+// Close closes the connection, and stops regexp2's timing goroutine if a
+// lookahead pattern started it (see Run).
+func (f *Fuzzer) Close() {
+	f.s.close()
+	toolschema.StopClock()
+}
 
 // Phases of an input, by its first byte modulo 4 (two for conforming
 // arguments, which is where handlers crash).
@@ -127,7 +132,7 @@ func (f *Fuzzer) input(data []byte) error {
 	if !conforms {
 		out = nil // a rejection has no output to check
 	}
-	res, err, o := c.callTool(cn, ft.tool, out, args)
+	res, o, err := c.callTool(cn, ft.tool, out, args)
 	if o.problem == "" && conforms && err == nil && !res.IsError {
 		o.problem, o.warn = c.judgeResult(ft.tool, out, args, res, nil)
 	}

@@ -61,7 +61,14 @@ func (c *state) monitorRule(r monitor.Rule) {
 		n, j := m.Count(r.ID)
 		total, judged = total+n, judged+j
 		for _, f := range m.Findings() {
-			if f.Rule.ID != r.ID || shown >= maxMonitorFindings {
+			if f.Rule.ID != r.ID {
+				continue
+			}
+			if ofRawProbe(f) {
+				total--
+				continue
+			}
+			if shown >= maxMonitorFindings {
 				continue
 			}
 			shown++
@@ -91,7 +98,7 @@ const maxMonitorFindings = 5
 func monitorFailures(m *monitor.Monitor, from int) (all []monitor.Finding, news []string) {
 	all = m.Findings()
 	for i, f := range all {
-		if i >= from && f.Severity == monitor.Must {
+		if i >= from && f.Severity == monitor.Must && !ofRawProbe(f) {
 			news = append(news, fmt.Sprintf("protocol monitor: %s", f))
 		}
 	}
@@ -111,3 +118,9 @@ func (c *conn) monitorInput() error {
 	}
 	return fmt.Errorf("%s", strings.Join(news, "\n\n"))
 }
+
+// ofRawProbe reports whether f is about a request a check sent below the
+// client (its id or token has rawPrefix): the monitor, above the tap, saw
+// what the server sent for it (progress on a shared stream) but not the
+// request.
+func ofRawProbe(f monitor.Finding) bool { return strings.Contains(f.Message, `"`+rawPrefix) }

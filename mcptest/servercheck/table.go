@@ -51,7 +51,7 @@ type item struct {
 // afresh for each Run: the rows of the tasks checks share a connection.
 func checkTable() []family {
 	tk := &tasks{}
-	return []family{
+	return append([]family{
 		{name: "handshake/<version>", level: Fail, spec: "basic/lifecycle",
 			doc: `the handshake at every protocol version the client speaks; nothing but ping and log messages before
 				notifications/initialized (MUST NOT). A version the server's server/discover answer does not offer, or
@@ -324,7 +324,7 @@ func checkTable() []family {
 				progress); reported once`,
 			run: (*state).shutdown},
 		monitorRow(),
-	}
+	}, lintRows()...)
 }
 
 // all runs every check, row by row.
@@ -407,4 +407,9 @@ func perPrompt(run func(c *state, p *client.Prompt)) func(s *suite) []item {
 		}
 		return out
 	}
+}
+
+// rule is the row as a [Rule], its doc on one line.
+func (f *family) rule() Rule {
+	return Rule{ID: f.name, Level: f.level, Spec: f.spec, Doc: strings.Join(strings.Fields(f.doc), " ")}
 }

@@ -31,7 +31,6 @@ type outcome struct {
 	warn    bool   // problem breaks a SHOULD, not a MUST
 	fatal   bool   // the connection broke or hung: stop calling
 	crashed bool
-	via     string // for rejections: "isError" or "-32602"
 	asked   string // the call failed after the client could not give the input the server asked for: why
 	// progressed counts the progress notifications the call got.
 	progressed int
@@ -44,7 +43,7 @@ type outcome struct {
 // callTool calls tool t with args over cn and judges what came back by the
 // invariants every call must keep: an answer in time, a connection that
 // stays up, no crash, no crash text, structured output valid.
-func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]any) (*client.CallToolResult, error, outcome) {
+func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]any) (*client.CallToolResult, outcome, error) {
 	var o outcome
 	var logsBefore int
 	if c.s.opts.Logs != nil {
@@ -69,7 +68,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			"the handler panicked (%s), and the server has no crash guard of its own: the harness's adapter "+
 			"recovered it; in production this panic crashes the server process.\n"+
 			"%s", sent, crashes[0], guardHint)
-		return res, err, o
+		return res, o, err
 	}
 	switch {
 	case brokeConnection(cn, err):
@@ -78,14 +77,14 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			"the connection broke: %v\n"+
 			"expected: a result (isError for a failure); a server that dies on a call has crashed, probably without a crash guard.\n"+
 			"%s", sent, err, guardHint)
-		return res, err, o
+		return res, o, err
 	case timedOut(err) && capped && progressed > 0 && extreme(args) == "":
 		// It kept reporting progress to the end: working, not hung. How
 		// long is the finding; no verdict rests on how fast it got there.
 		o.fatal = true
 		cn.abandoned = true
 		o.working = time.Since(start)
-		return res, err, o
+		return res, o, err
 	case timedOut(err):
 		o.fatal = true
 		cn.abandoned = true
@@ -98,7 +97,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 				"expected: a bound in the inputSchema (\"maximum\", \"maxLength\", \"maxItems\") or a quick "+
 				"refusal (an isError result) for what the tool cannot do in reasonable time (a tool that does "+
 				"not answer with ordinary values fails this check instead)", sent, c.s.timeout, x)
-			return res, err, o
+			return res, o, err
 		}
 		o.problem = fmt.Sprintf("%s\nno answer within %v\nexpected: an answer (the call was cancelled after the timeout)", sent, c.s.timeout)
 		if progressed > 0 {
@@ -107,7 +106,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 		}
 		o.problem += "; every request gets a response (JSON-RPC 2.0), and a client stops waiting after its timeout " +
 			"(basic/lifecycle, \"Timeouts\": progress MAY reset it, up to a maximum)"
-		return res, err, o
+		return res, o, err
 	}
 	if e, ok := errorCode(err); ok && e.Code == transport.CodeHTTPError {
 		var status int
@@ -124,7 +123,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 				o.fatal = true
 				o.problem += "\n" + c.s.dead + ": the checks after this one are skipped"
 			}
-			return res, err, o
+			return res, o, err
 		}
 		if status == 0 {
 			o.crashed = true
@@ -135,14 +134,14 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 					"the server died on this call: no HTTP response came (%s), and %s; the checks after this one are skipped\n"+
 					"expected: a result (isError for a failure); a crash guard keeps a handler's panic from killing the server.\n"+
 					"%s", sent, cut, c.s.dead, guardHint)
-				return res, err, o
+				return res, o, err
 			}
 			o.problem = fmt.Sprintf("%s\n"+
 				"no HTTP response came at all: the connection was cut (%s); most likely the handler panicked and the HTTP server "+
 				"dropped the request\n"+
 				"expected: a result (isError for a failure).\n"+
 				"%s", sent, cut, guardHint)
-			return res, err, o
+			return res, o, err
 		}
 		if status >= 500 {
 			o.crashed = true
@@ -150,7 +149,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 				"the server failed with HTTP %d (%s): the request died in the server, most likely a handler panic without a crash guard\n"+
 				"expected: a result (isError for a failure).\n"+
 				"%s", sent, status, describe(nil, err), guardHint)
-			return res, err, o
+			return res, o, err
 		}
 	}
 	guarded := err == nil && res.IsError && strings.TrimSpace(res.Text()) == crashText(t.Name)
@@ -164,7 +163,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			o.crashed = true
 			if n != 1 {
 				o.problem = fmt.Sprintf("%s\nthe handler crashed and the server logged %d ERROR record(s) with a stack for it\nexpected: exactly one ERROR record with the stack per crash", sent, n)
-				return res, err, o
+				return res, o, err
 			}
 		}
 	} else if guarded {
@@ -175,7 +174,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			"the answer shows the client what looks like crash text: %q\n"+
 			"expected: a panic's value, the words \"panic\" or \"goroutine\", stack traces and source file "+
 			"paths stay in the server's log; the client gets the bare text %q", sent, l, crashText(t.Name))
-		return res, err, o
+		return res, o, err
 	}
 	if o.crashed {
 		o.problem = fmt.Sprintf("%s\n"+
@@ -183,7 +182,7 @@ func (c *state) callTool(cn *conn, t *client.Tool, out *schema, args map[string]
 			"expected: no crash on arguments that conform to the inputSchema; a failure the model can act on "+
 			"is an isError result with a message", sent, describe(res, err))
 	}
-	return res, err, o
+	return res, o, err
 }
 
 // leakIn returns crash text in an error or a failed result, or "".
@@ -274,7 +273,7 @@ func (c *state) toolCalls(t *client.Tool) {
 			legacyRan++
 		}
 		calls++
-		res, err, o := c.callTool(cn, t, out, args)
+		res, o, err := c.callTool(cn, t, out, args)
 		if p.legacy && o.problem != "" {
 			o.problem = "at " + cn.cl.ProtocolVersion() + " (the server's legacy era): " + o.problem
 		}
@@ -399,6 +398,7 @@ func (c *state) judgeResult(t *client.Tool, out *schema, args map[string]any, re
 			"JSON-RPC error (the arguments conform to the inputSchema): errors that originate from the tool "+
 			"SHOULD be reported inside the result (specification, server/tools, \"Error Handling\")", sent, describe(nil, err)), true
 	}
+	c.s.lint.sawResult(t.Name, res)
 	if broken := toolrule.StructuredOnError(res); broken != "" {
 		return fmt.Sprintf("%s\n"+
 			"got an isError result with structuredContent: %s\n"+
@@ -502,7 +502,7 @@ func (c *state) toolInvalidArguments(t *client.Tool) {
 	var via, ignored []string
 	for _, v := range vs {
 		cn := c.main()
-		res, err, o := c.callTool(cn, t, nil, v.args)
+		res, o, err := c.callTool(cn, t, nil, v.args)
 		sent := fmt.Sprintf("called tool %q with arguments that break its inputSchema (%s): %s", t.Name, v.what, compactJSON(v.args))
 		if o.problem != "" {
 			if o.crashed {

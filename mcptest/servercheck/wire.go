@@ -155,10 +155,6 @@ func (w *wireCheck) bad(path, reason string) {
 
 func (w *wireCheck) modern() bool { return w.version == client.Version20260728 }
 
-// since reports whether the connection's version is v or later (an unknown
-// version counts as the newest).
-func (w *wireCheck) since(v string) bool { return w.version == "" || w.version >= v }
-
 func (w *wireCheck) id(v any, path string) {
 	switch v.(type) {
 	case string, json.Number:

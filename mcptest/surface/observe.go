@@ -6,9 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
-	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -16,12 +13,13 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/jsonscan"
 )
 
-// Env names the report file a test binary writes, as -coverprofile names
-// a coverage profile: set, every connection of the harness records what it
-// exercised, and the report is rewritten whenever the last open connection
-// closes. A directory (an existing one, or a name ending in "/") gets one
-// file per test binary, named for its package, for `mcptestkit surface` to
-// merge.
+// Env names where test binaries write their reports, as -coverprofile
+// names a coverage profile: set, every connection of the harness records
+// what it exercised, and the report is rewritten whenever the last open
+// connection closes. A directory (an existing one, or a name ending in "/")
+// gets one file per test binary, named for its package, for `mcptestkit
+// surface` to merge; a file gets each binary's report as a part of it (see
+// [Report]), so that the binaries of one go test run add up.
 const Env = "MCPTEST_SURFACE"
 
 // The process's report: what the test binary's connections exercised.
@@ -49,23 +47,6 @@ func Snapshot() *Report {
 	r := &Report{}
 	r.Merge(total)
 	return r
-}
-
-// reportPath is where Env asks the report to go, "" for nowhere.
-func reportPath() string {
-	p := os.Getenv(Env)
-	if p == "" {
-		return ""
-	}
-	if fi, err := os.Stat(p); (err == nil && fi.IsDir()) || strings.HasSuffix(p, string(os.PathSeparator)) || strings.HasSuffix(p, "/") {
-		_ = os.MkdirAll(p, 0o755)
-		name := "tests"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
-			name = strings.NewReplacer("/", "_", ".", "_").Replace(strings.TrimSuffix(bi.Path, ".test"))
-		}
-		return filepath.Join(p, name+".json")
-	}
-	return p
 }
 
 // Observe wraps tr so that what goes over it counts in the process's
@@ -187,18 +168,14 @@ func (o *observer) Close() error {
 	total.Merge(&Report{Servers: map[string]*Server{name: rec}})
 	total.Servers[name].prune()
 	open--
-	last := open == 0
 	var snapshot *Report
-	path := ""
-	if last {
-		if path = reportPath(); path != "" {
-			snapshot = &Report{}
-			snapshot.Merge(total)
-		}
+	if open == 0 && os.Getenv(Env) != "" {
+		snapshot = &Report{}
+		snapshot.Merge(total)
 	}
 	mu.Unlock()
 	if snapshot != nil {
-		_ = snapshot.WriteFile(path) // a report that cannot be written is said by Run
+		_ = writeReport(snapshot) // a report that cannot be written is said by Run
 	}
 	return err
 }
@@ -332,8 +309,11 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			Name string `json:"name"`
 		}
 		var r struct {
-			ServerInfo info `json:"serverInfo"`
-			Meta       struct {
+			ServerInfo   info `json:"serverInfo"`
+			Capabilities struct {
+				Tools, Resources, Prompts json.RawMessage
+			} `json:"capabilities"`
+			Meta struct {
 				ServerInfo info `json:"io.modelcontextprotocol/serverInfo"`
 			} `json:"_meta"`
 		}
@@ -341,6 +321,10 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			if n := cmp.Or(r.ServerInfo.Name, r.Meta.ServerInfo.Name); n != "" {
 				o.server = n
 			}
+			caps := r.Capabilities
+			o.offers(caps.Tools, "tools")
+			o.offers(caps.Resources, "resources", "templates")
+			o.offers(caps.Prompts, "prompts")
 		}
 	case "tools/call":
 		var isError bool
@@ -368,6 +352,7 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			o.outcome(p.name, "success")
 		}
 	case "tools/list":
+		o.listed(result, "tools")
 		var r struct {
 			Tools []struct {
 				Name        string          `json:"name"`
@@ -382,6 +367,7 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			}
 		}
 	case "prompts/list":
+		o.listed(result, "prompts")
 		var r struct {
 			Prompts []struct {
 				Name      string `json:"name"`
@@ -403,6 +389,7 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			}
 		}
 	case "resources/list":
+		o.listed(result, "resources")
 		var r struct {
 			Resources []struct {
 				URI string `json:"uri"`
@@ -414,6 +401,7 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			}
 		}
 	case "resources/templates/list":
+		o.listed(result, "templates")
 		var r struct {
 			Templates []struct {
 				URITemplate string `json:"uriTemplate"`
@@ -425,6 +413,37 @@ func (o *observer) answered(p pending, result, rpcErr []byte) {
 			}
 		}
 	}
+}
+
+// offers notes that the server offers kinds of item, when its capability
+// (the JSON value cap) is there.
+func (o *observer) offers(cap json.RawMessage, kinds ...string) {
+	if len(cap) == 0 || jsonscan.IsNull(cap) {
+		return
+	}
+	for _, k := range kinds {
+		if _, seen := o.rec.Listed[k]; !seen {
+			if o.rec.Listed == nil {
+				o.rec.Listed = map[string]bool{}
+			}
+			o.rec.Listed[k] = false
+		}
+	}
+}
+
+// listed notes a list's last page (one without nextCursor): the
+// connection has seen every item of kind the server declares.
+func (o *observer) listed(result []byte, kind string) {
+	var r struct {
+		NextCursor string `json:"nextCursor"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.NextCursor != "" {
+		return
+	}
+	if o.rec.Listed == nil {
+		o.rec.Listed = map[string]bool{}
+	}
+	o.rec.Listed[kind] = true
 }
 
 func (o *observer) outcome(tool, what string) {
@@ -496,7 +515,7 @@ func contains(s []string, v string) bool {
 }
 
 func compact(v []byte) string {
-	if bytes.IndexAny(v, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(v, " \t\r\n") {
 		return string(v)
 	}
 	var b bytes.Buffer

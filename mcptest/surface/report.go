@@ -4,12 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 )
 
 // The sources a call is counted under: the user's own tests (connections
@@ -26,11 +23,21 @@ const (
 // JSON form is the report file; reports merge by adding counts.
 type Report struct {
 	Servers map[string]*Server `json:"servers"`
+	// Packages holds, in a report file that several test binaries write
+	// (Env names a file, not a directory), each one's report by its
+	// package; Servers is then their sum. Each binary replaces its own.
+	Packages map[string]*Report `json:"packages,omitempty"`
 }
 
 // Server is one server's surface: what it declared (its lists) and what
 // each source exercised.
 type Server struct {
+	// Listed has each kind of item the server offers ("tools",
+	// "resources", "templates", "prompts": its capabilities say so), true
+	// once a connection listed them to the end. What a server declares is
+	// known only from its lists, which the observer reads but never asks
+	// for: a kind offered and never listed has items nobody knows of.
+	Listed    map[string]bool      `json:"listed,omitempty"`
 	Tools     map[string]*Tool     `json:"tools,omitempty"`
 	Resources map[string]*Resource `json:"resources,omitempty"` // by URI
 	Templates map[string]*Resource `json:"templates,omitempty"` // by URI template
@@ -76,21 +83,113 @@ type Prompt struct {
 // Outcomes in the order reports list them.
 var outcomes = []string{"success", "isError", "error", "crash", "timeout"}
 
-// Load reads report files and merges them into one.
+// Load reads report files and merges them into one. A file with a null
+// entry or a negative count is refused, naming where.
 func Load(paths ...string) (*Report, error) {
 	r := &Report{}
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		one, err := readReport(p)
 		if err != nil {
 			return nil, err
 		}
-		var one Report
-		if err := json.Unmarshal(data, &one); err != nil {
-			return nil, fmt.Errorf("%s: not a surface report: %v", p, err)
-		}
-		r.Merge(&one)
+		r.Merge(one)
 	}
 	return r, nil
+}
+
+func readReport(p string) (*Report, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var one Report
+	if err := json.Unmarshal(data, &one); err != nil {
+		return nil, fmt.Errorf("%s: not a surface report: %v", p, err)
+	}
+	if err := one.check(); err != nil {
+		return nil, fmt.Errorf("%s: not a surface report: %v", p, err)
+	}
+	return &one, nil
+}
+
+// check reports the first null entry or negative count of r, by its path
+// in the JSON document.
+func (r *Report) check() error {
+	for sname, s := range r.Servers {
+		at := "servers." + sname
+		if s == nil {
+			return fmt.Errorf("%s is null", at)
+		}
+		for name, t := range s.Tools {
+			at := at + ".tools." + name
+			if t == nil {
+				return fmt.Errorf("%s is null", at)
+			}
+			if err := errors.Join(counts1(at+".calls", t.Calls), counts2(at+".outcomes", t.Outcomes), checkArgs(at, t.Arguments)); err != nil {
+				return err
+			}
+		}
+		for kind, m := range map[string]map[string]*Resource{"resources": s.Resources, "templates": s.Templates} {
+			for uri, x := range m {
+				at := at + "." + kind + "." + uri
+				if x == nil {
+					return fmt.Errorf("%s is null", at)
+				}
+				if err := counts1(at+".reads", x.Reads); err != nil {
+					return err
+				}
+			}
+		}
+		for name, p := range s.Prompts {
+			at := at + ".prompts." + name
+			if p == nil {
+				return fmt.Errorf("%s is null", at)
+			}
+			if err := errors.Join(counts1(at+".calls", p.Calls), checkArgs(at, p.Arguments)); err != nil {
+				return err
+			}
+		}
+	}
+	for pkg, p := range r.Packages {
+		if p == nil {
+			return fmt.Errorf("packages.%s is null", pkg)
+		}
+		if err := p.check(); err != nil {
+			return fmt.Errorf("packages.%s.%v", pkg, err)
+		}
+	}
+	return nil
+}
+
+func checkArgs(at string, args map[string]*Argument) error {
+	for name, a := range args {
+		at := at + ".arguments." + name
+		if a == nil {
+			return fmt.Errorf("%s is null", at)
+		}
+		if err := errors.Join(counts1(at+".given", a.Given), counts2(at+".sent", a.Sent)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func counts1(at string, m map[string]int) error {
+	for k, n := range m {
+		if n < 0 {
+			return fmt.Errorf("%s.%s is %d: a count is never negative", at, k, n)
+		}
+	}
+	return nil
+}
+
+func counts2(at string, m map[string]map[string]int) error {
+	for k, inner := range m {
+		if err := counts1(at+"."+k, inner); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteFile writes r as JSON to path, through a temporary file renamed over
@@ -122,6 +221,9 @@ func (r *Report) Merge(o *Report) {
 		r.Servers = map[string]*Server{}
 	}
 	for name, os := range o.Servers {
+		if os == nil {
+			continue
+		}
 		s := r.Servers[name]
 		if s == nil {
 			s = &Server{}
@@ -132,7 +234,16 @@ func (r *Report) Merge(o *Report) {
 }
 
 func (s *Server) merge(o *Server) {
+	for kind, listed := range o.Listed {
+		if s.Listed == nil {
+			s.Listed = map[string]bool{}
+		}
+		s.Listed[kind] = s.Listed[kind] || listed
+	}
 	for name, ot := range o.Tools {
+		if ot == nil {
+			continue
+		}
 		t := getTool(&s.Tools, name)
 		t.Declared = t.Declared || ot.Declared
 		addCounts(&t.Calls, ot.Calls)
@@ -143,16 +254,25 @@ func (s *Server) merge(o *Server) {
 		mergeArgs(&t.Arguments, ot.Arguments)
 	}
 	for uri, or := range o.Resources {
+		if or == nil {
+			continue
+		}
 		x := getResource(&s.Resources, uri)
 		x.Declared = x.Declared || or.Declared
 		addCounts(&x.Reads, or.Reads)
 	}
 	for uri, or := range o.Templates {
+		if or == nil {
+			continue
+		}
 		x := getResource(&s.Templates, uri)
 		x.Declared = x.Declared || or.Declared
 		addCounts(&x.Reads, or.Reads)
 	}
 	for name, op := range o.Prompts {
+		if op == nil {
+			continue
+		}
 		p := getPrompt(&s.Prompts, name)
 		p.Declared = p.Declared || op.Declared
 		addCounts(&p.Calls, op.Calls)
@@ -162,6 +282,9 @@ func (s *Server) merge(o *Server) {
 
 func mergeArgs(dst *map[string]*Argument, src map[string]*Argument) {
 	for name, oa := range src {
+		if oa == nil {
+			continue
+		}
 		a := getArg(dst, name)
 		a.Declared = a.Declared || oa.Declared
 		a.Required = a.Required || oa.Required
@@ -176,273 +299,6 @@ func mergeArgs(dst *map[string]*Argument, src map[string]*Argument) {
 			addCounts(ptr(a.Sent, src), m)
 		}
 	}
-}
-
-// Summary is one line per server for source (Tests, Check, Fuzz): how much
-// of what the server declares the source exercised.
-func (r *Report) Summary(source string) string {
-	var lines []string
-	for _, name := range slices.Sorted(maps.Keys(r.Servers)) {
-		s := r.Servers[name]
-		c := s.count(source)
-		lines = append(lines, fmt.Sprintf("mcp surface of %s (%s): tools %d/%d, arguments %d/%d, optional omitted %d/%d, "+
-			"enum values %d/%d, resources %d/%d, templates %d/%d, prompts %d/%d; outcomes: %s",
-			name, source, c.tools, c.toolsAll, c.args, c.argsAll, c.omitted, c.optional, c.enums, c.enumsAll,
-			c.resources, c.resourcesAll, c.templates, c.templatesAll, c.prompts, c.promptsAll, c.outcomes))
-	}
-	if len(lines) == 0 {
-		return "mcp surface: no server was connected to"
-	}
-	return strings.Join(lines, "\n")
-}
-
-type counts struct {
-	tools, toolsAll, args, argsAll, omitted, optional, enums, enumsAll    int
-	resources, resourcesAll, templates, templatesAll, prompts, promptsAll int
-	outcomes                                                              string
-}
-
-func (s *Server) count(source string) counts {
-	var c counts
-	seen := map[string]int{}
-	for _, t := range s.Tools {
-		for o, n := range t.Outcomes[source] {
-			seen[o] += n
-		}
-		if !t.Declared {
-			continue
-		}
-		c.toolsAll++
-		if t.Calls[source] > 0 {
-			c.tools++
-		}
-		for _, a := range t.Arguments {
-			if !a.Declared {
-				continue
-			}
-			c.argsAll++
-			if a.Given[source] > 0 {
-				c.args++
-			}
-			if !a.Required {
-				c.optional++
-				if t.Calls[source] > a.Given[source] {
-					c.omitted++
-				}
-			}
-			c.enumsAll += len(a.Enum)
-			for _, v := range a.Enum {
-				if a.Sent[source][v] > 0 {
-					c.enums++
-				}
-			}
-		}
-	}
-	for _, x := range s.Resources {
-		if x.Declared {
-			c.resourcesAll++
-			if x.Reads[source] > 0 {
-				c.resources++
-			}
-		}
-	}
-	used := s.templatesUsed(source)
-	for t, x := range s.Templates {
-		if x.Declared {
-			c.templatesAll++
-			if used[t] {
-				c.templates++
-			}
-		}
-	}
-	for _, p := range s.Prompts {
-		if p.Declared {
-			c.promptsAll++
-			if p.Calls[source] > 0 {
-				c.prompts++
-			}
-		}
-	}
-	var parts []string
-	for _, o := range outcomes {
-		parts = append(parts, fmt.Sprintf("%d %s", seen[o], o))
-	}
-	c.outcomes = strings.Join(parts, ", ")
-	return c
-}
-
-// templateMatchers returns a regular expression per declared template that
-// matches the URIs it expands to ({id} matches one path segment, {+x} and
-// {/x*} anything).
-func (s *Server) templateMatchers() map[string]*regexp.Regexp {
-	out := map[string]*regexp.Regexp{}
-	for t, x := range s.Templates {
-		if !x.Declared {
-			continue
-		}
-		var b strings.Builder
-		b.WriteString("^")
-		rest := t
-		for {
-			i := strings.IndexByte(rest, '{')
-			j := strings.IndexByte(rest, '}')
-			if i < 0 || j < i {
-				b.WriteString(regexp.QuoteMeta(rest))
-				break
-			}
-			b.WriteString(regexp.QuoteMeta(rest[:i]))
-			if expr := rest[i+1 : j]; strings.ContainsAny(expr[:min(1, len(expr))], "+#/.;?&") || strings.HasSuffix(expr, "*") {
-				b.WriteString(".*")
-			} else {
-				b.WriteString("[^/?#]*")
-			}
-			rest = rest[j+1:]
-		}
-		b.WriteString("$")
-		if re, err := regexp.Compile(b.String()); err == nil {
-			out[t] = re
-		}
-	}
-	return out
-}
-
-// Missing lists what source never exercised of what the servers declare:
-// each tool never called, resource never read, template never used and
-// prompt never got, as "tool get_author" ("server: tool name" when the
-// report has several servers). An exempt name (the item's name or URI, or
-// that with its kind, "tool get_author") is left out.
-func (r *Report) Missing(source string, exempt ...string) []string {
-	var out []string
-	many := len(r.Servers) > 1
-	for _, sname := range slices.Sorted(maps.Keys(r.Servers)) {
-		s := r.Servers[sname]
-		add := func(kind, name string) {
-			if slices.Contains(exempt, name) || slices.Contains(exempt, kind+" "+name) {
-				return
-			}
-			item := kind + " " + name
-			if many {
-				item = sname + ": " + item
-			}
-			out = append(out, item)
-		}
-		for _, name := range slices.Sorted(maps.Keys(s.Tools)) {
-			if t := s.Tools[name]; t.Declared && t.Calls[source] == 0 {
-				add("tool", name)
-			}
-		}
-		for _, uri := range slices.Sorted(maps.Keys(s.Resources)) {
-			if x := s.Resources[uri]; x.Declared && x.Reads[source] == 0 {
-				add("resource", uri)
-			}
-		}
-		used := s.templatesUsed(source)
-		for _, t := range slices.Sorted(maps.Keys(s.Templates)) {
-			if x := s.Templates[t]; x.Declared && !used[t] {
-				add("template", t)
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(s.Prompts)) {
-			if p := s.Prompts[name]; p.Declared && p.Calls[source] == 0 {
-				add("prompt", name)
-			}
-		}
-	}
-	return out
-}
-
-func (s *Server) templatesUsed(source string) map[string]bool {
-	used := map[string]bool{}
-	matchers := s.templateMatchers()
-	for uri, x := range s.Resources {
-		if x.Reads[source] == 0 {
-			continue
-		}
-		for t, re := range matchers {
-			if re.MatchString(uri) {
-				used[t] = true
-			}
-		}
-	}
-	for t, x := range s.Templates {
-		if x.Reads[source] > 0 {
-			used[t] = true
-		}
-	}
-	return used
-}
-
-// Listing says, for a person, what source never exercised: the items
-// Missing lists, then each declared argument never given, each optional
-// one never omitted, each enum value never sent, each tool never seen to
-// succeed or fail.
-func (r *Report) Listing(source string) string {
-	var b strings.Builder
-	b.WriteString(r.Summary(source))
-	b.WriteString("\n")
-	if m := r.Missing(source); len(m) > 0 {
-		fmt.Fprintf(&b, "never exercised:\n")
-		for _, x := range m {
-			fmt.Fprintf(&b, "\t%s\n", x)
-		}
-	}
-	many := len(r.Servers) > 1
-	for _, sname := range slices.Sorted(maps.Keys(r.Servers)) {
-		s := r.Servers[sname]
-		prefix := ""
-		if many {
-			prefix = sname + ": "
-		}
-		var lines []string
-		for _, tname := range slices.Sorted(maps.Keys(s.Tools)) {
-			t := s.Tools[tname]
-			if !t.Declared || t.Calls[source] == 0 {
-				continue // listed above
-			}
-			lines = append(lines, argLines(prefix+"tool "+tname, t.Arguments, t.Calls[source], source)...)
-			o := t.Outcomes[source]
-			if o["success"] == 0 {
-				lines = append(lines, fmt.Sprintf("%stool %s: never succeeded", prefix, tname))
-			}
-			if o["isError"] == 0 {
-				lines = append(lines, fmt.Sprintf("%stool %s: never failed (no isError result)", prefix, tname))
-			}
-		}
-		for _, pname := range slices.Sorted(maps.Keys(s.Prompts)) {
-			if p := s.Prompts[pname]; p.Declared && p.Calls[source] > 0 {
-				lines = append(lines, argLines(prefix+"prompt "+pname, p.Arguments, p.Calls[source], source)...)
-			}
-		}
-		if len(lines) > 0 {
-			b.WriteString("not covered:\n")
-			for _, l := range lines {
-				fmt.Fprintf(&b, "\t%s\n", l)
-			}
-		}
-	}
-	return b.String()
-}
-
-func argLines(what string, args map[string]*Argument, calls int, source string) []string {
-	var out []string
-	for _, name := range slices.Sorted(maps.Keys(args)) {
-		a := args[name]
-		if !a.Declared {
-			continue
-		}
-		if a.Given[source] == 0 {
-			out = append(out, fmt.Sprintf("%s: argument %s never given", what, name))
-		}
-		if !a.Required && calls <= a.Given[source] {
-			out = append(out, fmt.Sprintf("%s: optional argument %s never left out", what, name))
-		}
-		for _, v := range a.Enum {
-			if a.Sent[source][v] == 0 {
-				out = append(out, fmt.Sprintf("%s: argument %s never sent %s", what, name, v))
-			}
-		}
-	}
-	return out
 }
 
 func addCounts(dst *map[string]int, src map[string]int) {

@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -36,6 +37,10 @@ func Require(exempt ...string) Option {
 // exercised of what it declares), writes the report to the file [Env]
 // names, if set, and with [Require] fails (returns 1) when something
 // declared was never exercised. It returns m.Run's code otherwise.
+//
+// Require judges only a run of every test of the binary: with -run, -skip,
+// -fuzz or -list (go test's flags) it says that it does not judge, since
+// the tests left out may be those that exercise what would be missing.
 func Run(m *testing.M, opts ...Option) int {
 	var c config
 	for _, o := range opts {
@@ -45,10 +50,14 @@ func Run(m *testing.M, opts ...Option) int {
 	code := m.Run()
 	r := Snapshot()
 	fmt.Println(r.Summary(Tests))
-	if path := reportPath(); path != "" {
-		if err := r.WriteFile(path); err != nil {
-			fmt.Fprintf(os.Stderr, "mcp surface: writing the report: %v\n", err)
-			code = max(code, 1)
+	if err := writeReport(r); err != nil {
+		fmt.Fprintf(os.Stderr, "mcp surface: writing the report: %v\n", err)
+		code = max(code, 1)
+	}
+	if c.require {
+		if subset := selection(); subset != "" {
+			fmt.Fprintf(os.Stderr, "mcp surface: %s ran a part of the tests: surface.Require judges only a run of them all\n", subset)
+			return code
 		}
 	}
 	if c.require {
@@ -59,4 +68,15 @@ func Run(m *testing.M, opts ...Option) int {
 		}
 	}
 	return code
+}
+
+// selection names the test flag that selects a part of the tests, "" if
+// none does.
+func selection() string {
+	for _, name := range []string{"test.run", "test.skip", "test.fuzz", "test.list"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
+			return "-" + strings.TrimPrefix(name, "test.") + " " + f.Value.String()
+		}
+	}
+	return ""
 }

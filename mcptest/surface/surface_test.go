@@ -95,8 +95,10 @@ func notes(name string) mcptest.ServerFunc {
 
 // Parallel tests on several connections each: every call counts, once.
 func TestParallelConnectionsLoseNothing(t *testing.T) {
+	skipInChild(t)
 	name := fmt.Sprintf("notes-%d", serverSeq.Add(1))
 	const tests, conns, calls = 8, 3, 5
+	t.Run("list", func(t *testing.T) { listAll(t, mcptest.Connect(t, notes(name))) })
 	t.Run("group", func(t *testing.T) {
 		for i := range tests {
 			t.Run(fmt.Sprint(i), func(t *testing.T) {
@@ -129,10 +131,12 @@ func TestParallelConnectionsLoseNothing(t *testing.T) {
 
 // Each outcome, each kind of item, and what the tests left out.
 func TestOutcomesAndListing(t *testing.T) {
+	skipInChild(t)
 	name := fmt.Sprintf("notes-%d", serverSeq.Add(1))
 	t.Run("calls", func(t *testing.T) {
 		c := mcptest.Connect(t, notes(name), mcptest.WithClient(client.Options{Timeout: 300 * time.Millisecond}))
 		ctx := t.Context()
+		listAll(t, c)
 		_, _ = c.CallTool(ctx, "add", map[string]any{"text": ""})
 		_, _ = c.CallTool(ctx, "add", map[string]any{"text": "x", "tag": "work"})
 		_, _ = c.CallTool(ctx, "boom", nil)
@@ -155,6 +159,7 @@ func TestOutcomesAndListing(t *testing.T) {
 
 // CheckServer's calls count apart from the tests'.
 func TestCheckServerCountsApart(t *testing.T) {
+	skipInChild(t)
 	name := fmt.Sprintf("notes-%d", serverSeq.Add(1))
 	// The crude server fails checks (no ping): only the counts matter here.
 	faketb.Run(t, func(tb testing.TB) {
@@ -166,25 +171,90 @@ func TestCheckServerCountsApart(t *testing.T) {
 	assert.Positive(t, s.Tools["add"].Calls[surface.Check])
 }
 
-// Require fails the test binary naming what the tests never exercised.
+// Require fails the test binary naming what the tests never exercised,
+// when every test of the binary ran; of a part of them (-run) it does not
+// judge.
 func TestRequireFailsTheBinary(t *testing.T) {
-	if os.Getenv(childEnv) != "" {
-		t.Skip("the child runs TestChildCallsOneTool only")
-	}
-	out, err := exec.Command(os.Args[0], "-test.run=^TestChildCallsOneTool$").CombinedOutput()
-	require.NoError(t, err, "without the child environment the test passes: %s", out)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestChildCallsOneTool$")
+	skipInChild(t)
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), childEnv+"=1")
-	out, err = cmd.CombinedOutput()
+	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", out)
 	assert.Equal(t, 1, exit.ExitCode())
 	assert.Contains(t, string(out), "mcp surface: the tests never exercised 5 declared item(s):\n\ttool boom\n\ttool slow\n\tresource note://index\n\ttemplate note://{id}\n\tprompt summarize")
 	assert.NotContains(t, string(out), "exempt_tool")
+
+	for _, flag := range []string{"-test.run=^TestChildCallsOneTool$", "-test.skip=^TestNothing$"} {
+		cmd = exec.Command(os.Args[0], flag)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		out, err = cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s", flag, out)
+		assert.Contains(t, string(out), "ran a part of the tests: surface.Require judges only a run of them all", flag)
+	}
 }
 
+// The child's one test: it lists what the server declares and calls one
+// tool.
 func TestChildCallsOneTool(t *testing.T) {
 	c := mcptest.Connect(t, notes("child"))
+	listAll(t, c)
 	_, err := c.CallTool(t.Context(), "add", map[string]any{"text": "x"})
 	require.NoError(t, err)
+}
+
+func skipInChild(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		t.Skip("the child runs TestChildCallsOneTool only")
+	}
+}
+
+// listAll lists every kind of item on c, as a test that looks at what a
+// server declares does.
+func listAll(t *testing.T, c *client.Client) {
+	t.Helper()
+	ctx := t.Context()
+	for _, err := range c.Tools(ctx) {
+		require.NoError(t, err)
+	}
+	for _, err := range c.Resources(ctx) {
+		require.NoError(t, err)
+	}
+	for _, err := range c.ResourceTemplates(ctx) {
+		require.NoError(t, err)
+	}
+	for _, err := range c.Prompts(ctx) {
+		require.NoError(t, err)
+	}
+}
+
+// The observer sends nothing: a test that never lists sees on its
+// connection only what it sent and what came back, and the server gets no
+// request the test did not make. What the server declares is then
+// unknown, and the report says so rather than counting nothing as all.
+func TestObserverSendsNothing(t *testing.T) {
+	skipInChild(t)
+	name := fmt.Sprintf("notes-%d", serverSeq.Add(1))
+	var tr mcptest.Transcript
+	t.Run("call", func(t *testing.T) {
+		c := mcptest.Connect(t, notes(name), mcptest.WithTranscript(&tr))
+		_, err := c.CallTool(t.Context(), "add", map[string]any{"text": "x"})
+		require.NoError(t, err)
+	})
+	for _, m := range tr.Messages() {
+		assert.NotContains(t, string(m), "/list", "the observer sent a request: %s", m)
+	}
+	r := &surface.Report{Servers: map[string]*surface.Server{name: surface.Snapshot().Servers[name]}}
+	assert.Contains(t, r.Summary(surface.Tests), "tools 0/?, arguments 0/0, optional omitted 0/0, enum values 0/0, resources 0/?, templates 0/?, prompts 0/?; outcomes: 1 success")
+	missing := r.Missing(surface.Tests)
+	require.Len(t, missing, 4)
+	assert.Contains(t, missing[0], "tools (never listed: ")
+
+	// A CheckServer in the same binary lists them: then they are known.
+	faketb.Run(t, func(tb testing.TB) {
+		mcptest.CheckServer(tb, notes(name), mcptest.WithClient(client.Options{Timeout: 300 * time.Millisecond}))
+	})
+	r = &surface.Report{Servers: map[string]*surface.Server{name: surface.Snapshot().Servers[name]}}
+	assert.Equal(t, []string{"tool boom", "tool exempt_tool", "tool slow", "resource note://index", "template note://{id}", "prompt summarize"},
+		r.Missing(surface.Tests))
 }

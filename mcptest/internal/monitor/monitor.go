@@ -85,7 +85,7 @@ type Monitor struct {
 
 // New returns a Monitor for a new connection.
 func New() *Monitor {
-	return &Monitor{level: -1, pending: map[string]*request{}, answered: map[string]bool{}, tokens: map[string]*token{}}
+	return &Monitor{level: -1, pending: map[string]*request{}}
 }
 
 // Findings returns what the monitor found so far, in the order found, at
@@ -146,7 +146,7 @@ func (m *Monitor) add(rule int, sev Severity, detail string, msg []byte, seq int
 		f.Message = clip(msg)
 	}
 	if req != nil {
-		f.Request, f.RequestSeq = req.frame, req.seq
+		f.Request, f.RequestSeq = clip(req.frame), req.seq
 	}
 	m.findings = append(m.findings, f)
 }

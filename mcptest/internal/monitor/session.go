@@ -15,7 +15,7 @@ type request struct {
 	seq    int
 	method string
 	id     string // idKey
-	frame  string // as sent, clipped
+	frame  []byte // as sent (the client does not touch it after Send)
 	modern bool   // its _meta names a version from 2026-07-28 on
 	caps   []byte // its _meta clientCapabilities (2026-07-28)
 	// logLevel is the level its _meta asked for (2026-07-28), -1 none.
@@ -142,7 +142,7 @@ func (m *Monitor) fromClient(data []byte) {
 }
 
 func (m *Monitor) clientRequest(msg *jsonrpc.Message, data []byte) {
-	r := &request{seq: m.seq, method: msg.Method, id: idKey(msg.ID), frame: clip(data), logLevel: -1}
+	r := &request{seq: m.seq, method: msg.Method, id: idKey(msg.ID), frame: data, logLevel: -1}
 	var meta, cursor []byte
 	hasCursor := false
 	jsonscan.Object(msg.Params, func(k []byte, _ bool, v []byte) bool {
@@ -190,8 +190,9 @@ func (m *Monitor) clientRequest(msg *jsonrpc.Message, data []byte) {
 		m.modern = true
 	}
 	if len(tok) > 0 && !jsonscan.IsNull(tok) {
-		if len(m.tokens) >= maxTracked {
-			m.tokens, m.forgot = map[string]*token{}, true
+		if m.tokens == nil || len(m.tokens) >= maxTracked {
+			m.forgot = m.forgot || m.tokens != nil
+			m.tokens = map[string]*token{}
 		}
 		r.token = &token{req: r}
 		m.tokens[string(tok)] = r.token
@@ -282,8 +283,9 @@ func (m *Monitor) response(msg *jsonrpc.Message, frame []byte) {
 		return
 	}
 	delete(m.pending, r.id)
-	if len(m.answered) >= maxTracked {
-		m.answered, m.forgot = map[string]bool{}, true
+	if m.answered == nil || len(m.answered) >= maxTracked {
+		m.forgot = m.forgot || m.answered != nil
+		m.answered = map[string]bool{}
 	}
 	m.answered[r.id] = true
 	r.answered = true
@@ -332,12 +334,13 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		r.token.answered = true
 		r.token.task = res != nil && member(res, "task") != nil
 	}
-	if res == nil {
-		return
+	lm, isList := listMethods[r.method]
+	if res == nil || !r.modern && !isList && r.method != "initialize" && r.method != "server/discover" &&
+		r.method != "logging/setLevel" && r.method != "resources/read" {
+		return // nothing in the result that a rule reads
 	}
 	var resultType, caps, items, next, contents []byte
 	hasNext := false
-	lm, isList := listMethods[r.method]
 	jsonscan.Object(res, func(k []byte, _ bool, v []byte) bool {
 		switch string(k) {
 		case "resultType":

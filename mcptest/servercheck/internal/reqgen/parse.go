@@ -24,7 +24,6 @@ var (
 	imageRE    = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
 	linkRE     = regexp.MustCompile(`\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])`)
 	emphasisRE = regexp.MustCompile(`(^|[^\w*])[*_]{1,3}([^*_\s](?:[^*_]*[^*_\s])?)[*_]{1,3}`)
-	anchorIDRE = regexp.MustCompile(`\bid="([^"]+)"`)
 	htmlTagRE  = regexp.MustCompile(`<[^>]+>`)
 	escapeRE   = regexp.MustCompile(`\\([\\*_{}\[\]()#+\-.!|<>])`)
 )

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An empty argument (mcptestkit check $URL with URL unset) is bad usage,
+// never "no server": the bundled Bookshop is not checked in its place.
+func TestEmptyArgumentIsUsageError(t *testing.T) {
+	for _, args := range [][]string{{"check", ""}, {"list", ""}, {"call", "get_author", ""}, {"replay", ""}, {"surface", ""}} {
+		r := mcptestkit(t, nil, args...)
+		require.Equal(t, exitUsage, r.code, "mcptestkit %q\n%s", args, r)
+		assert.Contains(t, r.stderr, "an empty argument (is a shell variable unset?)", "mcptestkit %q", args)
+		assert.NotContains(t, r.stdout, "passed", "mcptestkit %q ran", args)
+	}
+}
+
+// surface and serve reach no server: their help describes no SERVER and no
+// connection flags, and a command after "--" is bad usage.
+func TestCommandsWithoutServer(t *testing.T) {
+	for _, name := range []string{"surface", "serve"} {
+		r := mcptestkit(t, nil, "help", name)
+		require.Equal(t, exitOK, r.code, "%s", r)
+		assert.NotContains(t, r.stdout, "SERVER", "help %s", name)
+		assert.NotContains(t, r.stdout, "-header", "help %s", name)
+		assert.NotContains(t, r.stdout, "-timeout", "help %s", name)
+
+		r = mcptestkit(t, nil, name, "x.json", "--", "./server")
+		assert.Equal(t, exitUsage, r.code, "%s", r)
+		assert.Contains(t, r.stderr, `this command reaches no server: nothing goes after "--"`)
+	}
+	r := mcptestkit(t, nil, "help", "check")
+	assert.Contains(t, r.stdout, "SERVER is nothing")
+}
