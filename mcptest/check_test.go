@@ -61,8 +61,11 @@ func goodServer() *handServer {
 			"name":        "add",
 			"description": "Add two integers.",
 			"inputSchema": map[string]any{
-				"type":                 "object",
-				"properties":           map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}},
+				"type": "object",
+				"properties": map[string]any{
+					"a": map[string]any{"type": "integer", "description": "The first addend."},
+					"b": map[string]any{"type": "integer", "description": "The second addend."},
+				},
 				"required":             []string{"a", "b"},
 				"additionalProperties": false,
 			},
@@ -385,7 +388,7 @@ func TestCheckServerIgnoresAnUnknownProperty(t *testing.T) {
 		stripped, _ := json.Marshal(call)
 		return add(stripped)
 	}
-	f := runCheck(t, srv, StrictChecks(), SkipChecks("lint")) // add's parameters have no description
+	f := runCheck(t, srv, StrictChecks())
 	f.expectPass(t)
 	assert.NotContains(t, f.output(), "warning")
 }

@@ -258,13 +258,17 @@ func TestStdioProxyBigResult(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.cassette")
 	cmd := exec.Command(bin, "record", "-o", path, "--", hostileServer(t))
 	cmd.Env = append(os.Environ(), hostileEnv+"=big")
-	tr, err := transport.Command(cmd)
+	// The proxy redacts and writes 10 MB after the client closes: on a
+	// busy machine that outlasts Close's default grace, which would kill
+	// it. Here the grace is a hang guard, not a timing.
+	tr, err := transport.Command(cmd, transport.WithGracePeriod(runTimeout))
 	require.NoError(t, err)
 	c, err := client.Connect(t.Context(), tr, &client.Options{ProtocolVersion: client.Version20251125})
 	require.NoError(t, err)
 	res, err := c.CallTool(t.Context(), "t1", nil)
 	require.NoError(t, err)
 	require.NoError(t, c.Close())
+	require.Equal(t, 0, cmd.ProcessState.ExitCode(), "the proxy ended on its own: %v", cmd.ProcessState)
 	assert.GreaterOrEqual(t, len(res.Text()), 10<<20)
 	cas, err := cassette.ReadFile(path)
 	require.NoError(t, err)

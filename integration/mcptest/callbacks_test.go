@@ -1,5 +1,7 @@
 package mcptest_test
 
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated as of 2026-07-28 (SEP-2577) but still served, and the kit tests them at every version
+
 import (
 	"context"
 	"fmt"

@@ -173,6 +173,7 @@ func engine(timeout time.Duration) jsonschema.RegexpEngine {
 // by StopClock, so that the clock never stops under a match it times.
 var (
 	timedMatches atomic.Int64
+	stoppedAt    atomic.Int64 // timedMatches when StopClock last stopped the clock
 	clock        sync.RWMutex
 )
 
@@ -183,12 +184,13 @@ var (
 // to end; a later one starts the clock again. Every code path that matches
 // patterns on a test's or a program's behalf calls it when done.
 func StopClock() {
-	if timedMatches.Load() == 0 {
-		return
+	if n := timedMatches.Load(); n == 0 || n == stoppedAt.Load() {
+		return // no timed match since the clock last stopped (stopping waits 50 ms even then)
 	}
 	clock.Lock()
 	defer clock.Unlock()
 	regexp2.StopTimeoutClock()
+	stoppedAt.Store(timedMatches.Load()) // no match runs: they count under clock
 }
 
 // TimedMatches returns how many timed matches have run in the process: a

@@ -30,7 +30,7 @@ var judgements = []judgement{
 	// Base protocol: messages.
 	why(r1+"basic/top/", notObservable, "a summary of the pages that follow; their rows judge it"),
 	why(r2+"basic/top/", notObservable, "a summary of the pages that follow; their rows judge it"),
-	by(r1+"basic/messages/", "monitor/jsonrpc", "messages", "unknown-method", "malformed-frame"),
+	by(r1+"basic/messages/", "monitor/jsonrpc", "messages", "unknown-method", "malformed-frame", "invalid-params"),
 	why(r1+"basic/requests/", notYet, "a server's own requests (legacy sampling, elicitation, roots) are not checked for ids reused within the session"),
 	why(r2+"basic/requests/", clientRule, "at 2026-07-28 only the client sends requests"),
 	by(r1+"basic/requests/must-include-string-integer-id", "monitor/jsonrpc", "messages"),
@@ -117,6 +117,7 @@ var judgements = []judgement{
 	why(r1+"basic/transports/resumability-and-redelivery/", notYet, "resumption with Last-Event-ID is not sent"),
 	why(r1+"basic/transports/session-management/", notYet, "session ids are not inspected"),
 	by(r1+"basic/transports/session-management/must-respond-requests-containing-session-id", "http/delete", "http/sessions"),
+	by(r1+"basic/transports/session-management/should-respond-requests-without-mcp-session", "http/no-session"),
 	why(r1+"basic/transports/protocol-version-header/should-assume-protocol-version-2025-03", notYet, "a request without MCP-Protocol-Version is not sent"),
 	by(r1+"basic/transports/protocol-version-header/must-respond-400-bad-request", "http/protocol-version"),
 	why(r1+"basic/transports/custom-transports/", transportLayer, "the checks speak stdio and streamable HTTP; a custom transport brings its own dialer"),
@@ -189,7 +190,7 @@ var judgements = []judgement{
 	why(r1+"basic/utilities/cancellation/implementation-notes/", notObservable, "logs and user interfaces are not seen"),
 	why(r1+"basic/utilities/cancellation/error-handling/", notYet, "a cancellation of an unknown or finished request is not sent; the server must keep serving after one"),
 	why(b2+"cancellation/", notYet, "the checks open no subscriptions/listen stream"),
-	by(b2+"cancellation/top/must-not-send-notifications-cancelled-other-purpose", "monitor/cancelled"),
+	why(b2+"cancellation/top/must-not-send-notifications-cancelled-other-purpose", notYet, "a server's own notifications/cancelled are not looked at (monitor/cancelled judges what follows the client's)"),
 	by(b2+"cancellation/transport-specific-cancellation/", "tools/cancellation"),
 	why(b2+"cancellation/timeouts/", clientRule, "binds the side that sent the request"),
 	why(b2+"cancellation/behavior-requirements/must-only-reference-requests-were-previously", clientRule, "binds the client that cancels"),
@@ -200,7 +201,7 @@ var judgements = []judgement{
 	by(r1+"schema/cancellednotification/should-cease", "tools/cancellation"),
 	why(r1+"schema/cancellednotificationparams-requestid/", clientRule, "binds the side that cancels"),
 	why(r2+"schema/cancellednotificationparams-requestid/", clientRule, "binds the side that cancels"),
-	by(r2+"schema/cancellednotification/", "monitor/cancelled"),
+	why(r2+"schema/cancellednotification/", notYet, "a server's own notifications/cancelled are not looked at (monitor/cancelled judges what follows the client's)"),
 
 	// Utilities: ping.
 	by(r1+"basic/utilities/ping/behavior-requirements/", "ping"),
@@ -320,7 +321,7 @@ var judgements = []judgement{
 	why(r1+"server/resources/custom-uri-schemes/", notYet, "listed URIs are not parsed against RFC 3986"),
 	by(r1+"server/resources/error-handling/", "resources/unknown-uri"),
 	why(r1+"server/resources/security-considerations/", notObservable, "validation, access control and permissions are the server's own"),
-	by(r1+"server/resources/security-considerations/must-validate-resource-uris", "resources/unknown-uri"),
+	by(r1+"server/resources/security-considerations/must-validate-resource-uris", "resources/unknown-uri", "invalid-params"),
 	by(r1+"server/resources/security-considerations/must-properly-encoded", "messages", "resources/read/<name>"),
 	by(r2+"server/resources/capabilities/", "resources/list"),
 	by(r2+"server/resources/error-handling/must-return-json-rpc-error-code", "resources/unknown-uri"),
@@ -344,7 +345,7 @@ var judgements = []judgement{
 	why(r1+"server/prompts/security/", notObservable, "what counts as injection is not a protocol fact"),
 	by(r2+"server/prompts/capabilities/must-declare-prompts-capability-discoverresult", "capabilities"),
 	by(r2+"server/prompts/capabilities/must-respond-prompts-list-requests-set", "prompts/list"),
-	why(r2+"server/prompts/capabilities/must-not-vary-per-connection-side-effect", notYet, "listings on two connections are not compared"),
+	by(r2+"server/prompts/capabilities/must-not-vary-per-connection-side-effect", "invalid-params"),
 	why(r2+"server/prompts/list-changed-notification/", needsFixture, "needs a change to the server's prompts, and a subscriptions/listen stream"),
 
 	// Server utilities: completion, logging, pagination, caching.
@@ -361,7 +362,7 @@ var judgements = []judgement{
 	why(r2+"server/utilities/logging/per-request-log-level/must-not-deliver-subscriptions-listen-stream-stream", notYet, "the checks open no subscriptions/listen stream"),
 	why(r2+"server/utilities/logging/error-handling/", notYet, "a request with an unknown logLevel is not sent"),
 	by(r1+"server/utilities/pagination/implementation-guidelines/should-provide-stable-cursors", "tools/list", "resources/list", "prompts/list", "monitor/cursor"),
-	why(r1+"server/utilities/pagination/", notYet, "a cursor the server never gave is not sent"),
+	by(r1+"server/utilities/pagination/", "invalid-cursor"),
 	by(r2+"server/utilities/caching/cacheable-results/", "messages"),
 	by(r2+"server/utilities/caching/time-to-live-ttl-field/", "messages"),
 	why(r2+"server/utilities/caching/cache-key/", notObservable, "what a result depends on is the server's own"),
