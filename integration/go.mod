@@ -27,7 +27,7 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/text v0.22.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
 
@@ -38,3 +38,7 @@ replace github.com/mcptestkit/mcptestkit/gosdk => ../gosdk
 replace github.com/mcptestkit/mcptestkit/mcpgo => ../mcpgo
 
 replace github.com/mcptestkit/mcptestkit/examples => ../examples
+
+replace github.com/mcptestkit/mcptestkit/internal/cassette => ../internal/cassette
+
+replace github.com/mcptestkit/mcptestkit/mcptest/cassette => ../mcptest/cassette

@@ -318,10 +318,10 @@ the client at the address, and stop the recording with Ctrl-C. Every message
 passes through unchanged, at once, both ways (SSE streams flushed as they
 come); each message is written to the cassette with its direction and time,
 secrets (members named like token, password, secret, api_key, authorization;
-bearer tokens, JWTs, well-known key formats; --redact-name and --redact add
-more) replaced by a stable placeholder (keyed by MCPTEST_CASSETTE_KEY when
-set); headers are not recorded; a summary of what was redacted goes to
-stderr. Compressed HTTP bodies reach the client as the server sent them and
+bearer tokens, gitleaks' formats; --redact-name and --redact add more)
+replaced by [redacted], the same for every secret and derived from none;
+headers are not recorded; what was redacted, and what protects the file, go
+to stderr. Compressed HTTP bodies reach the client as the server sent them and
 are recorded decoded; concurrent HTTP sessions are recorded apart (each
 message with its session) and play back apart. The stdio proxy ends when
 the server does, with its exit status, or when the client goes away.
@@ -359,6 +359,7 @@ and diffs the answers.`,
 					if summary != "" {
 						fprintf(term.stderr, "mcptestkit record: %s\n", summary)
 					}
+					fprintf(term.stderr, "mcptestkit record: %s: %s\n", *out, cassette.Protection)
 					return exitOK, nil
 				}
 				if strings.HasSuffix(*out, ".cassette") {
@@ -375,6 +376,7 @@ and diffs the answers.`,
 					if summary != "" {
 						fprintf(term.stderr, "mcptestkit record: %s\n", summary)
 					}
+					fprintf(term.stderr, "mcptestkit record: %s: %s\n", *out, cassette.Protection)
 					return status, nil // the server's: the client sees it as the server's end
 				}
 				var steps []*step
@@ -458,6 +460,8 @@ answers into it, redacted as when recorded).`,
 				return nil
 			})
 			update := fs.Bool("update", false, "with FILE.cassette: write the server's answers into the cassette (redacted as when recorded) instead of comparing")
+			var redact stringList
+			fs.Var(&redact, "redact", "with FILE.cassette: the `regexp` of a --redact the recording used (the cassette does not keep them: one may be the secret); repeatable")
 			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
 				var norm []mcptest.Option
 				if len(ignore) > 0 {
@@ -469,7 +473,7 @@ answers into it, redacted as when recorded).`,
 				}
 				file := args[0]
 				if strings.HasSuffix(file, ".cassette") {
-					return replayCassette(ctx, file, srv, norm, *update, term)
+					return replayCassette(ctx, file, srv, norm, *update, redact, term)
 				}
 				norm = append(norm, mcptest.Transform(cassette.SortLists)) // a session's lists are at its top
 				data, err := os.ReadFile(file)

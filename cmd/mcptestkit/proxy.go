@@ -51,11 +51,12 @@ type passed struct {
 // newRecorder starts a recording, redacting what the defaults and extra
 // say.
 func newRecorder(transport string, extra *cassette.Redaction) (*recorder, error) {
-	red, err := cassette.NewRedactor(nil, extra)
+	red, err := cassette.NewRedactor(extra)
 	if err != nil {
 		return nil, err
 	}
-	return &recorder{red: red, start: time.Now(), c: cassette.Cassette{Header: cassette.Header{Transport: transport, Redact: extra}},
+	// The header keeps the names, never the patterns: one may be the secret.
+	return &recorder{red: red, start: time.Now(), c: cassette.Cassette{Header: cassette.Header{Transport: transport, Redact: extra.Stored()}},
 		lookup: map[string]string{}, aliases: map[string]string{}}, nil
 }
 
@@ -175,10 +176,10 @@ func (r *recorder) record(session int, dir string, line []byte, at time.Duration
 		switch r.lookup[id] {
 		case "initialize", "server/discover":
 			if m.Result.ServerInfo != nil {
-				r.c.Header.Server = m.Result.ServerInfo
+				r.c.Header.Server = r.red.Info(m.Result.ServerInfo)
 			}
 			if m.Result.Meta.ServerInfo != nil {
-				r.c.Header.Server = m.Result.Meta.ServerInfo
+				r.c.Header.Server = r.red.Info(m.Result.Meta.ServerInfo)
 			}
 			if m.Result.ProtocolVersion != "" {
 				r.c.Header.ProtocolVersion = m.Result.ProtocolVersion

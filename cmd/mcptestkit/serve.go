@@ -217,12 +217,15 @@ func serveHTTP(ctx context.Context, listen string, p *cassette.Player, answer fu
 // srv, at the recorded protocol version unless --version says otherwise,
 // and prints a diff for each answer that differs: exit status 1 then. With
 // update, it writes the live answers into the cassette instead.
-func replayCassette(ctx context.Context, file string, srv *server, norm []mcptest.Option, update bool, term terminal) (int, error) {
+func replayCassette(ctx context.Context, file string, srv *server, norm []mcptest.Option, update bool, redact []string, term terminal) (int, error) {
 	c, err := cassette.ReadFile(file)
 	if err != nil {
 		return exitUsage, err
 	}
-	p, err := cassette.NewPlayer(c, cassette.PlayOptions{})
+	if h := c.Header.Redact; h != nil && h.Withheld > len(redact) {
+		fprintf(term.stderr, "mcptestkit replay: %s was recorded with %d --redact pattern(s) it does not keep; give them again with --redact, or what they matched may show in a diff\n", file, h.Withheld)
+	}
+	p, err := cassette.NewPlayer(c, cassette.PlayOptions{Redact: redact})
 	if err != nil {
 		return exitUsage, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -51,12 +52,21 @@ type PlayOptions struct {
 	// Ignore names members left out of the params, at any depth, when a
 	// request is matched.
 	Ignore []string
+	// Redact are patterns the recording was redacted with that its header
+	// does not keep (--redact): given again, live messages are redacted as
+	// the recorded ones were.
+	Redact []string
 }
 
 // NewPlayer returns a Player of c. It redacts live requests the way the
 // recording was (c's header says how), so that they match.
 func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
-	red, err := NewRedactor(nil, c.Header.Redact)
+	extra := &Redaction{Patterns: opts.Redact}
+	if h := c.Header.Redact; h != nil {
+		extra.Names = h.Names
+		extra.Patterns = append(slices.Clone(h.Patterns), opts.Redact...)
+	}
+	red, err := NewRedactor(extra)
 	if err != nil {
 		return nil, fmt.Errorf("the cassette's header: %v", err)
 	}
@@ -81,7 +91,7 @@ func NewPlayer(c *Cassette, opts PlayOptions) (*Player, error) {
 		case f.Dir == ClientToServer && m.Method != "" && len(m.ID) > 0:
 			x := &Exchange{Method: m.Method, Params: withoutMeta(m.Params), Shown: shown(m.Method, m.Params),
 				Retry: bytes.Contains(m.Params, []byte(`"inputResponses"`)) || bytes.Contains(m.Params, []byte(`"requestState"`)),
-				key:   p.key(m.Method, m.Params), token: progressToken(m.Params), session: f.Session}
+				key:   p.key(m.Method, red.Message(m.Params)), token: progressToken(m.Params), session: f.Session}
 			open[sessionID{f.Session, string(m.ID)}] = x
 			p.exchanges = append(p.exchanges, x)
 			last[f.Session] = x

@@ -43,7 +43,9 @@ func (p *Player) Replay(ctx context.Context, call Caller, normalize func(v any) 
 			continue
 		}
 		result, rpcErr, err := call(ctx, x.Method, x.Params)
-		r := Replayed{Exchange: x, Recorded: recordedAnswer(x.Answer), Live: liveAnswer(result, rpcErr, err)}
+		// Both sides redacted alike: the recorded one was, and the live
+		// one must be, to compare equal and never show a secret in a diff.
+		r := Replayed{Exchange: x, Recorded: p.redacted(recordedAnswer(x.Answer)), Live: p.redacted(liveAnswer(result, rpcErr, err))}
 		var err1, err2 error
 		r.Want, err1 = normalize(sortedLists(r.Recorded))
 		r.Got, err2 = normalize(sortedLists(r.Live))
@@ -53,6 +55,14 @@ func (p *Player) Replay(ctx context.Context, call Caller, normalize func(v any) 
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// redacted returns answer with each member redacted as the recording was.
+func (p *Player) redacted(answer map[string]json.RawMessage) map[string]json.RawMessage {
+	for k, v := range answer {
+		answer[k] = p.red.Message(v)
+	}
+	return answer
 }
 
 // recordedAnswer is a recorded response as replay compares it.
@@ -137,7 +147,7 @@ func Rerecord(path string, replayed []Replayed) error {
 	if err != nil {
 		return err
 	}
-	red, err := NewRedactor(nil, c.Header.Redact)
+	red, err := NewRedactor(c.Header.Redact)
 	if err != nil {
 		return err
 	}
@@ -162,8 +172,15 @@ func Rerecord(path string, replayed []Replayed) error {
 		if f.Dir == ServerToClient {
 			if b, ok := byAnswer[string(f.Msg)]; ok {
 				c.Frames[i].Msg = b
+				continue
 			}
 		}
+		// The rest as it was, its placeholders written as this build
+		// writes them (an older build's keyed ones become [redacted]).
+		c.Frames[i].Msg = red.Message(f.Msg)
+	}
+	if c.Header.Server != nil {
+		c.Header.Server = red.Info(c.Header.Server)
 	}
 	return c.WriteFile(path)
 }

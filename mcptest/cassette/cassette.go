@@ -89,7 +89,8 @@ func load(t testing.TB, path string, opts cf.PlayOptions) *cf.Player {
 // normalised as golden files are (mcptest.Normalize), with opts:
 // mcptest.IgnoreFields for what changes from run to run. Secrets were
 // replaced by placeholders when recorded, and the server gets the
-// placeholders. The items of a list result (tools, resources, templates,
+// placeholders; its answers are redacted as the recording was before they
+// are compared, so that a diff shows no secret. The items of a list result (tools, resources, templates,
 // prompts) compare in any order: the protocol gives it no meaning. A retry
 // of a multi round-trip request is left out, as is a request answered with
 // input_required: c runs those rounds itself.

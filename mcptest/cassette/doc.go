@@ -6,7 +6,10 @@
 // A cassette is recorded by `mcptestkit record -o FILE.cassette -- SERVER...`
 // (or `--listen ADDR URL` for a streamable HTTP server), a proxy that a real
 // client (an IDE agent, the Inspector) talks to in place of the server; its
-// secrets are replaced by stable placeholders before anything is written.
+// secrets are replaced by [redacted] before anything is written. Replay
+// redacts the live answers the same way before it compares them, so that
+// a diff shows no secret. This package is a module of its own: it carries
+// gitleaks' rule set, which a user of mcptest alone does not pay for.
 //
 //	// a client's or an agent's test, against the recorded server
 //	c := mcptest.Connect(t, cassette.Server(t, "testdata/session.cassette"))
