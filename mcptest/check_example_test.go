@@ -23,8 +23,8 @@ func ExampleCheckServer() {
 	// tools/descriptions: warning: tools without a description: ["greet"]
 	// expected: every tool describes what it does; the description is how a model decides to call it (optional in the schema: a convention, not a rule)
 	// messages (→ client to server, ← server to client):
-	// 	→ {"jsonrpc":"2.0","id":9,"method":"tools/list"}
-	// 	← {"id":9,"jsonrpc":"2.0","result":{"tools":[{"inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"name":"greet"}]}}
+	// 	→ {"jsonrpc":"2.0","id":14,"method":"tools/list"}
+	// 	← {"id":14,"jsonrpc":"2.0","result":{"tools":[{"inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"name":"greet"}]}}
 	// lint/descriptions/greet: warning: tool "greet": the required parameter "name" has no description (a convention: a model fills the arguments from the descriptions)
 	// fix: add a description to its schema: what the value is, its format or unit, an example (with go-sdk, a jsonschema:"..." struct tag; with mcp-go, mcp.Description(...))
 	// failed: false

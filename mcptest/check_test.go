@@ -258,7 +258,14 @@ func TestCheckServerDeclaredButNotImplemented(t *testing.T) {
 func TestCheckServerOutputSchemaNeverExercised(t *testing.T) {
 	t.Parallel()
 	srv := goodServer()
-	srv.handlers["tools/call"] = func(json.RawMessage) (any, *rpcError) { return toolError("the adder is broken"), nil }
+	srv.handlers["tools/call"] = func(p json.RawMessage) (any, *rpcError) {
+		var req struct{ Name string }
+		_ = json.Unmarshal(p, &req)
+		if req.Name != "add" {
+			return nil, &rpcError{Code: -32602, Message: "Unknown tool: " + req.Name}
+		}
+		return toolError("the adder is broken"), nil
+	}
 	f := runCheck(t, srv, StrictChecks())
 	f.expectPass(t)
 	assert.NotContains(t, f.output(), "declares an outputSchema")
@@ -442,7 +449,11 @@ func TestCheckServerPagingLoop(t *testing.T) {
 	srv := goodServer()
 	list := srv.handlers["tools/list"]
 	srv.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
-		r, _ := list(p)
+		var page struct{ Cursor string }
+		if json.Unmarshal(p, &page) == nil && page.Cursor != "" && page.Cursor != "again" {
+			return nil, &rpcError{Code: -32602, Message: "Invalid cursor"}
+		}
+		r, _ := list(nil)
 		r.(map[string]any)["nextCursor"] = "again"
 		return r, nil
 	}

@@ -106,7 +106,7 @@ func endlessPaging(srv *handServer) *handServer {
 	list := srv.handlers["tools/list"]
 	n := 0
 	srv.handlers["tools/list"] = func(p json.RawMessage) (any, *rpcError) {
-		r, _ := list(p)
+		r, _ := list(nil) // every page the same tools: the cursor only counts pages
 		n++
 		r.(map[string]any)["nextCursor"] = fmt.Sprint("page-", n)
 		return r, nil

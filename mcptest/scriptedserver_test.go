@@ -100,7 +100,7 @@ func (s *scriptedServer) Serve(ctx context.Context, conn *memtransport.Conn) err
 				case "hang":
 					<-ctx.Done()
 				default:
-					answer(`"result":{"isError":true,"content":[{"type":"text","text":"no such tool"}]}`)
+					answer(`"error":{"code":-32602,"message":"no such tool"}`)
 				}
 			})
 		case "server/discover":
