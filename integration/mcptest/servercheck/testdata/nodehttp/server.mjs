@@ -22,7 +22,7 @@ const tools = [
     description: 'Says its text again.',
     inputSchema: {
       type: 'object',
-      properties: { text: { type: 'string' } },
+      properties: { text: { type: 'string', description: 'The text to echo back.' } },
       required: ['text'],
       additionalProperties: false,
     },
@@ -32,7 +32,7 @@ const tools = [
     description: 'Counts to n, reporting progress at each step.',
     inputSchema: {
       type: 'object',
-      properties: { n: { type: 'integer', minimum: 1, maximum: 20 } },
+      properties: { n: { type: 'integer', minimum: 1, maximum: 20, description: 'How many progress steps to report.' } },
       required: ['n'],
     },
   },
