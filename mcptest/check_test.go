@@ -665,19 +665,7 @@ func TestCheckServerFailsAtTheCallersLine(t *testing.T) {
 		t.Skip("the child runs only TestChildCheckServerFails")
 	}
 	t.Parallel()
-	src, err := os.ReadFile("check_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := 0
-	for i, l := range strings.Split(string(src), "\n") {
-		if strings.HasSuffix(l, "// the line failures name") {
-			line = i + 1
-		}
-	}
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildCheckServerFails$", "-test.v")
-	cmd.Env = append(os.Environ(), "MCPTEST_CHECK_CHILD=1")
-	out, err := cmd.CombinedOutput()
+	out, line, err := runFailingCheckChild(t, "-test.v")
 	if err == nil {
 		t.Fatalf("the child test passed; want it to fail:\n%s", out)
 	}
@@ -688,6 +676,26 @@ func TestCheckServerFailsAtTheCallersLine(t *testing.T) {
 	if strings.Contains(string(out), "check.go:") {
 		t.Errorf("a line of check.go is reported:\n%s", out)
 	}
+}
+
+// runFailingCheckChild runs TestChildCheckServerFails in a child test binary
+// with the verbosity flag v, and returns its output, the line of its
+// CheckServer call, and how the child ended.
+func runFailingCheckChild(t *testing.T, v string) (out []byte, line int, err error) {
+	t.Helper()
+	src, err := os.ReadFile("check_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, "// the line failures name") {
+			line = i + 1
+		}
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildCheckServerFails$", v)
+	cmd.Env = append(os.Environ(), "MCPTEST_CHECK_CHILD=1")
+	out, err = cmd.CombinedOutput()
+	return out, line, err
 }
 
 // Issue 30.14: a server that sends progress with a new bogus token each

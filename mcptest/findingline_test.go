@@ -3,9 +3,7 @@ package mcptest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -17,19 +15,7 @@ func TestCheckServerFindingLine(t *testing.T) {
 		t.Skip("the child runs only TestChildCheckServerFails")
 	}
 	t.Parallel()
-	src, err := os.ReadFile("check_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := 0
-	for i, l := range strings.Split(string(src), "\n") {
-		if strings.HasSuffix(l, "// the line failures name") {
-			line = i + 1
-		}
-	}
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildCheckServerFails$", "-test.v=test2json")
-	cmd.Env = append(os.Environ(), "MCPTEST_CHECK_CHILD=1")
-	out, _ := cmd.CombinedOutput()
+	out, line, _ := runFailingCheckChild(t, "-test.v=test2json")
 	want := fmt.Sprintf("mcptest: FAIL unknown-method check_test.go:%d: sent mcptestkit/no-such-method; got JSON-RPC error -32603", line)
 	re := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(want) + `.*$`)
 	if !re.Match(out) {
