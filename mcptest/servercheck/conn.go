@@ -53,7 +53,21 @@ func (s *suite) open(version string) (*conn, error) {
 	return c, nil
 }
 
-func (c *conn) alive() bool { return c.cl != nil && c.cl.Err() == nil }
+// alive reports whether the connection still serves. The tap sees the end
+// first (the client learns it from the tap's Receive, a moment later), so
+// it is asked too: a check that returns because the connection ended must
+// find it dead, or the next input would be blamed for the break.
+func (c *conn) alive() bool {
+	if c.cl == nil || c.cl.Err() != nil {
+		return false
+	}
+	select {
+	case <-c.tap.closed:
+		return false
+	default:
+		return true
+	}
+}
 
 func (c *conn) close() {
 	// Only a process still serving when the connection closes says how it

@@ -230,7 +230,7 @@ func (f *Fuzzer) raw(cn *conn, e *fuzzBytes) error {
 		return fmt.Errorf("sent %s\nthe handler panicked (%s), and the server has no crash guard of its own.\n%s%s", msg, crashes[0], guardHint, excerptText(c))
 	}
 	switch {
-	case err != nil && !cn.alive():
+	case err != nil && (!cn.alive() || errors.As(err, new(*sendError))):
 		return fmt.Errorf("sent %s\nthe connection broke: %v\nexpected: a result or a JSON-RPC error, and the connection kept open%s", msg, err, excerptText(c))
 	case err != nil:
 		return fmt.Errorf("sent %s\nno answer: %v\nexpected: a result or a JSON-RPC error in time%s", msg, err, excerptText(c))
