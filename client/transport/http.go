@@ -402,7 +402,10 @@ func (t *StreamableHTTP) header(accept string) http.Header {
 // the transport's HTTP client and headers (WithHeaders) and, when set, its
 // session id, overridden by header (an empty value removes one): for checks of a server's HTTP behaviour
 // below the protocol (status codes, sessions, Origin), as package
-// mcptest/servercheck makes. The caller closes the response's body.
+// mcptest/servercheck makes. A key of header set directly in a case other
+// than the canonical one (header["mcp-method"]) is sent as written, to
+// check a server's case-insensitive matching. The caller closes the
+// response's body.
 func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Header, body []byte) (*http.Response, error) {
 	if t.urlErr != nil {
 		return nil, t.urlErr
@@ -416,7 +419,8 @@ func (t *StreamableHTTP) Do(ctx context.Context, method string, header http.Head
 			h.Del(k)
 			continue
 		}
-		h[http.CanonicalHeaderKey(k)] = v
+		h.Del(k)
+		h[k] = v
 	}
 	return t.do(ctx, method, body, h)
 }

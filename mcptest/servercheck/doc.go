@@ -67,9 +67,11 @@
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
-//	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
-//	                                      the server never gave out is not served (basic/transports, "Session
-//	                                      Management"); W an answer other than 404
+//	http/sessions                      F  over streamable HTTP, in a legacy session: the session id is visible ASCII
+//	                                      (0x21-0x7E); a request with an Mcp-Session-Id the server never gave out is
+//	                                      not served (basic/transports, "Session Management"); W an answer other than
+//	                                      404; a session id shorter than 16 characters, or one a second session also
+//	                                      got (SHOULD be globally unique and cryptographically secure)
 //	http/no-session                    W  over streamable HTTP, in a legacy session: a request without the
 //	                                      Mcp-Session-Id the server gave out, if refused, gets 400 (served: noted, the
 //	                                      server does not require one) (basic/transports, "Session Management",
@@ -77,6 +79,9 @@
 //	http/protocol-version              F  from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not
 //	                                      served (basic/transports, "Protocol Version Header"); W an answer other than
 //	                                      400
+//	http/bad-input                     F  over streamable HTTP, in either era: a POST whose body is not JSON gets an
+//	                                      HTTP error status (4xx or 5xx) (basic/transports, "Sending Messages to the
+//	                                      Server")
 //	http/notifications                 F  a POSTed notification gets 202 Accepted with no body (basic/transports,
 //	                                      "Sending Messages to the Server")
 //	http/origin                        F  a server on localhost refuses a request with a foreign Origin (DNS
@@ -91,12 +96,20 @@
 //	http/delete                        F  DELETE ends the session (2xx; 405 noted), after which a request with its id
 //	                                      gets 404 (basic/transports, "Session Management"); W an answer to DELETE
 //	                                      other than 2xx, 405 or 5xx
-//	http/headers                       F  over streamable HTTP at 2026-07-28: a request whose Mcp-Method, Mcp-Name or
-//	                                      Mcp-Param-* header is missing or differs from its body gets 400; whitespace
-//	                                      around a header's value is ignored, and a base64-encoded value
-//	                                      (=?base64?...?=) is compared decoded (basic/transports at 2026-07-28
-//	                                      (SEP-2243)); W a 400 without JSON-RPC error -32020 (HeaderMismatch); a
-//	                                      base64-encoded Mcp-Name refused
+//	http/headers                       F  over streamable HTTP at 2026-07-28: a request whose MCP-Protocol-Version
+//	                                      (differing from its _meta, or missing when the server speaks no version
+//	                                      before 2025-06-18), Mcp-Method, Mcp-Name or Mcp-Param-* header is missing or
+//	                                      differs from its body, or whose Mcp-Param-* value is raw UTF-8, gets 400;
+//	                                      header names are matched ignoring case, whitespace around a header's value
+//	                                      is ignored, a base64-encoded value (=?base64?...?=) is compared decoded and
+//	                                      one with upper-case markers as it is, and an argument absent or null needs
+//	                                      no header (basic/transports at 2026-07-28 (SEP-2243)); W a 400 without
+//	                                      JSON-RPC error -32020 (HeaderMismatch); a base64-encoded Mcp-Name refused;
+//	                                      an integer header written 7.0 for 7 refused
+//	http/legacy-traffic                W  a server that speaks only 2026-07-28 answers GET and DELETE with 405, and
+//	                                      serves a request carrying an Mcp-Session-Id or a Last-Event-ID as if it had
+//	                                      none, giving out no session id (basic/transports at 2026-07-28, "Earlier
+//	                                      Streamable HTTP Revisions", SHOULD)
 //	tools/list                         F  every page read; no cursor repeats, no tool twice
 //	                                      (server/utilities/pagination)
 //	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
@@ -104,6 +117,12 @@
 //	tools/schemas/<tool>               F  inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema
 //	                                      says otherwise, patterns ECMA-262) with "type": "object"; one past 256 KiB
 //	                                      or 64 levels of nesting is skipped as too big to check (server/tools, MUST)
+//	tools/x-mcp-header                 F  every x-mcp-header annotation in a tool's inputSchema: a non-empty HTTP
+//	                                      field-name token (no control characters), unique ignoring case within the
+//	                                      schema, on a property of type integer, string or boolean, reached from the
+//	                                      root through properties keys alone (never items, oneOf, anyOf, allOf, not,
+//	                                      if/then/else, $ref); a client over streamable HTTP drops a tool that breaks
+//	                                      one (basic/transports at 2026-07-28, "Schema Extension" (SEP-2243))
 //	tools/calls/<tool>                 F  Options.Calls calls with arguments that validate against the inputSchema (on
 //	                                      a dual-era server, the first 4 again at the newest legacy version it
 //	                                      offers): each answers in time (each progress notification gives a call the
@@ -376,9 +395,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 182 judged by a check or monitor rule (22 by monitor rules
-//	alone), 386 with a reason (124 not observable, 39 needs a fixture, 34 needs
-//	authorization, 64 client rule, 9 transport layer, 116 not checked yet)
+//	568 requirements, 206 judged by a check or monitor rule (22 by monitor rules
+//	alone), 362 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 66 client rule, 9 transport layer, 89 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

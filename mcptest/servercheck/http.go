@@ -71,10 +71,11 @@ func (s *suite) closeHTTP() {
 
 // httpReply is what came back to one raw HTTP request.
 type httpReply struct {
-	host   string // the server's host name, as the request went
-	status int
-	ctype  string
-	body   string // its start
+	host    string // the server's host name, as the request went
+	status  int
+	ctype   string
+	session string // its Mcp-Session-Id header
+	body    string // its start
 }
 
 func (r httpReply) String() string {
@@ -100,7 +101,10 @@ func (c *state) send(tr *transport.StreamableHTTP, cn *conn, method, body string
 		h.Set("MCP-Protocol-Version", v)
 	}
 	for k, v := range set {
-		h.Set(k, v) // an empty value: sent as none (transport.Do drops it)
+		// An empty value: sent as none (transport.Do drops it). A key in
+		// another case than the canonical one goes as written.
+		h.Del(k)
+		h[k] = []string{v}
 	}
 	ctx, cancel := c.ctx()
 	defer cancel()
@@ -113,7 +117,7 @@ func (c *state) send(tr *transport.StreamableHTTP, cn *conn, method, body string
 		c.fatalf("sent %s %s; the request failed: %v", method, cut(body, 200), err)
 	}
 	defer resp.Body.Close()
-	r := httpReply{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	r := httpReply{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), session: resp.Header.Get("Mcp-Session-Id")}
 	if resp.Request != nil {
 		r.host = resp.Request.URL.Hostname()
 	}
@@ -132,6 +136,7 @@ func (c *state) httpSessions() {
 	if tr.SessionID() == "" {
 		c.skipf("the server gave out no Mcp-Session-Id at initialize (stateless): no session to check")
 	}
+	c.sessionID(cn, tr.SessionID())
 	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"Mcp-Session-Id": "mcptestkit-check-no-such-session"})
 	c.refused(got, http.StatusNotFound, "sent ping with an Mcp-Session-Id the server never gave out",
 		"not served: a server MAY terminate a session, and MUST answer a request with a terminated session's id 404; "+

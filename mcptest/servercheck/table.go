@@ -99,8 +99,10 @@ func checkTable() []family {
 			run: (*state).malformedFrame},
 
 		{name: "http/sessions", level: Fail, spec: `basic/transports, "Session Management"`,
-			doc:   "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
-			warns: "an answer other than 404",
+			doc: `over streamable HTTP, in a legacy session: the session id is visible ASCII (0x21-0x7E); a request with an
+				Mcp-Session-Id the server never gave out is not served`,
+			warns: `an answer other than 404; a session id shorter than 16 characters, or one a second session also got
+				(SHOULD be globally unique and cryptographically secure)`,
 			run:   (*state).httpSessions},
 		{name: "http/no-session", level: Warn, spec: `basic/transports, "Session Management", SHOULD`,
 			doc: `over streamable HTTP, in a legacy session: a request without the Mcp-Session-Id the server gave out, if refused,
@@ -110,6 +112,9 @@ func checkTable() []family {
 			doc:   "from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not served",
 			warns: "an answer other than 400",
 			run:   (*state).httpProtocolVersion},
+		{name: "http/bad-input", level: Fail, spec: `basic/transports, "Sending Messages to the Server"`,
+			doc: "over streamable HTTP, in either era: a POST whose body is not JSON gets an HTTP error status (4xx or 5xx)",
+			run: (*state).httpBadInput},
 		{name: "http/notifications", level: Fail, spec: `basic/transports, "Sending Messages to the Server"`,
 			doc: "a POSTed notification gets 202 Accepted with no body",
 			run: (*state).httpNotifications},
@@ -130,11 +135,17 @@ func checkTable() []family {
 			then:  (*suite).closeHTTP},
 
 		{name: "http/headers", level: Fail, spec: "basic/transports at 2026-07-28 (SEP-2243)",
-			doc: `over streamable HTTP at 2026-07-28: a request whose Mcp-Method, Mcp-Name or Mcp-Param-* header is missing or
-				differs from its body gets 400; whitespace around a header's value is ignored, and a base64-encoded value
-				(=?base64?...?=) is compared decoded`,
-			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch); a base64-encoded Mcp-Name refused",
+			doc: `over streamable HTTP at 2026-07-28: a request whose MCP-Protocol-Version (differing from its _meta, or missing
+				when the server speaks no version before 2025-06-18), Mcp-Method, Mcp-Name or Mcp-Param-* header is missing or
+				differs from its body, or whose Mcp-Param-* value is raw UTF-8, gets 400; header names are matched ignoring
+				case, whitespace around a header's value is ignored, a base64-encoded value (=?base64?...?=) is compared
+				decoded and one with upper-case markers as it is, and an argument absent or null needs no header`,
+			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch); a base64-encoded Mcp-Name refused; an integer header written 7.0 for 7 refused",
 			run:   (*state).httpHeaders},
+		{name: "http/legacy-traffic", level: Warn, spec: `basic/transports at 2026-07-28, "Earlier Streamable HTTP Revisions", SHOULD`,
+			doc: `a server that speaks only 2026-07-28 answers GET and DELETE with 405, and serves a request carrying an
+				Mcp-Session-Id or a Last-Event-ID as if it had none, giving out no session id`,
+			run: (*state).httpLegacyTraffic},
 		{name: "tools/list", level: Fail, spec: "server/utilities/pagination", needs: "tools",
 			doc: "every page read; no cursor repeats, no tool twice",
 			run: func(c *state) {
@@ -161,6 +172,12 @@ func checkTable() []family {
 			doc: `inputSchema and outputSchema are valid JSON Schema (2020-12 unless $schema says otherwise, patterns
 				ECMA-262) with "type": "object"; one past 256 KiB or 64 levels of nesting is skipped as too big to check`,
 			items: perTool(func(c *state, t *client.Tool) { c.useSpan(c.s.inv.toolsListed); c.toolSchemas(t) })},
+		{name: "tools/x-mcp-header", level: Fail, spec: `basic/transports at 2026-07-28, "Schema Extension" (SEP-2243)`, needs: "tools",
+			doc: `every x-mcp-header annotation in a tool's inputSchema: a non-empty HTTP field-name token (no control
+				characters), unique ignoring case within the schema, on a property of type integer, string or boolean,
+				reached from the root through properties keys alone (never items, oneOf, anyOf, allOf, not, if/then/else,
+				$ref); a client over streamable HTTP drops a tool that breaks one`,
+			run: func(c *state) { c.useSpan(c.s.inv.toolsListed); c.toolHeaderAnnotations(c.s.inv.tools) }},
 		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
 			doc: `Options.Calls calls with arguments that validate against the inputSchema (on a dual-era server, the first 4
 				again at the newest legacy version it offers): each answers in time (each
