@@ -103,7 +103,7 @@ func checkTable() []family {
 				Mcp-Session-Id the server never gave out is not served`,
 			warns: `an answer other than 404; a session id shorter than 16 characters, or one a second session also got
 				(SHOULD be globally unique and cryptographically secure)`,
-			run:   (*state).httpSessions},
+			run: (*state).httpSessions},
 		{name: "http/no-session", level: Warn, spec: `basic/transports, "Session Management", SHOULD`,
 			doc: `over streamable HTTP, in a legacy session: a request without the Mcp-Session-Id the server gave out, if refused,
 				gets 400 (served: noted, the server does not require one)`,
