@@ -67,11 +67,11 @@
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
-//	http/sessions                      F  over streamable HTTP, in a legacy session: the session id is visible ASCII
-//	                                      (0x21-0x7E); a request with an Mcp-Session-Id the server never gave out is
-//	                                      not served (basic/transports, "Session Management"); W an answer other than
-//	                                      404; a session id shorter than 16 characters, or one a second session also
-//	                                      got (SHOULD be globally unique and cryptographically secure)
+//	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
+//	                                      the server never gave out is not served (basic/transports, "Session
+//	                                      Management"); W an answer other than 404; a session id shorter than 16
+//	                                      characters, or one a second session also got (SHOULD be globally unique and
+//	                                      cryptographically secure)
 //	http/no-session                    W  over streamable HTTP, in a legacy session: a request without the
 //	                                      Mcp-Session-Id the server gave out, if refused, gets 400 (served: noted, the
 //	                                      server does not require one) (basic/transports, "Session Management",
@@ -106,10 +106,10 @@
 //	                                      no header (basic/transports at 2026-07-28 (SEP-2243)); W a 400 without
 //	                                      JSON-RPC error -32020 (HeaderMismatch); a base64-encoded Mcp-Name refused;
 //	                                      an integer header written 7.0 for 7 refused
-//	http/legacy-traffic                W  a server that speaks only 2026-07-28 answers GET and DELETE with 405, and
-//	                                      serves a request carrying an Mcp-Session-Id or a Last-Event-ID as if it had
-//	                                      none, giving out no session id (basic/transports at 2026-07-28, "Earlier
-//	                                      Streamable HTTP Revisions", SHOULD)
+//	http/legacy-traffic                W  a server that speaks only 2026-07-28 answers GET (with a Last-Event-ID too)
+//	                                      and DELETE with 405, and serves a request carrying an Mcp-Session-Id as if
+//	                                      it had none, giving out no session id (basic/transports at 2026-07-28,
+//	                                      "Earlier Streamable HTTP Revisions", SHOULD)
 //	tools/list                         F  every page read; no cursor repeats, no tool twice
 //	                                      (server/utilities/pagination)
 //	tools/names                        W  1-128 characters of A-Z a-z 0-9 _ - . (server/tools, SHOULD)
@@ -395,9 +395,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 206 judged by a check or monitor rule (22 by monitor rules
-//	alone), 362 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 66 client rule, 9 transport layer, 89 not checked yet)
+//	568 requirements, 205 judged by a check or monitor rule (22 by monitor rules
+//	alone), 363 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 66 client rule, 10 transport layer, 89 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -13,8 +13,10 @@ import (
 // toolHeaderAnnotations checks every x-mcp-header annotation in the listed
 // tools' inputSchemas against the rules of SEP-2243 (basic/transports and
 // server/tools at 2026-07-28): a client over streamable HTTP must drop a
-// tool whose annotation breaks one, so the tool is lost to it.
-func (c *state) toolHeaderAnnotations(tools []*client.Tool) {
+// tool whose annotation breaks one, so the tool is lost to it. The tools
+// are listed raw: the client drops those tools from what it lists.
+func (c *state) toolHeaderAnnotations() {
+	tools := c.rawTools()
 	found := 0
 	for _, t := range tools {
 		var root any
@@ -24,7 +26,7 @@ func (c *state) toolHeaderAnnotations(tools []*client.Tool) {
 		var anns []headerAnnotation
 		walkHeaderAnnotations(root, nil, true, &anns)
 		found += len(anns)
-		seen := map[string]string{} // lower-cased name → the path that has it
+		seen := map[string]headerAnnotation{} // by lower-cased name
 		for _, a := range anns {
 			for _, why := range a.problems() {
 				c.breakf("tool %q: the x-mcp-header annotation at %s %s\nexpected: %s (basic/transports at 2026-07-28, "+
@@ -36,18 +38,52 @@ func (c *state) toolHeaderAnnotations(tools []*client.Tool) {
 				continue
 			}
 			if other, dup := seen[strings.ToLower(name)]; dup {
-				c.breakf("tool %q: the x-mcp-header annotations at %s and %s both name %q, ignoring case\nexpected: each "+
+				c.breakf("tool %q: the x-mcp-header annotations at %s (%q) and %s (%q) name one header, ignoring case\nexpected: each "+
 					"x-mcp-header value case-insensitively unique in the inputSchema (header names are case-insensitive, so "+
-					"both would be one header)", t.Name, other, a.where(), name)
+					"both would be one header)", t.Name, other.where(), other.value, a.where(), name)
 				continue
 			}
-			seen[strings.ToLower(name)] = a.where()
+			seen[strings.ToLower(name)] = a
 		}
 	}
 	if found == 0 {
 		c.notef("no tool's inputSchema carries an x-mcp-header annotation")
 	}
 }
+
+// rawTools lists the server's tools with tools/list as it sends them, up to
+// maxRawPages pages.
+func (c *state) rawTools() []*client.Tool {
+	cn := c.main()
+	var out []*client.Tool
+	cursor := ""
+	for range maxRawPages {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		ctx, cancel := c.ctx()
+		raw, err := cn.cl.Call(ctx, "tools/list", params)
+		cancel()
+		if err != nil {
+			c.fatalf("sent tools/list; got %v", err)
+		}
+		var page struct {
+			Tools      []*client.Tool `json:"tools"`
+			NextCursor string         `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			c.fatalf("sent tools/list; its result does not decode: %v", err) // tools/list reports it
+		}
+		out = append(out, page.Tools...)
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	return out
+}
+
+const maxRawPages = 50
 
 // headerAnnotation is one x-mcp-header annotation found in a schema.
 type headerAnnotation struct {

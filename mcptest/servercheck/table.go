@@ -99,8 +99,7 @@ func checkTable() []family {
 			run: (*state).malformedFrame},
 
 		{name: "http/sessions", level: Fail, spec: `basic/transports, "Session Management"`,
-			doc: `over streamable HTTP, in a legacy session: the session id is visible ASCII (0x21-0x7E); a request with an
-				Mcp-Session-Id the server never gave out is not served`,
+			doc: "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
 			warns: `an answer other than 404; a session id shorter than 16 characters, or one a second session also got
 				(SHOULD be globally unique and cryptographically secure)`,
 			run: (*state).httpSessions},
@@ -143,8 +142,8 @@ func checkTable() []family {
 			warns: "a 400 without JSON-RPC error -32020 (HeaderMismatch); a base64-encoded Mcp-Name refused; an integer header written 7.0 for 7 refused",
 			run:   (*state).httpHeaders},
 		{name: "http/legacy-traffic", level: Warn, spec: `basic/transports at 2026-07-28, "Earlier Streamable HTTP Revisions", SHOULD`,
-			doc: `a server that speaks only 2026-07-28 answers GET and DELETE with 405, and serves a request carrying an
-				Mcp-Session-Id or a Last-Event-ID as if it had none, giving out no session id`,
+			doc: `a server that speaks only 2026-07-28 answers GET (with a Last-Event-ID too) and DELETE with 405, and serves
+				a request carrying an Mcp-Session-Id as if it had none, giving out no session id`,
 			run: (*state).httpLegacyTraffic},
 		{name: "tools/list", level: Fail, spec: "server/utilities/pagination", needs: "tools",
 			doc: "every page read; no cursor repeats, no tool twice",
@@ -177,7 +176,7 @@ func checkTable() []family {
 				characters), unique ignoring case within the schema, on a property of type integer, string or boolean,
 				reached from the root through properties keys alone (never items, oneOf, anyOf, allOf, not, if/then/else,
 				$ref); a client over streamable HTTP drops a tool that breaks one`,
-			run: func(c *state) { c.useSpan(c.s.inv.toolsListed); c.toolHeaderAnnotations(c.s.inv.tools) }},
+			run: (*state).toolHeaderAnnotations},
 		{name: "tools/calls/<tool>", level: Fail, spec: "server/tools, MUST",
 			doc: `Options.Calls calls with arguments that validate against the inputSchema (on a dual-era server, the first 4
 				again at the newest legacy version it offers): each answers in time (each
