@@ -239,9 +239,13 @@ func TestToolHeaderAnnotationsPlanted(t *testing.T) {
 		{"under-items", map[string]any{"tags": map[string]any{"type": "array",
 			"items": map[string]any{"type": "string", "x-mcp-header": "Tag"}}}, nil, servercheck.Fail,
 			`tool "lookup": the x-mcp-header annotation at /properties/tags/items is reached through properties/tags/items`},
-		{"not-a-token", nil, func(next http.Handler) http.Handler { return rewrite(next, `"x-mcp-header":"Region"`, `"x-mcp-header":"Re gion"`) },
+		{"not-a-token", nil, func(next http.Handler) http.Handler {
+			return rewrite(next, `"x-mcp-header":"Region"`, `"x-mcp-header":"Re gion"`)
+		},
 			servercheck.Fail, `is "Re gion", not an HTTP field-name token`},
-		{"duplicate", nil, func(next http.Handler) http.Handler { return rewrite(next, `"x-mcp-header":"Count"`, `"x-mcp-header":"REGION"`) },
+		{"duplicate", nil, func(next http.Handler) http.Handler {
+			return rewrite(next, `"x-mcp-header":"Count"`, `"x-mcp-header":"REGION"`)
+		},
 			servercheck.Fail, `("REGION") and /properties/region ("Region") name one header, ignoring case`},
 		{"number", nil, func(next http.Handler) http.Handler {
 			return rewrite(next, `"type":"integer","x-mcp-header"`, `"type":"number","x-mcp-header"`)
