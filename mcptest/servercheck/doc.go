@@ -82,6 +82,13 @@
 //	http/bad-input                     F  over streamable HTTP, in either era: a POST whose body is not JSON gets an
 //	                                      HTTP error status (4xx or 5xx) (basic/transports, "Sending Messages to the
 //	                                      Server")
+//	http/authorization                 F  over streamable HTTP, a server that answers a request without credentials
+//	                                      with 401: a made-up bearer token gets 401 too; the 401's WWW-Authenticate
+//	                                      names the Protected Resource Metadata (resource_metadata), or it is at the
+//	                                      well-known URI (RFC 9728), and it names at least one authorization server. A
+//	                                      server that serves the request is skipped. No authorization server is needed
+//	                                      (basic/authorization); W offline_access in the challenge's scope or in
+//	                                      scopes_supported (SHOULD NOT)
 //	http/notifications                 F  a POSTed notification gets 202 Accepted with no body (basic/transports,
 //	                                      "Sending Messages to the Server")
 //	http/origin                        F  a server on localhost refuses a request with a foreign Origin (DNS
@@ -395,9 +402,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 205 judged by a check or monitor rule (22 by monitor rules
-//	alone), 363 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 66 client rule, 10 transport layer, 89 not checked yet)
+//	568 requirements, 211 judged by a check or monitor rule (22 by monitor rules
+//	alone), 357 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 66 client rule, 10 transport layer, 83 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,8 @@ type httpReply struct {
 	ctype   string
 	session string // its Mcp-Session-Id header
 	body    string // its start
+	header  http.Header
+	url     *url.URL // where the request went
 }
 
 func (r httpReply) String() string {
@@ -118,8 +121,9 @@ func (c *state) send(tr *transport.StreamableHTTP, cn *conn, method, body string
 	}
 	defer resp.Body.Close()
 	r := httpReply{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), session: resp.Header.Get("Mcp-Session-Id")}
+	r.header = resp.Header
 	if resp.Request != nil {
-		r.host = resp.Request.URL.Hostname()
+		r.host, r.url = resp.Request.URL.Hostname(), resp.Request.URL
 	}
 	if strings.HasPrefix(r.ctype, "text/event-stream") {
 		return r // a stream: its start may never come

@@ -114,6 +114,13 @@ func checkTable() []family {
 		{name: "http/bad-input", level: Fail, spec: `basic/transports, "Sending Messages to the Server"`,
 			doc: "over streamable HTTP, in either era: a POST whose body is not JSON gets an HTTP error status (4xx or 5xx)",
 			run: (*state).httpBadInput},
+		{name: "http/authorization", level: Fail, spec: "basic/authorization",
+			doc: `over streamable HTTP, a server that answers a request without credentials with 401: a made-up bearer token
+				gets 401 too; the 401's WWW-Authenticate names the Protected Resource Metadata (resource_metadata), or it is at
+				the well-known URI (RFC 9728), and it names at least one authorization server. A server that serves the
+				request is skipped. No authorization server is needed`,
+			warns: "offline_access in the challenge's scope or in scopes_supported (SHOULD NOT)",
+			run:   (*state).httpAuthorization},
 		{name: "http/notifications", level: Fail, spec: `basic/transports, "Sending Messages to the Server"`,
 			doc: "a POSTed notification gets 202 Accepted with no body",
 			run: (*state).httpNotifications},

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -425,4 +427,79 @@ func TestHTTPBadInputPlanted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// authorized plants a server that asks for authorization: its MCP endpoint
+// serves a request with the bearer token "good" (or, with anyToken, any
+// bearer token), and answers others 401 with challenge as its
+// WWW-Authenticate (resource_metadata=%s names the metadata's URL); the
+// metadata, when prm is not nil, is served at the well-known URI.
+func authorized(t *testing.T, challenge string, prm map[string]any, anyToken bool) string {
+	t.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		const wellKnown = "/.well-known/oauth-protected-resource"
+		if strings.HasPrefix(r.URL.Path, wellKnown) {
+			if prm == nil {
+				http.NotFound(w, r)
+				return
+			}
+			doc := map[string]any{"resource": srv.URL + "/mcp"}
+			for k, v := range prm {
+				doc[k] = v
+			}
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(doc)
+			return
+		}
+		a := r.Header.Get("Authorization")
+		if a == "Bearer good" || anyToken && strings.HasPrefix(a, "Bearer ") {
+			mcpHandler.ServeHTTP(w, r)
+			return
+		}
+		if challenge != "" {
+			w.Header().Set("WWW-Authenticate", strings.ReplaceAll(challenge, "%s", srv.URL+"/.well-known/oauth-protected-resource/mcp"))
+		}
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+func TestHTTPAuthorizationPlanted(t *testing.T) {
+	good := map[string]any{"authorization_servers": []string{"https://auth.example.com"}, "scopes_supported": []string{"files:read"}}
+	const challenge = `Bearer resource_metadata="%s", scope="files:read"`
+	for _, tc := range []struct {
+		name      string
+		challenge string
+		prm       map[string]any
+		anyToken  bool
+		status    servercheck.Status
+		detail    string
+	}{
+		{"correct", challenge, good, false, servercheck.Pass, ""},
+		{"well-known-only", `Bearer`, good, false, servercheck.Pass, ""},
+		{"made-up-token-served", challenge, good, true, servercheck.Fail, "a token no authorization server issued; got HTTP 200"},
+		{"no-discovery", `Bearer`, nil, false, servercheck.Fail, "no Protected Resource Metadata was found"},
+		{"pointer-to-nothing", challenge, nil, false, servercheck.Fail, "a GET of it got HTTP 404"},
+		{"no-authorization-servers", challenge, map[string]any{"scopes_supported": []string{"files:read"}}, false, servercheck.Fail, "names no authorization_servers"},
+		{"offline-access", `Bearer resource_metadata="%s", scope="files:read offline_access"`, good, false, servercheck.Warn, "offline_access among them"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := authorized(t, tc.challenge, tc.prm, tc.anyToken)
+			dial := func(context.Context) (client.Transport, error) {
+				return transport.HTTP(u, transport.WithHeader("Authorization", "Bearer good")), nil
+			}
+			got := runOnly(t, dial, "http/authorization")["http/authorization"]
+			assert.Equal(t, tc.status, got.Status, "%s", got)
+			assert.Contains(t, got.Detail, tc.detail)
+		})
+	}
+	// A server that asks for no authorization is skipped.
+	got := runOnly(t, url(goSDKHeaders(t, nil, nil, nil)), "http/authorization")["http/authorization"]
+	assert.Equal(t, servercheck.Skip, got.Status, "%s", got)
+	assert.Contains(t, got.Detail, "the server asks for no authorization")
 }
