@@ -134,6 +134,13 @@ func checkTable() []family {
 			doc: `from 2025-11-25, a POST answered with an SSE stream begins with a priming event (an id, no data) and sets
 				retry, so that the client can resume if the server closes the stream before the response`,
 			run: (*state).httpPriming},
+		{name: "http/streams", level: Fail, spec: `basic/transports, "Resumability and Redelivery"`,
+			doc: `in a legacy session, two POSTed pings answered with SSE streams: no event id on both (MUST be unique across
+				the session's streams); the first stream resumed with GET and its first event id replays its own response
+				before anything of the second (MUST NOT replay another stream's messages). At 2026-07-28, an SSE answer to
+				server/discover carries X-Accel-Buffering: no`,
+			warns: "at 2026-07-28, an SSE answer without X-Accel-Buffering: no (SHOULD)",
+			run:   (*state).httpStreams},
 		{name: "http/delete", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc:   "DELETE ends the session (2xx; 405 noted), after which a request with its id gets 404",
 			warns: "an answer to DELETE other than 2xx, 405 or 5xx",

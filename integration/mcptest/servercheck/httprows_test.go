@@ -68,7 +68,7 @@ func runOnly(t *testing.T, dial servercheck.Dialer, run string) map[string]serve
 		Run: run, Calls: 1,
 		OnResult: func(r servercheck.Result) { results[r.Name] = r },
 	})
-	t.Logf("%s: %v", run, err)
+	t.Logf("%s: %v", run, err) // the checks' error, for a failure's log
 	return results
 }
 
@@ -502,4 +502,99 @@ func TestHTTPAuthorizationPlanted(t *testing.T) {
 	got := runOnly(t, url(goSDKHeaders(t, nil, nil, nil)), "http/authorization")["http/authorization"]
 	assert.Equal(t, servercheck.Skip, got.Status, "%s", got)
 	assert.Contains(t, got.Detail, "the server asks for no authorization")
+}
+
+// sseIDs watches the event ids of the SSE streams a handler writes, and
+// rewrites them with edit (nil: unchanged).
+type sseIDs struct {
+	http.ResponseWriter
+	edit  func(id string) string
+	first func(id string) // called with the stream's first id
+	seen  bool
+}
+
+func (w *sseIDs) Write(p []byte) (int, error) {
+	lines := strings.SplitAfter(string(p), "\n")
+	for i, l := range lines {
+		id, ok := strings.CutPrefix(l, "id: ")
+		if !ok {
+			continue
+		}
+		id = strings.TrimRight(id, "\r\n")
+		if !w.seen && w.first != nil {
+			w.seen = true
+			w.first(id)
+		}
+		if w.edit != nil {
+			lines[i] = "id: " + w.edit(id) + "\n"
+		}
+	}
+	if _, err := w.ResponseWriter.Write([]byte(strings.Join(lines, ""))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *sseIDs) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+func TestHTTPStreamsPlanted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		wrap   func(http.Handler) http.Handler
+		status servercheck.Status
+		detail string
+	}{
+		{"correct", nil, servercheck.Pass, ""},
+		// Event ids without the stream they belong to: each stream's
+		// first is "0".
+		{"ids-per-stream", func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				next.ServeHTTP(&sseIDs{ResponseWriter: w, edit: func(id string) string {
+					return id[strings.LastIndexByte(id, '_')+1:]
+				}}, r)
+			})
+		}, servercheck.Fail, "both carry event id"},
+		// A resumption served from the newest stream, whatever
+		// Last-Event-ID names.
+		{"resumes-the-newest-stream", func(next http.Handler) http.Handler {
+			var mu sync.Mutex
+			newest := ""
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "" {
+					mu.Lock()
+					r.Header.Set("Last-Event-ID", newest)
+					mu.Unlock()
+				}
+				next.ServeHTTP(&sseIDs{ResponseWriter: w, first: func(id string) {
+					if r.Method == http.MethodPost {
+						mu.Lock()
+						newest = id
+						mu.Unlock()
+					}
+				}}, r)
+			})
+		}, servercheck.Fail, "of the second stream"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+				&mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)})
+			if tc.wrap != nil {
+				h = tc.wrap(h)
+			}
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() {
+				for ss := range s.Sessions() {
+					_ = ss.Close()
+				}
+			})
+			got := runOnly(t, url(srv.URL), "http/streams")["http/streams"]
+			assert.Equal(t, tc.status, got.Status, "%s", got)
+			assert.Contains(t, got.Detail, tc.detail)
+			if tc.status == servercheck.Pass {
+				assert.Empty(t, got.Detail, "the resumption replayed the first stream's response: nothing to note")
+			}
+		})
+	}
 }
