@@ -106,7 +106,9 @@
 //	                                      anything of the second (MUST NOT replay another stream's messages). At
 //	                                      2026-07-28, an SSE answer to server/discover carries X-Accel-Buffering: no
 //	                                      (basic/transports, "Resumability and Redelivery"); W at 2026-07-28, an SSE
-//	                                      answer without X-Accel-Buffering: no (SHOULD)
+//	                                      answer without X-Accel-Buffering: no (SHOULD); in either era, an SSE stream
+//	                                      still open when the request's time is up after it carried its response
+//	                                      (SHOULD terminate)
 //	http/delete                        F  DELETE ends the session (2xx; 405 noted), after which a request with its id
 //	                                      gets 404 (basic/transports, "Session Management"); W an answer to DELETE
 //	                                      other than 2xx, 405 or 5xx
@@ -409,9 +411,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 215 judged by a check or monitor rule (22 by monitor rules
-//	alone), 353 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 66 client rule, 10 transport layer, 79 not checked yet)
+//	568 requirements, 217 judged by a check or monitor rule (22 by monitor rules
+//	alone), 351 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 66 client rule, 10 transport layer, 77 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -1,6 +1,8 @@
 package servercheck
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -19,20 +21,38 @@ func (c *state) httpStreams() {
 	if _, ok := mc.tap.inner.(*transport.StreamableHTTP); !ok {
 		c.skipf("the server is not reached over streamable HTTP: these checks are of that transport")
 	}
+	// skip ends the check for want of a legacy session's streams: a note
+	// once the 2026-07-28 stream was judged, so as not to hide its verdict.
+	judged := false
+	skip := func(format string, args ...any) {
+		if judged {
+			c.notef(format, args...)
+			panic(errStop)
+		}
+		c.skipf(format, args...)
+	}
 	if mc.modern() {
 		c.accelBuffering(mc)
+		judged = true
 		if newestLegacy(mc.cl.ServerVersions()) == "" {
 			return // no legacy session to open
 		}
 	}
+	if h := &c.s.http; !h.opened {
+		h.opened = true
+		h.cn, h.tr, h.skip = c.s.openHTTP()
+	}
+	if c.s.http.skip != "" {
+		skip("%s", c.s.http.skip)
+	}
 	cn, tr := c.httpConn()
 	if tr.SessionID() == "" {
-		c.skipf("the server gave out no Mcp-Session-Id at initialize (stateless): no session whose streams to compare")
+		skip("the server gave out no Mcp-Session-Id at initialize (stateless): no session whose streams to compare")
 	}
 	a, aSSE := c.postEvents(tr, cn, "streamA")
 	b, bSSE := c.postEvents(tr, cn, "streamB")
 	if !aSSE || !bSSE {
-		c.skipf("the server answered a POSTed ping with JSON, not an SSE stream: no event ids to compare")
+		skip("the server answered a POSTed ping with JSON, not an SSE stream: no event ids to compare")
 	}
 	ids := func(evs []sseEvent) []string {
 		var out []string
@@ -45,7 +65,7 @@ func (c *state) httpStreams() {
 	}
 	aIDs, bIDs := ids(a), ids(b)
 	if len(aIDs) == 0 || len(bIDs) == 0 {
-		c.skipf("the SSE streams of two POSTed pings carry no event ids: not resumable, nothing to compare")
+		skip("the SSE streams of two POSTed pings carry no event ids: not resumable, nothing to compare")
 	}
 	for _, id := range aIDs {
 		if slices.Contains(bIDs, id) {
@@ -112,21 +132,53 @@ func (c *state) postEvents(tr *transport.StreamableHTTP, cn *conn, name string) 
 	if err != nil && len(events) == 0 {
 		c.fatalf("sent ping in the session; reading its SSE stream failed: %v", err)
 	}
+	if name == "streamA" {
+		c.streamEnds(ctx, resp.Body, events, mark, "a POSTed ping in the session", "basic/transports, \"Sending Messages to the Server\"")
+	}
 	return events, true
 }
 
+// streamEnds reads on, after an SSE stream's response, to the stream's
+// end: a stream still open when the request's time is up (the suite's
+// timeout and half again, as long as any answer may take) is warned about.
+func (c *state) streamEnds(ctx context.Context, body io.Reader, events []sseEvent, mark, what, spec string) {
+	if !slices.ContainsFunc(events, func(e sseEvent) bool { return strings.Contains(e.data, mark) }) {
+		return // ended before its response: http/priming's case
+	}
+	if _, err := io.Copy(io.Discard, io.LimitReader(body, 1<<20)); err == nil || ctx.Err() == nil {
+		return // ended, or broke: not held open
+	}
+	c.warnf("the SSE stream answering %s carried its response and was still open %s later\nexpected: the stream ends "+
+		"after its response (%s: the server SHOULD terminate the stream)", what, c.s.timeout+c.s.timeout/2, spec)
+}
+
 // accelBuffering POSTs server/discover at 2026-07-28: an SSE answer carries
-// X-Accel-Buffering: no, which keeps a proxy from holding its events.
+// X-Accel-Buffering: no, which keeps a proxy from holding its events, and
+// ends after its response.
 func (c *state) accelBuffering(mc *conn) {
 	tr := mc.tap.inner.(*transport.StreamableHTTP)
-	body := `{"jsonrpc":"2.0","id":"` + rawPrefix + `accel","method":"server/discover","params":` + annotationJSON(modernMeta()) + `}`
-	got := c.send(tr, mc, http.MethodPost, body, map[string]string{"Mcp-Method": "server/discover"})
-	if !strings.HasPrefix(got.ctype, "text/event-stream") {
-		c.notef("the server answered server/discover at 2026-07-28 with %s, not an SSE stream: no stream's headers to read", got)
+	mark := `"` + rawPrefix + `accel"`
+	body := `{"jsonrpc":"2.0","id":` + mark + `,"method":"server/discover","params":` + annotationJSON(modernMeta()) + `}`
+	h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Mcp-Protocol-Version": {client.Version20260728}, "Mcp-Method": {"server/discover"}}
+	ctx, cancel := c.ctx()
+	defer cancel()
+	resp, err := tr.Do(ctx, http.MethodPost, h, []byte(body))
+	if err != nil {
+		c.fatalf("sent server/discover; the request failed: %v", err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		c.notef("the server answered server/discover at 2026-07-28 with HTTP %d (%s), not an SSE stream: no stream to read", resp.StatusCode, ct)
 		return
 	}
-	if v := got.header.Get("X-Accel-Buffering"); !strings.EqualFold(v, "no") {
+	if v := resp.Header.Get("X-Accel-Buffering"); !strings.EqualFold(v, "no") {
 		c.warnf("the SSE stream answering server/discover has X-Accel-Buffering: %q\nexpected: X-Accel-Buffering: no, so that a "+
 			"reverse proxy delivers each event at once (basic/transports at 2026-07-28, \"Receiving Messages\": SHOULD)", v)
 	}
+	events, err := readEvents(resp.Body, 64<<10, mark)
+	if err != nil && len(events) == 0 {
+		c.fatalf("sent server/discover; reading its SSE stream failed: %v", err)
+	}
+	c.streamEnds(ctx, resp.Body, events, mark, "server/discover", "basic/transports at 2026-07-28, \"Receiving Messages\"")
 }

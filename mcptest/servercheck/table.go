@@ -139,7 +139,8 @@ func checkTable() []family {
 				the session's streams); the first stream resumed with GET and its first event id replays its own response
 				before anything of the second (MUST NOT replay another stream's messages). At 2026-07-28, an SSE answer to
 				server/discover carries X-Accel-Buffering: no`,
-			warns: "at 2026-07-28, an SSE answer without X-Accel-Buffering: no (SHOULD)",
+			warns: `at 2026-07-28, an SSE answer without X-Accel-Buffering: no (SHOULD); in either era, an SSE stream still open
+				when the request's time is up after it carried its response (SHOULD terminate)`,
 			run:   (*state).httpStreams},
 		{name: "http/delete", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc:   "DELETE ends the session (2xx; 405 noted), after which a request with its id gets 404",

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -595,6 +596,63 @@ func TestHTTPStreamsPlanted(t *testing.T) {
 			if tc.status == servercheck.Pass {
 				assert.Empty(t, got.Detail, "the resumption replayed the first stream's response: nothing to note")
 			}
+		})
+	}
+}
+
+// holdOpen plants a server that keeps each POST's SSE stream open after
+// its response, until the client goes.
+func holdOpen(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		if r.Method == http.MethodPost && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+			<-r.Context().Done()
+		}
+	})
+}
+
+func TestHTTPStreamEndsPlanted(t *testing.T) {
+	accel := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Accel-Buffering", "no")
+			next.ServeHTTP(w, r)
+		})
+	}
+	for _, tc := range []struct {
+		name      string
+		stateless bool
+		wrap      func(http.Handler) http.Handler
+		status    servercheck.Status
+		detail    string
+	}{
+		{"legacy-correct", false, nil, servercheck.Pass, ""},
+		{"legacy-held-open", false, holdOpen, servercheck.Warn, "carried its response and was still open"},
+		{"modern-correct", true, accel, servercheck.Pass, ""},
+		{"modern-held-open", true, func(next http.Handler) http.Handler { return accel(holdOpen(next)) }, servercheck.Warn,
+			"the SSE stream answering server/discover carried its response and was still open"},
+		// go-sdk v1.8.0 sets no X-Accel-Buffering on its SSE answers.
+		{"go-sdk-no-accel", true, nil, servercheck.Warn, `has X-Accel-Buffering: ""`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28", "2025-11-25"}})
+			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+				&mcp.StreamableHTTPOptions{Stateless: tc.stateless, EventStore: mcp.NewMemoryEventStore(nil)})
+			if tc.wrap != nil {
+				h = tc.wrap(h)
+			}
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() {
+				for ss := range s.Sessions() {
+					_ = ss.Close()
+				}
+			})
+			results := map[string]servercheck.Result{}
+			_ = servercheck.Run(t.Context(), url(srv.URL), &servercheck.Options{Run: "http/streams", Timeout: time.Second,
+				OnResult: func(r servercheck.Result) { results[r.Name] = r }})
+			got := results["http/streams"]
+			assert.Equal(t, tc.status, got.Status, "%s", got)
+			assert.Contains(t, got.Detail, tc.detail)
 		})
 	}
 }
