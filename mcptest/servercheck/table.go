@@ -141,7 +141,7 @@ func checkTable() []family {
 				server/discover carries X-Accel-Buffering: no`,
 			warns: `at 2026-07-28, an SSE answer without X-Accel-Buffering: no (SHOULD); in either era, an SSE stream still open
 				when the request's time is up after it carried its response (SHOULD terminate)`,
-			run:   (*state).httpStreams},
+			run: (*state).httpStreams},
 		{name: "http/delete", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc:   "DELETE ends the session (2xx; 405 noted), after which a request with its id gets 404",
 			warns: "an answer to DELETE other than 2xx, 405 or 5xx",
