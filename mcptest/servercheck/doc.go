@@ -78,7 +78,8 @@
 //	                                      SHOULD)
 //	http/protocol-version              F  from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not
 //	                                      served (basic/transports, "Protocol Version Header"); W an answer other than
-//	                                      400
+//	                                      400; a stateless server that speaks 2025-03-26 refusing a request without
+//	                                      the header (SHOULD assume 2025-03-26)
 //	http/bad-input                     F  over streamable HTTP, in either era: a POST whose body is not JSON gets an
 //	                                      HTTP error status (4xx or 5xx) (basic/transports, "Sending Messages to the
 //	                                      Server")
@@ -411,9 +412,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 217 judged by a check or monitor rule (22 by monitor rules
-//	alone), 351 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 66 client rule, 10 transport layer, 77 not checked yet)
+//	568 requirements, 218 judged by a check or monitor rule (22 by monitor rules
+//	alone), 350 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 66 client rule, 10 transport layer, 76 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

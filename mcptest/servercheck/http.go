@@ -157,6 +157,32 @@ func (c *state) httpProtocolVersion() {
 	c.refused(got, http.StatusBadRequest, "sent ping with MCP-Protocol-Version: 1999-01-01, a version no server speaks",
 		"HTTP 400 Bad Request (basic/transports, \"Protocol Version Header\": a server that receives an invalid or "+
 			"unsupported MCP-Protocol-Version MUST respond 400)")
+	c.assumesOldest(cn, tr)
+}
+
+// assumesOldest sends a stateless server, which has no negotiated version
+// to fall back on, a ping without MCP-Protocol-Version: one that speaks
+// 2025-03-26 serves it as that version's.
+func (c *state) assumesOldest(cn *conn, tr *transport.StreamableHTTP) {
+	if tr.SessionID() != "" {
+		return // the session's negotiated version tells the server
+	}
+	speaks := slices.Contains(c.main().cl.ServerVersions(), client.Version20250326)
+	if !speaks && len(c.main().cl.ServerVersions()) == 0 {
+		if old, err := c.s.open(client.Version20250326); err == nil {
+			speaks = old.cl.ProtocolVersion() == client.Version20250326
+			old.close()
+		}
+	}
+	if !speaks {
+		return
+	}
+	got := c.send(tr, cn, http.MethodPost, httpPing, map[string]string{"MCP-Protocol-Version": ""})
+	if got.status/100 != 2 {
+		c.warnf("sent ping without an MCP-Protocol-Version header to a stateless server (no session whose version it knows) "+
+			"that speaks 2025-03-26; got %s\nexpected: served as 2025-03-26 (basic/transports, \"Protocol Version Header\": "+
+			"with no header and no other way to tell the version, the server SHOULD assume 2025-03-26)", got)
+	}
 }
 
 // refused judges the answer to a request the server must refuse with

@@ -120,7 +120,7 @@ var judgements = []judgement{
 	why(r1+"basic/transports/session-management/must-only-contain-visible-ascii-characters", transportLayer, "the client's transport refuses a session id that is not visible ASCII at initialize: the checks cannot connect, and say why"),
 	by(r1+"basic/transports/session-management/must-respond-requests-containing-session-id", "http/delete", "http/sessions"),
 	by(r1+"basic/transports/session-management/should-respond-requests-without-mcp-session", "http/no-session"),
-	why(r1+"basic/transports/protocol-version-header/should-assume-protocol-version-2025-03", notYet, "a request without MCP-Protocol-Version is not sent"),
+	by(r1+"basic/transports/protocol-version-header/should-assume-protocol-version-2025-03", "http/protocol-version"),
 	by(r1+"basic/transports/protocol-version-header/must-respond-400-bad-request", "http/protocol-version"),
 	why(r1+"basic/transports/custom-transports/", transportLayer, "the checks speak stdio and streamable HTTP; a custom transport brings its own dialer"),
 	why(r2+"basic/transports/custom-transports/", transportLayer, "the checks speak stdio and streamable HTTP; a custom transport brings its own dialer"),

@@ -108,9 +108,10 @@ func checkTable() []family {
 				gets 400 (served: noted, the server does not require one)`,
 			run: (*state).httpNoSession},
 		{name: "http/protocol-version", level: Fail, spec: `basic/transports, "Protocol Version Header"`,
-			doc:   "from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not served",
-			warns: "an answer other than 400",
-			run:   (*state).httpProtocolVersion},
+			doc: "from 2025-06-18, a request with an unsupported MCP-Protocol-Version is not served",
+			warns: `an answer other than 400; a stateless server that speaks 2025-03-26 refusing a request without the header
+				(SHOULD assume 2025-03-26)`,
+			run: (*state).httpProtocolVersion},
 		{name: "http/bad-input", level: Fail, spec: `basic/transports, "Sending Messages to the Server"`,
 			doc: "over streamable HTTP, in either era: a POST whose body is not JSON gets an HTTP error status (4xx or 5xx)",
 			run: (*state).httpBadInput},

@@ -656,3 +656,40 @@ func TestHTTPStreamEndsPlanted(t *testing.T) {
 		})
 	}
 }
+
+func TestHTTPAssumesOldestPlanted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		wrap   func(http.Handler) http.Handler
+		status servercheck.Status
+	}{
+		{"correct", nil, servercheck.Pass},
+		{"header-required", func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+				if r.Method == http.MethodPost && r.Header.Get("Mcp-Protocol-Version") == "" && !bytes.Contains(b, []byte(`"initialize"`)) {
+					http.Error(w, "MCP-Protocol-Version required", http.StatusBadRequest)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}, servercheck.Warn},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+				&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+			if tc.wrap != nil {
+				h = tc.wrap(h)
+			}
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			got := runOnly(t, url(srv.URL), "http/protocol-version")["http/protocol-version"]
+			assert.Equal(t, tc.status, got.Status, "%s", got)
+			if tc.status == servercheck.Warn {
+				assert.Contains(t, got.Detail, "sent ping without an MCP-Protocol-Version header to a stateless server")
+			}
+		})
+	}
+}
