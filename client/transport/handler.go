@@ -83,12 +83,15 @@ func (rt *handlerTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		sreq.Host = req.URL.Host
 	}
 	// As a server reading them off the wire sees them: without the
-	// whitespace around each value (RFC 9110 5.5).
+	// whitespace around each value (RFC 9110 5.5), under names in
+	// canonical form (a name sent in another case is one header still).
+	h := make(http.Header, len(sreq.Header))
 	for k, vs := range sreq.Header {
-		for i, v := range vs {
-			sreq.Header[k][i] = strings.Trim(v, " \t")
+		for _, v := range vs {
+			h.Add(k, strings.Trim(v, " \t"))
 		}
 	}
+	sreq.Header = h
 	pr, pw := io.Pipe()
 	w := &pipeResponseWriter{header: http.Header{}, pw: pw, ready: make(chan struct{}), req: req}
 

@@ -42,7 +42,7 @@ func (c *state) httpBadInput() {
 	if !ok {
 		c.skipf("the server is not reached over streamable HTTP: these checks are of that transport")
 	}
-	const junk = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":` // cut short: not JSON
+	const junk = `{"jsonrpc":"2.0","id":"` + rawPrefix + `bad-input","method":"ping","params":` // cut short: not JSON
 	got := c.send(tr, cn, http.MethodPost, junk, nil)
 	if got.status >= 400 && got.status < 600 {
 		return

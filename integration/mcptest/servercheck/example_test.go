@@ -39,6 +39,7 @@ func Example() {
 	// pass tools/descriptions
 	// pass tools/schemas/books_by_author
 	// pass tools/schemas/get_author
+	// pass tools/x-mcp-header
 	// pass tools/calls/books_by_author
 	// pass tools/calls/get_author
 	// pass tools/invalid-arguments/books_by_author
