@@ -261,6 +261,17 @@ func (s *fakeServer) handler() http.Handler {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
+		var meta struct {
+			Meta struct {
+				Version string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		}
+		if _ = json.Unmarshal(m.Params, &meta); meta.Meta.Version != "" && r.Header.Get("MCP-Protocol-Version") != meta.Meta.Version {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(jsonrpc.AppendError(nil, m.ID, &jsonrpc.Error{Code: -32020, Message: "MCP-Protocol-Version does not match _meta"}))
+			return
+		}
 		if r.Header.Get("MCP-Protocol-Version") == client.Version20260728 {
 			var p struct {
 				Name string `json:"name"`
@@ -274,6 +285,7 @@ func (s *fakeServer) handler() http.Handler {
 			}
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("X-Accel-Buffering", "no")
 		var mu sync.Mutex
 		send := func(_ context.Context, msg []byte) error {
 			mu.Lock()
