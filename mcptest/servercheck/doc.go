@@ -97,6 +97,12 @@
 //	                                      Warning")
 //	http/get                           F  GET in the session answers an SSE stream or 405 (basic/transports,
 //	                                      "Listening for Messages from the Server")
+//	http/get-stream                    F  in a legacy session the check opens by hand, with its GET stream open: a
+//	                                      POSTed ping's response is not on the GET stream, read to its end once DELETE
+//	                                      ended the session (MUST NOT send a response there, nor a message on two
+//	                                      streams); skipped where GET or DELETE is refused, or the stream does not end
+//	                                      with its session (basic/transports, "Listening for Messages from the
+//	                                      Server", "Multiple Connections")
 //	http/priming                       W  from 2025-11-25, a POST answered with an SSE stream begins with a priming
 //	                                      event (an id, no data) and sets retry, so that the client can resume if the
 //	                                      server closes the stream before the response (basic/transports,
@@ -412,9 +418,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 218 judged by a check or monitor rule (22 by monitor rules
-//	alone), 350 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 66 client rule, 10 transport layer, 76 not checked yet)
+//	568 requirements, 220 judged by a check or monitor rule (22 by monitor rules
+//	alone), 348 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 66 client rule, 10 transport layer, 74 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

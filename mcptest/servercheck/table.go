@@ -131,6 +131,11 @@ func checkTable() []family {
 		{name: "http/get", level: Fail, spec: `basic/transports, "Listening for Messages from the Server"`,
 			doc: "GET in the session answers an SSE stream or 405",
 			run: (*state).httpGet},
+		{name: "http/get-stream", level: Fail, spec: `basic/transports, "Listening for Messages from the Server", "Multiple Connections"`,
+			doc: `in a legacy session the check opens by hand, with its GET stream open: a POSTed ping's response is not on
+				the GET stream, read to its end once DELETE ended the session (MUST NOT send a response there, nor a message
+				on two streams); skipped where GET or DELETE is refused, or the stream does not end with its session`,
+			run: (*state).httpGetStream},
 		{name: "http/priming", level: Warn, spec: `basic/transports, "Resumability and Redelivery" (SEP-1699)`,
 			doc: `from 2025-11-25, a POST answered with an SSE stream begins with a priming event (an id, no data) and sets
 				retry, so that the client can resume if the server closes the stream before the response`,

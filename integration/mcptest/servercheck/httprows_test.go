@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -689,6 +690,106 @@ func TestHTTPAssumesOldestPlanted(t *testing.T) {
 			assert.Equal(t, tc.status, got.Status, "%s", got)
 			if tc.status == servercheck.Warn {
 				assert.Contains(t, got.Detail, "sent ping without an MCP-Protocol-Version header to a stateless server")
+			}
+		})
+	}
+}
+
+// broadcast plants a server that sends each POSTed request's JSON response
+// on the session's GET stream as well.
+func broadcast(next http.Handler) http.Handler {
+	var mu sync.Mutex
+	streams := map[string]*lockedStream{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sid := r.Header.Get("Mcp-Session-Id")
+		if r.Method == http.MethodGet {
+			ls := &lockedStream{ResponseWriter: w}
+			mu.Lock()
+			streams[sid] = ls
+			mu.Unlock()
+			next.ServeHTTP(ls, r)
+			ls.mu.Lock()
+			ls.done = true
+			ls.mu.Unlock()
+			return
+		}
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+		mu.Lock()
+		ls := streams[sid]
+		mu.Unlock()
+		if ls != nil && bytes.Contains(rec.Body.Bytes(), []byte(`"result"`)) {
+			ls.event(bytes.TrimSpace(rec.Body.Bytes()))
+		}
+	})
+}
+
+type lockedStream struct {
+	http.ResponseWriter
+	mu   sync.Mutex
+	done bool
+}
+
+func (l *lockedStream) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ResponseWriter.Write(p)
+}
+
+func (l *lockedStream) Flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ResponseWriter.(http.Flusher).Flush()
+}
+
+func (l *lockedStream) event(data []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		fmt.Fprintf(l.ResponseWriter, "event: message\ndata: %s\n\n", data)
+		l.ResponseWriter.(http.Flusher).Flush()
+	}
+}
+
+func TestHTTPGetStreamPlanted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		wrap   func(http.Handler) http.Handler
+		status servercheck.Status
+	}{
+		{"correct", nil, servercheck.Pass},
+		{"broadcast", broadcast, servercheck.Fail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
+			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+				&mcp.StreamableHTTPOptions{JSONResponse: true})
+			if tc.wrap != nil {
+				h = tc.wrap(h)
+			}
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() {
+				for ss := range s.Sessions() {
+					_ = ss.Close()
+				}
+			})
+			got := runOnly(t, url(srv.URL), "http/get-stream")["http/get-stream"]
+			assert.Equal(t, tc.status, got.Status, "%s", got)
+			if tc.status == servercheck.Fail {
+				assert.Contains(t, got.Detail, "the GET stream carried its response")
+				assert.Contains(t, got.Detail, "the message went on two streams")
+			} else {
+				assert.Empty(t, got.Detail)
 			}
 		})
 	}
