@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/mcptestkit/mcptestkit/client/oauth"
 	"github.com/mcptestkit/mcptestkit/client/transport"
 )
 
@@ -42,13 +42,7 @@ func (c *state) httpAuthorization() {
 			"expected: HTTP 401 Unauthorized %s\"Token Handling\": invalid or expired tokens MUST receive a HTTP 401 response)", body, bad, spec)
 	}
 
-	challenges, _ := oauth.ParseChallenges(none.header)
-	var pointer, scope string
-	for _, ch := range challenges {
-		if strings.EqualFold(ch.Scheme, "Bearer") {
-			pointer, scope = ch.Param("resource_metadata"), ch.Param("scope")
-		}
-	}
+	pointer, scope := challengeParam(none.header, "resource_metadata"), challengeParam(none.header, "scope")
 	if slices.Contains(strings.Fields(scope), "offline_access") {
 		c.warnf("the 401's WWW-Authenticate challenge asks for scope %q, offline_access among them\nexpected: no offline_access "+
 			"%s\"Refresh Tokens\": refresh tokens are not a resource requirement; SHOULD NOT)", scope, spec)
@@ -61,7 +55,7 @@ func (c *state) httpAuthorization() {
 		candidates = append(candidates, pointer)
 	}
 	candidates = append(candidates, wellKnownMetadata(none.url)...)
-	var prm *oauth.ResourceMetadata
+	var prm *resourceMetadata
 	var tried []string
 	for _, u := range candidates {
 		md, got, err := c.fetchMetadata(u)
@@ -110,7 +104,7 @@ func wellKnownMetadata(u *url.URL) []string {
 
 // fetchMetadata GETs a Protected Resource Metadata document: the document,
 // or nil and what came back instead; err when nothing answered.
-func (c *state) fetchMetadata(u string) (*oauth.ResourceMetadata, string, error) {
+func (c *state) fetchMetadata(u string) (*resourceMetadata, string, error) {
 	ctx, cancel := c.ctx()
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -127,7 +121,7 @@ func (c *state) fetchMetadata(u string) (*oauth.ResourceMetadata, string, error)
 	if resp.StatusCode != http.StatusOK {
 		return nil, got, nil
 	}
-	var md oauth.ResourceMetadata
+	var md resourceMetadata
 	if err := json.Unmarshal(b, &md); err != nil {
 		return nil, got + " (not JSON: " + err.Error() + ")", nil
 	}
@@ -138,3 +132,34 @@ func (c *state) fetchMetadata(u string) (*oauth.ResourceMetadata, string, error)
 // HTTP client is for the MCP endpoint alone. It follows no redirect: a
 // document is served where it is named.
 var metadataClient = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// resourceMetadata is what the checks read of a Protected Resource Metadata
+// document (RFC 9728).
+type resourceMetadata struct {
+	Resource             string   `json:"resource"`
+	AuthorizationServers []string `json:"authorization_servers"`
+	ScopesSupported      []string `json:"scopes_supported"`
+}
+
+// authParam matches one auth-param of a WWW-Authenticate challenge (RFC
+// 9110 11.6.1): a name, and a token or a quoted string.
+var authParam = regexp.MustCompile(`(?i)(?:^|[\s,])([a-z0-9_!#$%&'*+.^|~-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+)`)
+
+// challengeParam returns the first auth-param called name in the
+// WWW-Authenticate headers of h, unquoted ("" when there is none). The
+// package's own parser would make servercheck depend on client/oauth and
+// its JOSE library, which a server's tests have no use for.
+func challengeParam(h http.Header, name string) string {
+	for _, v := range h.Values("WWW-Authenticate") {
+		for _, m := range authParam.FindAllStringSubmatch(v, -1) {
+			if !strings.EqualFold(m[1], name) {
+				continue
+			}
+			if val := m[2]; strings.HasPrefix(val, `"`) {
+				return strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(val[1 : len(val)-1])
+			}
+			return m[2]
+		}
+	}
+	return ""
+}
