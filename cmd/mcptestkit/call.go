@@ -14,6 +14,7 @@ import (
 var cmdCall = &command{
 	usageLine: "call [flags] TOOL [key=value...] [SERVER]",
 	short:     "call one tool",
+	reach:     oneServer,
 	long: `Call calls one tool and prints its result as JSON. key=value sets an argument,
 a string unless the tool's input schema gives the property another type
 (then value is read as JSON: n=3, ok=true); key:=JSON sets it to any JSON

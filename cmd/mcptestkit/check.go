@@ -21,6 +21,7 @@ import (
 var cmdCheck = &command{
 	usageLine: "check [flags] [SERVER]",
 	short:     "run the checks of mcptest.CheckServer",
+	reach:     oneServer,
 	long: `Check runs the checks of mcptest.CheckServer against SERVER (see the documentation
 of package mcptest/servercheck for the list): the handshake at every protocol
 version, capabilities, lists and schemas, every tool called with arguments

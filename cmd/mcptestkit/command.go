@@ -106,12 +106,12 @@ func (c *command) newFlags() (*flag.FlagSet, *connFlags, invocation) {
 	fs.SetOutput(io.Discard) // run prints the error and the usage itself
 	fs.Usage = func() {}
 	conn := &connFlags{}
-	r := c.flags()
-	r.register(fs, conn)
+	inv := c.flags()
+	inv.register(fs, conn)
 	if c.reach != noServer {
 		conn.register(fs)
 	}
-	return fs, conn, r
+	return fs, conn, inv
 }
 
 // usage is "mcptestkit help NAME".
@@ -143,9 +143,9 @@ of a program that speaks MCP on stdin/stdout (everything after -- belongs to it)
 `
 
 func (c *command) run(ctx context.Context, args []string, term terminal) (int, error) {
-	fs, conn, r := c.newFlags()
+	fs, conn, inv := c.newFlags()
 	if c.rawArgs {
-		return r.run(ctx, c, args, nil, term)
+		return inv.run(ctx, c, args, nil, term)
 	}
 	pos, cmdline, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -165,7 +165,7 @@ func (c *command) run(ctx context.Context, args []string, term terminal) (int, e
 		if cmdline != nil {
 			return exitUsage, usagef(c, "this command reaches no server: nothing goes after \"--\"")
 		}
-		return r.run(ctx, c, pos, nil, term)
+		return inv.run(ctx, c, pos, nil, term)
 	case urlOperands:
 		srv = &server{command: cmdline}
 		if cmdline != nil {
@@ -177,7 +177,7 @@ func (c *command) run(ctx context.Context, args []string, term terminal) (int, e
 	if err != nil {
 		return exitUsage, usagef(c, "%v", err)
 	}
-	return r.run(ctx, c, pos, srv, term)
+	return inv.run(ctx, c, pos, srv, term)
 }
 
 // parseArgs parses flags wherever they are among the arguments before "--"

@@ -13,6 +13,7 @@ import (
 var cmdList = &command{
 	usageLine: "list [flags] [SERVER]",
 	short:     "list tools, resources, templates and prompts",
+	reach:     oneServer,
 	long: `List prints what SERVER offers: its tools, resources, resource templates and
 prompts, every page of each list its capabilities declare.`,
 	flags: func() invocation { return new(listFlags) },

@@ -13,6 +13,7 @@ import (
 var cmdRecord = &command{
 	usageLine: "record [flags] [-o FILE] [SERVER]",
 	short:     "record a session as a golden file",
+	reach:     oneServer,
 	long: `Record writes a session with SERVER as a golden file: the protocol version,
 the server's name, capabilities and instructions, every page of its lists
 (tools, resources, resource templates, prompts), and the outcome of each step

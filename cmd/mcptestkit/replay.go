@@ -18,6 +18,7 @@ import (
 var cmdReplay = &command{
 	usageLine: "replay [flags] FILE [SERVER]",
 	short:     "run a recorded session again and diff it",
+	reach:     oneServer,
 	long: `Replay runs the session recorded in FILE (by mcptestkit record) against
 SERVER again (for FILE.cassette, the requests the recorded client sent), at
 the recorded protocol version unless --version says otherwise, and compares
