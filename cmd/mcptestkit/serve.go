@@ -20,7 +20,7 @@ import (
 )
 
 var cmdServe = &command{
-	usageLine: "serve [--listen ADDR] FILE.cassette",
+	usageLine: "serve [flags] FILE.cassette",
 	short:     "play a recorded session's server side",
 	reach:     noServer,
 	long: `Serve plays the server side of a recorded session (what "record -o FILE.cassette"
