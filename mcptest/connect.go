@@ -12,6 +12,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -192,11 +193,11 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	defer cancel()
 
 	var err error
-	h.start = cfg.leakCensus().connecting()
+	h.start = cfg.leakCensus().Connecting()
 	// Everything started inside pprof.Do carries the connection's label: the
 	// server's goroutines, the transport's and the client's reader. That is
 	// how the leak check tells them from other tests' goroutines.
-	pprof.Do(base, pprof.Labels(leakLabel, h.label), func(ctx context.Context) {
+	pprof.Do(base, pprof.Labels(leak.Key, h.label), func(ctx context.Context) {
 		var tr client.Transport
 		if tr, err = open(ctx); err != nil {
 			return
@@ -218,7 +219,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		h.client, err = client.Connect(connectCtx, tr, &copts)
 	})
 	if h.tr == nil { // nothing was started
-		cfg.leakCensus().closed()
+		cfg.leakCensus().Closed()
 		t.Fatalf("%s: %v", h.name, err)
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -25,7 +26,7 @@ type harness struct {
 	client *client.Client
 	// start is what the leak check knew of the process when the
 	// connection was made.
-	start leakStart
+	start leak.Start
 
 	// transcript returns the connection's messages (nil: none recorded).
 	transcript func() memtransport.Transcript
@@ -84,7 +85,7 @@ func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
 		t.Fatalf("%s: %s", name, msg)
 	}
 	d, ok, bubble := testDeadline(t, cfg)
-	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), place: newPlacement(t, bubble)}
+	h := &harness{t: t, cfg: cfg, name: name, label: leak.NewLabel(), place: newPlacement(t, bubble)}
 	if ok {
 		h.deadline = d.Add(-reportTime)
 	}
@@ -97,7 +98,7 @@ func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
 		// That wait is on the bubble's clock, which moves only once every
 		// goroutine in the bubble is durably blocked: a goroutine still
 		// there then is stuck, not slow, and waiting costs no real time.
-		cfg.knobs.census, cfg.knobs.leakNow = newBubbleCensus(), true
+		cfg.knobs.census, cfg.knobs.leakNow = leak.NewBubble(), true
 	}
 	return h
 }

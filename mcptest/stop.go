@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 )
 
 // noTimeoutWait bounds each wait of the cleanup of a connection that has no
@@ -69,7 +70,7 @@ func (h *harness) cleanup() {
 	}
 }
 
-// checkLeaks hands the closed connection to the census (see leak.go) and
+// checkLeaks hands the closed connection to the census (package leak) and
 // fails the test with what it found: this connection's leak, now or never
 // (a census made later reports it), and the leaks of connections of tests
 // that have already ended. With the check off, the census only learns that
@@ -78,7 +79,7 @@ func (h *harness) checkLeaks() {
 	h.t.Helper()
 	c := h.cfg.leakCensus()
 	if !h.cfg.leakCheck {
-		c.closed()
+		c.Closed()
 		return
 	}
 	wait, now := min(h.cfg.leakWait, h.waitLimit()), h.cfg.knobs.leakNow
@@ -93,21 +94,21 @@ func (h *harness) checkLeaks() {
 	// keep its value reachable: the census's cleanup watches for that.
 	label := h.label
 	h.label = ""
-	own, others := c.check(context.Background(), label, leakCheck{
-		test:   h.t.Name(),
-		ignore: h.cfg.leakIgnores,
-		wait:   wait,
-		start:  h.start,
+	own, others := c.Check(context.Background(), label, leak.Check{
+		Test:   h.t.Name(),
+		Ignore: h.cfg.leakIgnores,
+		Wait:   wait,
+		Start:  h.start,
 	}, now)
-	if own.report != "" {
-		h.report(true, "mcptest: goroutine leak: %s\n%s", own.report, leakHint(own.starts))
+	if own.Text != "" {
+		h.report(true, "mcptest: goroutine leak: %s\n%s", own.Text, leak.Hint(own.Starts))
 	}
 	for _, o := range others {
 		h.report(true, "mcptest: goroutine leak in a connection of %s, a test that has ended: %s\n"+
 			"It was found by this test's cleanup, %v after that connection closed: with many goroutines in the process "+
 			"(tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in "+
 			"proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s",
-			o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint(o.starts))
+			o.Test, o.Text, o.After.Round(time.Millisecond), o.Test, leak.Hint(o.Starts))
 	}
 }
 
