@@ -18,7 +18,6 @@ import (
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -299,7 +298,7 @@ func (s *server) dialer(logs *logRecorder) servercheck.Dialer {
 	if logs != nil {
 		h = logs
 	}
-	return inmem.Dialer(gosdktest.Server(bookshop.New(slog.New(h))), inmem.StopWithin(5*time.Second))
+	return servercheck.InProcess(gosdktest.Server(bookshop.New(slog.New(h))))
 }
 
 // connect opens one client connection, for the one-shot commands.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -49,7 +49,7 @@ func mcpGoTaskServer(watchful bool) *mcpgoserver.MCPServer {
 	return s
 }
 
-func runTaskChecks(t *testing.T, srv inmem.Server, version string) map[string]servercheck.Result {
+func runTaskChecks(t *testing.T, srv mcptest.Server, version string) map[string]servercheck.Result {
 	t.Helper()
 	results := map[string]servercheck.Result{}
 	_ = servercheck.Run(t.Context(), inMemory(srv), &servercheck.Options{
