@@ -133,8 +133,10 @@ func requireCollected(t *testing.T, cs *leak.Census, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second) // a hang guard only
 	for {
-		reads, collected := cs.Counts()
+		// Pending first: a connection the collector clears between the
+		// two reads would otherwise be gone from Pending but not counted.
 		waiting := len(cs.Pending())
+		reads, collected := cs.Counts()
 		if waiting == 0 {
 			assert.Equal(t, 0, reads, "profile reads")
 			assert.Equal(t, n, collected, "connections the collector cleared")
