@@ -372,6 +372,10 @@ func (r *fakeRequest) serve(ctx context.Context, recovering bool) {
 		_ = r.send(ctx, jsonrpc.AppendError(nil, r.msg.ID, rpcErr))
 		return
 	}
+	if _, ok := res["_meta"]; !ok && r.modern() && r.msg.Method != "subscriptions/listen" {
+		// A 2026-07-28 server identifies itself in every result (SHOULD).
+		res["_meta"] = map[string]any{"io.modelcontextprotocol/serverInfo": r.srv.info()}
+	}
 	if _, ok := res["resultType"]; !ok && r.modern() {
 		res["resultType"] = "complete"
 		switch r.msg.Method {

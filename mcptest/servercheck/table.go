@@ -69,7 +69,8 @@ func checkTable() []family {
 				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
 				(a result with resultType) answers server/discover (MUST implement it); asked even when server/discover lists
 				no legacy version, since a dual-era server may list only its newest`,
-			run: (*state).versionNegotiation},
+			warns: `a legacy version offered instead of the one asked for that is not the latest the server agrees to (SHOULD)`,
+			run:   (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
 				capability is implemented (not -32601): resources/templates/list, completion/complete, and at a legacy version
@@ -97,6 +98,18 @@ func checkTable() []family {
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
 				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
 			run: (*state).malformedFrame},
+		{name: "required-meta", level: Fail, spec: `basic at 2026-07-28, "_meta"`,
+			doc: `at 2026-07-28, on a connection of its own: a request whose _meta names the protocol version but not
+				io.modelcontextprotocol/clientCapabilities is rejected with -32602 (a list the server declares, or server/discover)`,
+			run: (*state).requiredMeta},
+		{name: "invalid-log-level", level: Warn, spec: `server/utilities/logging, "Error Handling", SHOULD`,
+			doc: `from a server that declares logging, on a connection of its own: a log level that does not exist (logging/setLevel;
+				at 2026-07-28 a request's _meta logLevel) gets -32602`,
+			run: (*state).invalidLogLevel},
+		{name: "invalid-cancellation", level: Warn, spec: `basic/utilities/cancellation, "Error Handling", SHOULD`,
+			doc: `on a connection of its own: notifications/cancelled for a request id never sent, for a request answered already,
+				and with a requestId that is no id are ignored: the next requests are answered as before`,
+			run: (*state).invalidCancellations},
 
 		{name: "http/sessions", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc:   "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",

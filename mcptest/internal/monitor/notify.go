@@ -10,6 +10,9 @@ import (
 
 // serverRequest judges a JSON-RPC request the server sent.
 func (m *Monitor) serverRequest(msg *jsonrpc.Message, frame []byte) {
+	if m.initSent {
+		m.serverRequestID(msg, frame)
+	}
 	if m.modern || m.initSent {
 		m.judged[ruleServerRequestEra]++
 	}
@@ -97,6 +100,7 @@ func inputProblem(method string, params, caps []byte) string {
 
 // notification judges a notification the server sent.
 func (m *Monitor) notification(msg *jsonrpc.Message, frame []byte) {
+	m.serverNotification(msg, frame)
 	switch msg.Method {
 	case "notifications/progress":
 		m.progress(msg.Params, frame)

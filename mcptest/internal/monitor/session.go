@@ -44,7 +44,8 @@ type chain struct {
 	method   string
 	ids      []string
 	given    map[string]bool
-	notified int // list_changed notifications of its kind when it began
+	notified int    // list_changed notifications of its kind when it began
+	scope    string // the cacheScope of its first page (2026-07-28)
 }
 
 // changeCandidate is a listing that differs from the one before it; a
@@ -63,6 +64,7 @@ type serverCaps struct {
 	known       bool
 	listChanged [3]bool
 	logging     bool
+	resources   bool
 }
 
 // The list kinds, as their capabilities and notifications name them.
@@ -237,6 +239,7 @@ func (m *Monitor) serverMessage(data, frame []byte) {
 		m.add(ruleJSONRPC, Must, `a response with both "result" and "error"`, frame, m.seq, nil)
 		return
 	}
+	m.metaKeys(data, frame, 0)
 	switch {
 	case msg.IsResponse():
 		m.response(msg, frame)
@@ -329,6 +332,7 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		m.setLevels = remove(m.setLevels, r)
 		m.listens = remove(m.listens, r)
 	}
+	m.judgeAnswer(r, msg, frame)
 	res := msg.Result
 	if r.token != nil {
 		r.token.answered = true
@@ -381,6 +385,8 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		}
 	case "resources/read":
 		m.readURI(r, contents, frame)
+	case "resources/list":
+		m.resourceURIs(r, res, frame)
 	}
 	if isList && r.chain != nil {
 		m.listing(r, lm, items, next, hasNext, frame)
@@ -403,6 +409,7 @@ func parseServerCaps(caps []byte) serverCaps {
 		case "logging":
 			s.logging = !jsonscan.IsNull(v)
 		case "tools", "prompts", "resources":
+			s.resources = s.resources || string(k) == "resources" && !jsonscan.IsNull(v)
 			b, _ := jsonscan.Bool(member(v, "listChanged"))
 			for i, n := range kindNames {
 				if n == string(k) {
@@ -437,6 +444,7 @@ func (m *Monitor) listing(r *request, lm listMethod, items, next []byte, hasNext
 		m.chains[r.method+"\x00"+s] = c
 		return
 	}
+	m.listOrder(r, c.ids, frame)
 	got := sortedJoin(c.ids)
 	if m.listed == nil {
 		m.listed, m.listAt = map[string]string{}, map[string]int{}
