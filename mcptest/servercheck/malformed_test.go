@@ -1,0 +1,200 @@
+package servercheck_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/internal/jsonrpc"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+	"github.com/mcptestkit/mcptestkit/memtransport"
+)
+
+// dualDefects are the defects dualServer can be planted with.
+type dualDefects struct {
+	lenientMeta  bool // serves a 2026-07-28 request whose _meta lacks the client's capabilities
+	lenientLevel bool // takes a log level that does not exist
+	cancelBreaks bool // ends the connection on a cancellation of a request it does not know
+	oldest       bool // answers a version it does not support with its oldest
+	badMetaKey   bool // a _meta key that breaks the naming rules in tools/list
+}
+
+var dualLegacy = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+
+// dualServer is a dual-era server written frame by frame: one tool, the
+// logging capability, and the defects d.
+func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
+	var wg sync.WaitGroup
+	t.Cleanup(wg.Wait)
+	return func(ctx context.Context) (client.Transport, error) {
+		cli, srv := memtransport.Pair()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer srv.Close()
+			send := func(id jsonrpc.ID, res any, err *jsonrpc.Error) {
+				var b []byte
+				if err != nil {
+					b = jsonrpc.AppendError(nil, id, err)
+				} else {
+					r, _ := json.Marshal(res)
+					b = jsonrpc.AppendResult(nil, id, r)
+				}
+				_ = srv.Send(context.Background(), b)
+			}
+			invalid := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"}
+			levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+			for {
+				data, err := srv.Receive(context.Background())
+				if err != nil {
+					return
+				}
+				m, err := jsonrpc.Decode(data)
+				if err != nil {
+					_ = srv.Send(context.Background(), jsonrpc.AppendError(nil, jsonrpc.ID{}, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"}))
+					continue
+				}
+				var p struct {
+					ProtocolVersion string  `json:"protocolVersion"`
+					Level           string  `json:"level"`
+					Name            *string `json:"name"`
+					RequestID       any     `json:"requestId"`
+					Meta            struct {
+						Version  string          `json:"io.modelcontextprotocol/protocolVersion"`
+						Caps     json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+						LogLevel *string         `json:"io.modelcontextprotocol/logLevel"`
+					} `json:"_meta"`
+				}
+				_ = json.Unmarshal(m.Params, &p)
+				if !m.IsRequest() {
+					if id, ok := p.RequestID.(string); ok && d.cancelBreaks && m.Method == "notifications/cancelled" && strings.Contains(id, "never") {
+						return
+					}
+					continue
+				}
+				modern := p.Meta.Version == client.Version20260728
+				meta := map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": "dual", "version": "1"}}
+				result := func(r map[string]any) map[string]any {
+					if modern {
+						r["resultType"], r["_meta"] = "complete", meta
+					}
+					return r
+				}
+				if modern {
+					if p.Meta.Caps == nil && !d.lenientMeta {
+						send(m.ID, nil, invalid)
+						continue
+					}
+					if p.Meta.LogLevel != nil && !slices.Contains(levels, *p.Meta.LogLevel) && !d.lenientLevel {
+						send(m.ID, nil, invalid)
+						continue
+					}
+				}
+				caps := map[string]any{"tools": map[string]any{}, "logging": map[string]any{}}
+				switch m.Method {
+				case "initialize":
+					v := p.ProtocolVersion
+					if !slices.Contains(dualLegacy, v) {
+						v = dualLegacy[0]
+						if d.oldest {
+							v = dualLegacy[len(dualLegacy)-1]
+						}
+					}
+					send(m.ID, map[string]any{"protocolVersion": v, "capabilities": caps, "serverInfo": map[string]string{"name": "dual", "version": "1"}}, nil)
+				case "server/discover":
+					send(m.ID, result(map[string]any{"supportedVersions": append([]string{client.Version20260728}, dualLegacy...),
+						"capabilities": caps, "ttlMs": 0, "cacheScope": "public"}), nil)
+				case "ping":
+					send(m.ID, map[string]any{}, nil)
+				case "logging/setLevel":
+					if !slices.Contains(levels, p.Level) && !d.lenientLevel {
+						send(m.ID, nil, invalid)
+						continue
+					}
+					send(m.ID, map[string]any{}, nil)
+				case "tools/list":
+					tool := map[string]any{"name": "echo", "description": "Echo the text.",
+						"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string", "description": "the text"}}}}
+					if d.badMetaKey {
+						tool["_meta"] = map[string]any{"example.com/-x": true}
+					}
+					r := result(map[string]any{"tools": []any{tool}})
+					if modern {
+						r["ttlMs"], r["cacheScope"] = 0, "public"
+					}
+					send(m.ID, r, nil)
+				case "tools/call":
+					if p.Name == nil {
+						send(m.ID, nil, invalid)
+						continue
+					}
+					if *p.Name != "echo" {
+						send(m.ID, result(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no such tool"}}}), nil)
+						continue
+					}
+					send(m.ID, result(map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}), nil)
+				default:
+					send(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no such method"})
+				}
+			}
+		}()
+		return cli, nil
+	}
+}
+
+func runDual(t *testing.T, version string, d dualDefects) map[string]servercheck.Result {
+	results := map[string]servercheck.Result{}
+	_ = servercheck.Run(t.Context(), dualServer(t, d), &servercheck.Options{
+		Version:  version,
+		OnResult: func(r servercheck.Result) { results[r.Name] = r },
+	})
+	return results
+}
+
+// The checks of what a client sends by mistake pass the correct server at
+// both eras and catch each planted defect.
+func TestMalformedRequestChecks(t *testing.T) {
+	for _, version := range []string{"", client.LatestLegacyVersion} {
+		t.Run("era"+version, func(t *testing.T) {
+			correct := runDual(t, version, dualDefects{})
+			for _, name := range []string{"invalid-log-level", "invalid-cancellation", "version-negotiation", "monitor/meta-key"} {
+				assert.Equal(t, servercheck.Pass, correct[name].Status, "%s", correct[name])
+			}
+			for name, r := range correct {
+				if strings.HasPrefix(name, "monitor/") {
+					assert.Contains(t, []servercheck.Status{servercheck.Pass, servercheck.Skip}, r.Status, "%s", r)
+				}
+			}
+			r := runDual(t, version, dualDefects{lenientLevel: true})["invalid-log-level"]
+			assert.Equal(t, servercheck.Warn, r.Status, "%s", r)
+			assert.Contains(t, r.Detail, "mcptestkit-no-such-level")
+
+			r = runDual(t, version, dualDefects{cancelBreaks: true})["invalid-cancellation"]
+			assert.Equal(t, servercheck.Warn, r.Status, "%s", r)
+			assert.Contains(t, r.Detail, "invalid cancellation notifications are ignored")
+
+			r = runDual(t, version, dualDefects{badMetaKey: true})["monitor/meta-key"]
+			assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
+			assert.Contains(t, r.Detail, `"example.com/-x"`)
+		})
+	}
+
+	correct := runDual(t, "", dualDefects{})
+	assert.Equal(t, servercheck.Pass, correct["required-meta"].Status, "%s", correct["required-meta"])
+	assert.Equal(t, servercheck.Pass, correct["monitor/server-info"].Status, "%s", correct["monitor/server-info"])
+	r := runDual(t, "", dualDefects{lenientMeta: true})["required-meta"]
+	assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
+	assert.Contains(t, r.Detail, "lacks io.modelcontextprotocol/clientCapabilities")
+	r = runDual(t, client.LatestLegacyVersion, dualDefects{})["required-meta"]
+	assert.Equal(t, servercheck.Skip, r.Status, "%s", r)
+
+	r = runDual(t, "", dualDefects{oldest: true})["version-negotiation"]
+	assert.Equal(t, servercheck.Warn, r.Status, "%s", r)
+	assert.Contains(t, r.Detail, "asked for 2025-11-25, it agreed to it")
+}
