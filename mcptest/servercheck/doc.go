@@ -200,6 +200,12 @@
 //	                                      -32602
 //	prompts/missing-argument/<prompt>  W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt             W  -32602 (server/prompts, SHOULD)
+//	stateless                          F  at 2026-07-28: a request (a list the server declares, or server/discover)
+//	                                      sent as the first message of a new connection, with no server/discover
+//	                                      before it, is answered, and lists no tool the checks' connection was not
+//	                                      given (basic at 2026-07-28, "Statelessness"); W a page asked for, with its
+//	                                      cursor, on a connection other than the one given the cursor, refused (SHOULD
+//	                                      NOT require the same connection)
 //	messages                           F  every message the server sent in the checks before this one has the shape
 //	                                      its version's schema gives it: the JSON-RPC envelope, each result and
 //	                                      notification (required members and their types, the content blocks the
@@ -220,12 +226,13 @@
 //	                                      monitor/cancelled, monitor/meta-key, monitor/error-code,
 //	                                      monitor/server-request-id, monitor/server-cancelled, monitor/subscription,
 //	                                      monitor/server-info, monitor/cache-scope, monitor/list-order,
-//	                                      monitor/structured-text, monitor/embedded-resource, monitor/uri-syntax. A
-//	                                      rule that saw nothing it judges is skipped (the section each rule cites); W
-//	                                      a SHOULD rule (monitor/cursor, monitor/resource-uri, monitor/cancelled,
-//	                                      monitor/server-info, monitor/list-order, monitor/structured-text,
-//	                                      monitor/embedded-resource) or the SHOULD part of a MUST rule (a log below
-//	                                      the level set, an unannounced list change)
+//	                                      monitor/structured-text, monitor/embedded-resource, monitor/uri-syntax,
+//	                                      monitor/header-annotation. A rule that saw nothing it judges is skipped (the
+//	                                      section each rule cites); W a SHOULD rule (monitor/cursor,
+//	                                      monitor/resource-uri, monitor/cancelled, monitor/server-info,
+//	                                      monitor/list-order, monitor/structured-text, monitor/embedded-resource) or
+//	                                      the SHOULD part of a MUST rule (a log below the level set, an unannounced
+//	                                      list change)
 //	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
 //	                                      description (warned), an optional one too, and none is one word (noted): the
 //	                                      descriptions are how a model picks the tool and fills its arguments (a tool
@@ -394,9 +401,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 219 judged by a check or monitor rule (52 by monitor rules
-//	alone), 349 with a reason (125 not observable, 42 needs a fixture, 34 needs
-//	authorization, 64 client rule, 9 transport layer, 75 not checked yet)
+//	568 requirements, 222 judged by a check or monitor rule (53 by monitor rules
+//	alone), 346 with a reason (125 not observable, 43 needs a fixture, 34 needs
+//	authorization, 65 client rule, 9 transport layer, 70 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -23,6 +23,7 @@ type dualDefects struct {
 	cancelBreaks bool // ends the connection on a cancellation of a request it does not know
 	oldest       bool // answers a version it does not support with its oldest
 	badMetaKey   bool // a _meta key that breaks the naming rules in tools/list
+	needsFirst   bool // serves 2026-07-28 requests only on a connection that began with server/discover
 }
 
 var dualLegacy = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
@@ -50,6 +51,7 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 			}
 			invalid := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"}
 			levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+			discovered := false
 			for {
 				data, err := srv.Receive(context.Background())
 				if err != nil {
@@ -93,6 +95,11 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 					}
 					if p.Meta.LogLevel != nil && !slices.Contains(levels, *p.Meta.LogLevel) && !d.lenientLevel {
 						send(m.ID, nil, invalid)
+						continue
+					}
+					discovered = discovered || m.Method == "server/discover"
+					if d.needsFirst && !discovered {
+						send(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "call server/discover first"})
 						continue
 					}
 				}
@@ -193,6 +200,11 @@ func TestMalformedRequestChecks(t *testing.T) {
 	assert.Contains(t, r.Detail, "lacks io.modelcontextprotocol/clientCapabilities")
 	r = runDual(t, client.LatestLegacyVersion, dualDefects{})["required-meta"]
 	assert.Equal(t, servercheck.Skip, r.Status, "%s", r)
+
+	assert.Equal(t, servercheck.Pass, correct["stateless"].Status, "%s", correct["stateless"])
+	r = runDual(t, "", dualDefects{needsFirst: true})["stateless"]
+	assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
+	assert.Contains(t, r.Detail, "as the first message of a new connection; got JSON-RPC error -32600")
 
 	r = runDual(t, "", dualDefects{oldest: true})["version-negotiation"]
 	assert.Equal(t, servercheck.Warn, r.Status, "%s", r)

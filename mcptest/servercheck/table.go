@@ -324,6 +324,13 @@ func checkTable() []family {
 			doc: "-32602",
 			run: (*state).unknownPrompt},
 
+		{name: "stateless", level: Fail, spec: `basic at 2026-07-28, "Statelessness"`,
+			doc: `at 2026-07-28: a request (a list the server declares, or server/discover) sent as the first message of a new
+				connection, with no server/discover before it, is answered, and lists no tool the checks' connection was not given`,
+			warns: `a page asked for, with its cursor, on a connection other than the one given the cursor, refused (SHOULD NOT
+				require the same connection)`,
+			run: (*state).stateless},
+
 		{name: "messages", level: Fail, spec: "the specification's Schema Reference for the connection's version",
 			doc: `every message the server sent in the checks before this one has the shape its version's schema gives it:
 				the JSON-RPC envelope, each result and notification (required members and their types, the content blocks

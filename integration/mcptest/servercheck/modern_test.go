@@ -33,7 +33,7 @@ func TestMalformedRequestChecksOnSDKServers(t *testing.T) {
 			return mcpgomcp.NewToolResultText("ok"), nil
 		})
 	monitorRules := []string{"meta-key", "error-code", "server-request-id", "server-cancelled", "subscription", "server-info",
-		"cache-scope", "list-order", "structured-text", "embedded-resource", "uri-syntax"}
+		"cache-scope", "list-order", "structured-text", "embedded-resource", "uri-syntax", "header-annotation"}
 	for name, srv := range map[string]inmem.Server{"go-sdk": gosdktest.Server(gs), "mcp-go": mcpgotest.Server(ms)} {
 		for _, v := range []string{"", client.LatestLegacyVersion} {
 			t.Run(name+"/"+v, func(t *testing.T) {
@@ -45,6 +45,7 @@ func TestMalformedRequestChecksOnSDKServers(t *testing.T) {
 				meta, level := results["required-meta"], results["invalid-log-level"]
 				if v == "" {
 					assert.Equal(t, servercheck.Pass, meta.Status, "%s", meta)
+					assert.Equal(t, servercheck.Pass, results["stateless"].Status, "%s", results["stateless"])
 					assert.Equal(t, servercheck.Pass, results["monitor/server-info"].Status, "%s", results["monitor/server-info"])
 					assert.Equal(t, servercheck.Pass, results["monitor/cache-scope"].Status, "%s", results["monitor/cache-scope"])
 				} else {

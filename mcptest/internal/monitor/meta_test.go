@@ -120,6 +120,16 @@ func init() {
 			legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"resources/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"resources":[{"uri":"file:///my%20notes.txt","name":"n"},{"uri":"my-app+v1.2:/a/b?c=d#e","name":"m"},{"uri":"urn:isbn:0451450523","name":"i"}]}}`,
 			`the character ' '`},
+		{"monitor/header-annotation",
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string","x-mcp-header":"Id"}}}}}]}}`,
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"o":{"type":"object","properties":{"k":{"type":"integer","x-mcp-header":"K"}}}}}}]}}`,
+			`at /properties/ids/items/x-mcp-header`},
+		{"monitor/header-annotation",
+			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object","anyOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}}]}}`,
+			legacyInit, `at /anyOf/0/properties/a/x-mcp-header`},
 		{"monitor/uri-syntax",
 			legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"resources/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"resources":[{"uri":"notes.txt","name":"n"}]}}`,

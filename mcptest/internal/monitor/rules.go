@@ -60,6 +60,7 @@ const (
 	ruleStructuredText
 	ruleEmbeddedResource
 	ruleURISyntax
+	ruleHeaderAnnotation
 	numRules
 )
 
@@ -114,6 +115,8 @@ var rules = [numRules]Rule{
 		"a server whose tool results embed resources declares the resources capability"},
 	ruleURISyntax: {"monitor/uri-syntax", spec + "2025-11-25/server/resources#custom-uri-schemes", Must,
 		"every URI resources/list gives is an RFC 3986 URI"},
+	ruleHeaderAnnotation: {"monitor/header-annotation", spec + "2026-07-28/server/tools#x-mcp-header", Must,
+		"at 2026-07-28, an x-mcp-header annotation sits on a property reached from the inputSchema's root through properties alone"},
 }
 
 // Rules returns the rules the monitor judges, in a fixed order.

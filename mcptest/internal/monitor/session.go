@@ -387,6 +387,8 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		m.readURI(r, contents, frame)
 	case "resources/list":
 		m.resourceURIs(r, res, frame)
+	case "tools/list":
+		m.headerAnnotations(r, res, frame)
 	}
 	if isList && r.chain != nil {
 		m.listing(r, lm, items, next, hasNext, frame)
