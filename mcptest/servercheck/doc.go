@@ -401,9 +401,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 222 judged by a check or monitor rule (53 by monitor rules
-//	alone), 346 with a reason (125 not observable, 43 needs a fixture, 34 needs
-//	authorization, 65 client rule, 9 transport layer, 70 not checked yet)
+//	568 requirements, 225 judged by a check or monitor rule (56 by monitor rules
+//	alone), 343 with a reason (125 not observable, 43 needs a fixture, 34 needs
+//	authorization, 65 client rule, 9 transport layer, 67 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

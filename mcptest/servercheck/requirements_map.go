@@ -215,7 +215,7 @@ var judgements = []judgement{
 	by(r1+"basic/utilities/progress/progress-flow/must-increase-each-notification-even-if", "monitor/progress-increasing"),
 	why(r1+"basic/utilities/progress/progress-flow/should-provide-relevant-human-readable-progress", notObservable, "whether a message is relevant is not a protocol fact"),
 	by(r1+"basic/utilities/progress/behavior-requirements/must-only-reference-tokens-were-provided", "monitor/progress-token", "monitor/progress-after-response", "tools/progress"),
-	why(r1+"basic/utilities/progress/behavior-requirements/", notYet, "progress of a task-augmented call after its CreateTaskResult is not followed"),
+	by(r1+"basic/utilities/progress/behavior-requirements/", "monitor/progress-token", "monitor/progress-after-response"),
 	why(r1+"basic/utilities/progress/implementation-notes/", notObservable, "what each side tracks and how it limits its rate is not seen"),
 	by(r1+"basic/utilities/progress/implementation-notes/must-stop-after-completion", "monitor/progress-after-response"),
 	why(b2+"progress/", notObservable, "what each side tracks and how it limits its rate is not seen"),

@@ -68,5 +68,8 @@ func (c *state) firstRequest(method string, params map[string]any) (*rpcAnswer, 
 	if err != nil {
 		c.fatalf("sent %s as the first message of a new connection; got no answer: %v", sent, err)
 	}
+	// Then server/discover, whose answer names the server to what observes
+	// the connection (mcptest's surface report), as on every other one.
+	_, _ = r.call(ctx, "server/discover", modernMeta())
 	return ans, sent
 }

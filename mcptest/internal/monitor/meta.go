@@ -17,6 +17,7 @@ type more struct {
 	serverIDs map[string]bool   // the ids of the server's own requests (legacy)
 	acked     map[*request]bool // subscriptions/listen acknowledged
 	order     map[string]string // by method, the last complete listing in the order given
+	taskTok   map[string]*token // by task id, the progress token of the call that created it
 }
 
 const (
@@ -162,6 +163,17 @@ func (m *Monitor) judgeAnswer(r *request, msg *jsonrpc.Message, frame []byte) {
 	if r.method == "tools/call" {
 		m.toolResult(r, res, frame)
 	}
+	if task := member(res, "task"); r.token != nil && task != nil {
+		if id, ok := jsonscan.String(member(task, "taskId")); ok {
+			if m.more.taskTok == nil || len(m.more.taskTok) >= maxTracked {
+				m.more.taskTok = map[string]*token{}
+			}
+			m.more.taskTok[id] = r.token
+		}
+	}
+	if r.method == "tasks/get" || r.method == "tasks/cancel" {
+		m.taskStatus(res)
+	}
 }
 
 // toolResult judges a tools/call result's content: embedded resources
@@ -283,4 +295,18 @@ func hasItems(arr []byte) bool {
 	n := 0
 	jsonscan.Array(arr, func([]byte) bool { n++; return false })
 	return n > 0
+}
+
+// taskStatus notes a task the server said has reached a terminal status:
+// progress for it must stop.
+func (m *Monitor) taskStatus(task []byte) {
+	id, _ := jsonscan.String(member(task, "taskId"))
+	t := m.more.taskTok[id]
+	if t == nil {
+		return
+	}
+	switch str(member(task, "status")) {
+	case "completed", "failed", "cancelled":
+		t.ended = str(member(task, "status"))
+	}
 }

@@ -130,6 +130,27 @@ func init() {
 			`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
 < {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object","anyOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}}]}}`,
 			legacyInit, `at /anyOf/0/properties/a/x-mcp-header`},
+		{"monitor/progress-after-response",
+			legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","task":{},"_meta":{"progressToken":5}}}
+< {"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"x","status":"working"}}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1}}
+< {"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"x","status":"completed"}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":2}}`,
+			legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","task":{},"_meta":{"progressToken":5}}}
+< {"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"x","status":"working"}}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1}}
+> {"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"x"}}
+< {"jsonrpc":"2.0","id":3,"result":{"taskId":"x","status":"working"}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":2}}
+< {"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"x","status":"failed"}}`,
+			`after the server gave its task the terminal status completed`},
+		{"monitor/progress-after-response",
+			legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","task":{},"_meta":{"progressToken":5}}}
+< {"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"x","status":"working"}}}
+> {"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"x"}}
+< {"jsonrpc":"2.0","id":3,"result":{"taskId":"x","status":"cancelled"}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":2}}`,
+			legacyInit, `terminal status cancelled`},
 		{"monitor/uri-syntax",
 			legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"resources/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"resources":[{"uri":"notes.txt","name":"n"}]}}`,

@@ -100,6 +100,9 @@ func inputProblem(method string, params, caps []byte) string {
 
 // notification judges a notification the server sent.
 func (m *Monitor) notification(msg *jsonrpc.Message, frame []byte) {
+	if msg.Method == "notifications/tasks/status" || msg.Method == "notifications/tasks" {
+		m.taskStatus(msg.Params)
+	}
 	m.serverNotification(msg, frame)
 	switch msg.Method {
 	case "notifications/progress":
@@ -135,8 +138,11 @@ func (m *Monitor) progress(params, frame []byte) {
 		return
 	}
 	m.judged[ruleProgressAfterResponse]++
-	if t.answered && !t.task {
+	switch {
+	case t.answered && !t.task:
 		m.add(ruleProgressAfterResponse, Must, fmt.Sprintf("progress for the token %s after the response to its request", tok), frame, m.seq, t.req)
+	case t.ended != "":
+		m.add(ruleProgressAfterResponse, Must, fmt.Sprintf("progress for the token %s after the server gave its task the terminal status %s", tok, t.ended), frame, m.seq, t.req)
 	}
 	p, err := strconv.ParseFloat(string(value), 64)
 	if err != nil {

@@ -76,7 +76,7 @@ var rules = [numRules]Rule{
 	ruleProgressIncreasing: {"monitor/progress-increasing", spec + "2025-11-25/basic/utilities/progress#progress-flow", Must,
 		"the progress value increases with each notification of a token"},
 	ruleProgressAfterResponse: {"monitor/progress-after-response", spec + "2025-11-25/basic/utilities/progress#behavior-requirements", Must,
-		"no progress for a request after its response (a task's token lives until the task ends)"},
+		"no progress for a request after its response, nor for a task after the server gave it a terminal status"},
 	ruleLogLevel: {"monitor/log-level", spec + "2025-11-25/server/utilities/logging", Must,
 		"log notifications only with the logging capability and (2026-07-28) for a request that set _meta logLevel (MUST); at or above the level set (SHOULD)"},
 	ruleServerRequestEra: {"monitor/server-request-era", spec + "2026-07-28/basic/patterns/mrtr", Must,

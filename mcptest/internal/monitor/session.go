@@ -34,9 +34,10 @@ type request struct {
 type token struct {
 	req      *request
 	last     float64
-	any      bool // a progress value came
-	answered bool // its request has its response
-	task     bool // the response created a task: the token lives on
+	any      bool   // a progress value came
+	answered bool   // its request has its response
+	task     bool   // the response created a task: the token lives on
+	ended    string // the terminal status the server gave the task, "" none yet
 }
 
 // chain is one listing: its pages, followed by the cursors the server gave.
