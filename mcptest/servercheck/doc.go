@@ -139,6 +139,11 @@
 //	                                      with inputResponses that hold none of what was asked, a new input_required
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
+//	tools/malformed-input/<tool>       W  for each tool that answered input_required in tools/calls, retried raw: with
+//	                                      inputResponses that are not an InputResponses object, a JSON-RPC error; with
+//	                                      the answers it asked for plus one it never asked for, what the answers alone
+//	                                      get (the unknown one ignored) (multi round-trip requests at 2026-07-28,
+//	                                      "Error Handling", SHOULD)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted), and never
 //	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
@@ -401,9 +406,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 225 judged by a check or monitor rule (56 by monitor rules
-//	alone), 343 with a reason (125 not observable, 43 needs a fixture, 34 needs
-//	authorization, 65 client rule, 9 transport layer, 67 not checked yet)
+//	568 requirements, 228 judged by a check or monitor rule (56 by monitor rules
+//	alone), 340 with a reason (125 not observable, 43 needs a fixture, 34 needs
+//	authorization, 65 client rule, 9 transport layer, 64 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -24,6 +24,10 @@ type dualDefects struct {
 	oldest       bool // answers a version it does not support with its oldest
 	badMetaKey   bool // a _meta key that breaks the naming rules in tools/list
 	needsFirst   bool // serves 2026-07-28 requests only on a connection that began with server/discover
+	// The tool "ask" answers input_required at 2026-07-28 (and plainly
+	// before): acceptsMalformed completes a call whose inputResponses is not
+	// an object, strictExtra refuses one with a key it never asked for.
+	acceptsMalformed, strictExtra bool
 }
 
 var dualLegacy = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
@@ -63,10 +67,12 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 					continue
 				}
 				var p struct {
-					ProtocolVersion string  `json:"protocolVersion"`
-					Level           string  `json:"level"`
-					Name            *string `json:"name"`
-					RequestID       any     `json:"requestId"`
+					ProtocolVersion string          `json:"protocolVersion"`
+					Level           string          `json:"level"`
+					Name            *string         `json:"name"`
+					InputResponses  json.RawMessage `json:"inputResponses"`
+					RequestState    string          `json:"requestState"`
+					RequestID       any             `json:"requestId"`
 					Meta            struct {
 						Version  string          `json:"io.modelcontextprotocol/protocolVersion"`
 						Caps     json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
@@ -84,7 +90,10 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 				meta := map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": "dual", "version": "1"}}
 				result := func(r map[string]any) map[string]any {
 					if modern {
-						r["resultType"], r["_meta"] = "complete", meta
+						r["_meta"] = meta
+						if r["resultType"] == nil {
+							r["resultType"] = "complete"
+						}
 					}
 					return r
 				}
@@ -131,7 +140,8 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 					if d.badMetaKey {
 						tool["_meta"] = map[string]any{"example.com/-x": true}
 					}
-					r := result(map[string]any{"tools": []any{tool}})
+					ask := map[string]any{"name": "ask", "description": "Ask the user first.", "inputSchema": map[string]any{"type": "object"}}
+					r := result(map[string]any{"tools": []any{tool, ask}})
 					if modern {
 						r["ttlMs"], r["cacheScope"] = 0, "public"
 					}
@@ -141,7 +151,27 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 						send(m.ID, nil, invalid)
 						continue
 					}
-					if *p.Name != "echo" {
+					if *p.Name == "ask" && modern {
+						var answers map[string]json.RawMessage
+						switch {
+						case p.InputResponses == nil:
+							send(m.ID, result(map[string]any{"resultType": "input_required", "requestState": "s1", "inputRequests": map[string]any{
+								"q": map[string]any{"method": "elicitation/create", "params": map[string]any{"message": "sure?",
+									"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}}}}}), nil)
+						case json.Unmarshal(p.InputResponses, &answers) != nil && !d.acceptsMalformed,
+							p.RequestState != "s1",
+							answers["mcptestkit-never-asked"] != nil && d.strictExtra:
+							send(m.ID, nil, invalid)
+						case answers["q"] == nil && !d.acceptsMalformed:
+							send(m.ID, result(map[string]any{"resultType": "input_required", "requestState": "s1", "inputRequests": map[string]any{
+								"q": map[string]any{"method": "elicitation/create", "params": map[string]any{"message": "sure?",
+									"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}}}}}), nil)
+						default:
+							send(m.ID, result(map[string]any{"content": []any{map[string]any{"type": "text", "text": "asked"}}}), nil)
+						}
+						continue
+					}
+					if *p.Name != "echo" && *p.Name != "ask" {
 						send(m.ID, result(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no such tool"}}}), nil)
 						continue
 					}
@@ -196,12 +226,21 @@ func TestMalformedRequestChecks(t *testing.T) {
 	assert.Equal(t, servercheck.Pass, correct["required-meta"].Status, "%s", correct["required-meta"])
 	assert.Equal(t, servercheck.Pass, correct["monitor/server-info"].Status, "%s", correct["monitor/server-info"])
 	r := runDual(t, "", dualDefects{lenientMeta: true})["required-meta"]
+	assert.Equal(t, servercheck.Pass, correct["monitor/input-capability"].Status, "%s", correct["monitor/input-capability"])
 	assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
 	assert.Contains(t, r.Detail, "lacks io.modelcontextprotocol/clientCapabilities")
 	r = runDual(t, client.LatestLegacyVersion, dualDefects{})["required-meta"]
 	assert.Equal(t, servercheck.Skip, r.Status, "%s", r)
 
 	assert.Equal(t, servercheck.Pass, correct["stateless"].Status, "%s", correct["stateless"])
+	assert.Equal(t, servercheck.Pass, correct["tools/malformed-input/ask"].Status, "%s", correct["tools/malformed-input/ask"])
+	assert.Equal(t, "tools/malformed-input/ask", correct["tools/malformed-input/ask"].Name)
+	r = runDual(t, "", dualDefects{acceptsMalformed: true})["tools/malformed-input/ask"]
+	assert.Equal(t, servercheck.Warn, r.Status, "%s", r)
+	assert.Contains(t, r.Detail, "not an InputResponses object")
+	r = runDual(t, "", dualDefects{strictExtra: true})["tools/malformed-input/ask"]
+	assert.Equal(t, servercheck.Warn, r.Status, "%s", r)
+	assert.Contains(t, r.Detail, "SHOULD ignore information")
 	r = runDual(t, "", dualDefects{needsFirst: true})["stateless"]
 	assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
 	assert.Contains(t, r.Detail, "as the first message of a new connection; got JSON-RPC error -32600")

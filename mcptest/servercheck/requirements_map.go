@@ -389,7 +389,7 @@ var judgements = []judgement{
 	by(b2+"mrtr/server-requirements-basic-workflow/must-not-send-inputrequests-client-has-not", "monitor/input-capability"),
 	by(b2+"mrtr/server-requirements-basic-workflow/must-not-include-elicitation-create-requests-inputrequests", "monitor/input-capability"),
 	why(b2+"mrtr/server-requirements-basic-workflow/must-not-assume-clients-will-fulfill-inputrequests", notObservable, "what a server assumes is seen only as the other rows"),
-	why(b2+"mrtr/error-handling/", notYet, "malformed inputResponses are not sent"),
+	by(b2+"mrtr/error-handling/", "tools/malformed-input/<tool>"),
 	by(b2+"mrtr/error-handling/should-respond-new-inputrequiredresult-requesting-missing", "tools/input-required/<tool>"),
 	by(b2+"mrtr/security-considerations/", "tools/input-required/<tool>"),
 	by(r2+"schema/inputrequiredresult/", "messages"),

@@ -193,6 +193,11 @@ func checkTable() []family {
 				not a complete result (the client can change the state, so a server protects it); with inputResponses that hold
 				none of what was asked, a new input_required result asking again (SHOULD re-request)`,
 			items: perAskingTool((*state).inputRequired)},
+		{name: "tools/malformed-input/<tool>", level: Warn, spec: `multi round-trip requests at 2026-07-28, "Error Handling", SHOULD`,
+			doc: `for each tool that answered input_required in tools/calls, retried raw: with inputResponses that are not an
+				InputResponses object, a JSON-RPC error; with the answers it asked for plus one it never asked for, what the
+				answers alone get (the unknown one ignored)`,
+			items: perAskingTool((*state).malformedInput)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
 				isError result or -32602 (noted), and never crashing the handler. "Servers MUST validate all tool inputs" is
