@@ -34,7 +34,7 @@ var userData = map[string]bool{
 
 // metaKeys judges the keys of every _meta object in a message the server
 // sent, and the extension identifiers a capabilities object declares.
-func (m *Monitor) metaKeys(v, frame []byte, depth int) {
+func (m *Monitor) metaKeys(v, frame []byte, depth int, parent string) {
 	if depth > 32 {
 		return
 	}
@@ -43,15 +43,15 @@ func (m *Monitor) metaKeys(v, frame []byte, depth int) {
 		switch {
 		case key == "_meta":
 			m.judgeKeys(val, frame, "_meta key", false)
-		case key == "extensions" && depth > 0:
+		case key == "extensions" && parent == "capabilities":
 			m.judgeKeys(val, frame, "extension identifier", true)
 		case userData[key]:
 		default:
-			m.metaKeys(val, frame, depth+1)
+			m.metaKeys(val, frame, depth+1, key)
 		}
 		return true
 	})
-	jsonscan.Array(v, func(e []byte) bool { m.metaKeys(e, frame, depth+1); return true })
+	jsonscan.Array(v, func(e []byte) bool { m.metaKeys(e, frame, depth+1, ""); return true })
 }
 
 func (m *Monitor) judgeKeys(obj, frame []byte, what string, needPrefix bool) {

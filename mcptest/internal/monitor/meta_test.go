@@ -34,7 +34,7 @@ func init() {
 			`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}}
 < {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"extensions":{"tasks":{}}}}}`,
 			`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}}
-< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`,
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"extensions":{"not-an-id":1}}}`,
 			`extension identifier "tasks": no prefix`},
 		{"monitor/error-code",
 			`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `}}}
