@@ -25,33 +25,35 @@ const (
 	metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 )
 
-// userData are the members whose values are the server's or a tool's own
-// data, where a member named _meta is not MCP's.
-var userData = map[string]bool{
-	"inputSchema": true, "outputSchema": true, "requestedSchema": true, "structuredContent": true,
-	"arguments": true, "data": true, "experimental": true, "requestState": true,
-}
-
 // metaKeys judges the keys of every _meta object in a message the server
-// sent, and the extension identifiers a capabilities object declares.
-func (m *Monitor) metaKeys(v, frame []byte, depth int, parent string) {
-	if depth > 32 {
+// sent, and the extension identifiers a capabilities object declares. It
+// skips the members whose values are the server's or a tool's own data
+// (schemas, structured content, arguments, log and error data), where a
+// member named _meta is not MCP's.
+func (m *Monitor) metaKeys(v, frame []byte, depth int, inCaps bool) {
+	if depth > 32 || len(v) == 0 || v[0] != '{' && v[0] != '[' {
 		return
 	}
-	jsonscan.Object(v, func(k []byte, escaped bool, val []byte) bool {
-		key := string(k)
-		switch {
-		case key == "_meta":
+	if v[0] == '[' {
+		jsonscan.Array(v, func(e []byte) bool { m.metaKeys(e, frame, depth+1, false); return true })
+		return
+	}
+	jsonscan.Object(v, func(k []byte, _ bool, val []byte) bool {
+		switch string(k) {
+		case "_meta":
 			m.judgeKeys(val, frame, "_meta key", false)
-		case key == "extensions" && parent == "capabilities":
-			m.judgeKeys(val, frame, "extension identifier", true)
-		case userData[key]:
+		case "inputSchema", "outputSchema", "requestedSchema", "structuredContent", "arguments", "data", "experimental", "requestState":
+		case "extensions":
+			if inCaps {
+				m.judgeKeys(val, frame, "extension identifier", true)
+			} else {
+				m.metaKeys(val, frame, depth+1, false)
+			}
 		default:
-			m.metaKeys(val, frame, depth+1, key)
+			m.metaKeys(val, frame, depth+1, string(k) == "capabilities")
 		}
 		return true
 	})
-	jsonscan.Array(v, func(e []byte) bool { m.metaKeys(e, frame, depth+1, ""); return true })
 }
 
 func (m *Monitor) judgeKeys(obj, frame []byte, what string, needPrefix bool) {

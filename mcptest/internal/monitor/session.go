@@ -240,7 +240,7 @@ func (m *Monitor) serverMessage(data, frame []byte) {
 		m.add(ruleJSONRPC, Must, `a response with both "result" and "error"`, frame, m.seq, nil)
 		return
 	}
-	m.metaKeys(data, frame, 0, "")
+	m.metaKeys(data, frame, 0, false)
 	switch {
 	case msg.IsResponse():
 		m.response(msg, frame)
