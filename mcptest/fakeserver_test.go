@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -333,6 +334,7 @@ type fakeRequest struct {
 		Version  string                 `json:"io.modelcontextprotocol/protocolVersion"`
 		Client   *client.Implementation `json:"io.modelcontextprotocol/clientInfo"`
 		LogLevel string                 `json:"io.modelcontextprotocol/logLevel"`
+		Caps     json.RawMessage        `json:"io.modelcontextprotocol/clientCapabilities"`
 		Progress json.RawMessage        `json:"progressToken"`
 	}
 	send func(ctx context.Context, msg []byte) error
@@ -407,6 +409,13 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 	if len(r.msg.Params) > 0 && json.Unmarshal(r.msg.Params, &p) != nil ||
 		len(p.Meta) > 0 && json.Unmarshal(p.Meta, &r.meta) != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params"}
+	}
+	if r.modern() && r.meta.Caps == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: _meta lacks io.modelcontextprotocol/clientCapabilities"}
+	}
+	if level := cmp.Or(r.meta.LogLevel, p.Level); level != "" && !slices.Contains(fakeLevels, level) ||
+		r.msg.Method == "logging/setLevel" && !slices.Contains(fakeLevels, p.Level) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: invalid log level"}
 	}
 	s, ss := r.srv, r.sess
 	versions := s.versions
