@@ -205,6 +205,11 @@
 //	                                      -32602
 //	prompts/missing-argument/<prompt>  W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt             W  -32602 (server/prompts, SHOULD)
+//	subscriptions/listen               F  at 2026-07-28, from a server that declares a listChanged or
+//	                                      resources.subscribe, on a connection of its own: subscriptions/listen asking
+//	                                      for each is acknowledged (notifications/subscriptions/acknowledged), then
+//	                                      closed; what comes on it is judged by monitor/subscription and
+//	                                      monitor/list-changed (basic/patterns/subscriptions at 2026-07-28)
 //	stateless                          F  at 2026-07-28: a request (a list the server declares, or server/discover)
 //	                                      sent as the first message of a new connection, with no server/discover
 //	                                      before it, is answered, and lists no tool the checks' connection was not
@@ -406,7 +411,7 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 228 judged by a check or monitor rule (56 by monitor rules
+//	568 requirements, 228 judged by a check or monitor rule (52 by monitor rules
 //	alone), 340 with a reason (125 not observable, 43 needs a fixture, 34 needs
 //	authorization, 65 client rule, 9 transport layer, 64 not checked yet)
 //

@@ -28,6 +28,7 @@ type dualDefects struct {
 	// before): acceptsMalformed completes a call whose inputResponses is not
 	// an object, strictExtra refuses one with a key it never asked for.
 	acceptsMalformed, strictExtra bool
+	noteBeforeAck                 bool // sends a list_changed on a subscription before acknowledging it
 }
 
 var dualLegacy = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
@@ -112,7 +113,7 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 						continue
 					}
 				}
-				caps := map[string]any{"tools": map[string]any{}, "logging": map[string]any{}}
+				caps := map[string]any{"tools": map[string]any{"listChanged": true}, "logging": map[string]any{}}
 				switch m.Method {
 				case "initialize":
 					v := p.ProtocolVersion
@@ -128,6 +129,18 @@ func dualServer(t *testing.T, d dualDefects) servercheck.Dialer {
 						"capabilities": caps, "ttlMs": 0, "cacheScope": "public"}), nil)
 				case "ping":
 					send(m.ID, map[string]any{}, nil)
+				case "subscriptions/listen":
+					sub := map[string]any{"io.modelcontextprotocol/subscriptionId": json.RawMessage(m.ID.String())}
+					note := func(method string, params map[string]any) {
+						params["_meta"] = sub
+						b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+						_ = srv.Send(context.Background(), b)
+					}
+					if d.noteBeforeAck {
+						note("notifications/tools/list_changed", map[string]any{})
+					}
+					note("notifications/subscriptions/acknowledged", map[string]any{"notifications": map[string]any{"toolsListChanged": true}})
+					// The stream stays open: no response until the client cancels it.
 				case "logging/setLevel":
 					if !slices.Contains(levels, p.Level) && !d.lenientLevel {
 						send(m.ID, nil, invalid)
@@ -233,6 +246,11 @@ func TestMalformedRequestChecks(t *testing.T) {
 	assert.Equal(t, servercheck.Skip, r.Status, "%s", r)
 
 	assert.Equal(t, servercheck.Pass, correct["stateless"].Status, "%s", correct["stateless"])
+	assert.Equal(t, servercheck.Pass, correct["subscriptions/listen"].Status, "%s", correct["subscriptions/listen"])
+	assert.Equal(t, servercheck.Pass, correct["monitor/subscription"].Status, "%s", correct["monitor/subscription"])
+	r = runDual(t, "", dualDefects{noteBeforeAck: true})["monitor/subscription"]
+	assert.Equal(t, servercheck.Fail, r.Status, "%s", r)
+	assert.Contains(t, r.Detail, "before notifications/subscriptions/acknowledged")
 	assert.Equal(t, servercheck.Pass, correct["tools/malformed-input/ask"].Status, "%s", correct["tools/malformed-input/ask"])
 	assert.Equal(t, "tools/malformed-input/ask", correct["tools/malformed-input/ask"].Name)
 	r = runDual(t, "", dualDefects{acceptsMalformed: true})["tools/malformed-input/ask"]

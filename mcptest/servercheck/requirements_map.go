@@ -332,10 +332,10 @@ var judgements = []judgement{
 	why(r2+"server/resources/error-handling/should-return-32603-internal-errors", needsFixture, "needs a resource that fails inside the server"),
 	by(r2+"server/resources/error-handling/must-not-return-empty-contents-array-non", "resources/unknown-uri"),
 	why(r2+"server/resources/security-considerations/", needsFixture, "what a file:// URI with .. reaches depends on the server's files: a refusal and a file that is not there look alike, and only a file the test knows of outside the server's roots would show a traversal"),
-	by(r2+"schema/subscriptionsacknowledgednotification/", "monitor/subscription"),
+	by(r2+"schema/subscriptionsacknowledgednotification/", "monitor/subscription", "subscriptions/listen"),
 	by(r2+"schema/notificationmetaobject-iomodelcontextprotocolsubscriptionid/", "monitor/subscription"),
 	by(r2+"schema/subscriptionfilter/", "monitor/subscription", "monitor/list-changed"),
-	by(b2+"subscriptions/", "monitor/subscription", "monitor/list-changed"),
+	by(b2+"subscriptions/", "monitor/subscription", "monitor/list-changed", "subscriptions/listen"),
 	why(b2+"subscriptions/cancellation/should-send-successful-subscriptions-listen-response", needsFixture, "a server tears a subscription down on its own initiative (at shutdown, say): a client cannot make it"),
 	why(b2+"subscriptions/graceful-closure/should-respond-original-subscriptions-listen-request", needsFixture, "a server ends a subscription on its own initiative (at shutdown, say): a client cannot make it"),
 

@@ -329,6 +329,11 @@ func checkTable() []family {
 			doc: "-32602",
 			run: (*state).unknownPrompt},
 
+		{name: "subscriptions/listen", level: Fail, spec: `basic/patterns/subscriptions at 2026-07-28`,
+			doc: `at 2026-07-28, from a server that declares a listChanged or resources.subscribe, on a connection of its own:
+				subscriptions/listen asking for each is acknowledged (notifications/subscriptions/acknowledged), then closed;
+				what comes on it is judged by monitor/subscription and monitor/list-changed`,
+			run: (*state).listen},
 		{name: "stateless", level: Fail, spec: `basic at 2026-07-28, "Statelessness"`,
 			doc: `at 2026-07-28: a request (a list the server declares, or server/discover) sent as the first message of a new
 				connection, with no server/discover before it, is answered, and lists no tool the checks' connection was not given`,

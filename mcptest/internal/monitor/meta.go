@@ -247,6 +247,7 @@ func (m *Monitor) serverNotification(msg *jsonrpc.Message, frame []byte) {
 		return
 	case "notifications/subscriptions/acknowledged":
 		if listen != nil {
+			m.judged[ruleSubscription]++
 			if m.more.acked == nil {
 				m.more.acked = map[*request]bool{}
 			}
