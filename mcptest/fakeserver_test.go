@@ -504,9 +504,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 			return map[string]any{}, nil
 		}
 	case "subscriptions/listen":
-		if ss != nil {
-			return r.listen(ctx, p.Notifications)
-		}
+		return r.listen(ctx, p.Notifications)
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
 }
@@ -675,16 +673,18 @@ func (r *fakeRequest) listen(ctx context.Context, filter json.RawMessage) (map[s
 	if len(filter) == 0 {
 		filter = json.RawMessage("{}")
 	}
-	r.sess.mu.Lock()
-	r.sess.listen = id
-	r.sess.mu.Unlock()
-	defer func() {
+	if r.sess != nil { // over HTTP the stream is the request's own
 		r.sess.mu.Lock()
-		if r.sess.listen == id {
-			r.sess.listen = ""
-		}
+		r.sess.listen = id
 		r.sess.mu.Unlock()
-	}()
+		defer func() {
+			r.sess.mu.Lock()
+			if r.sess.listen == id {
+				r.sess.listen = ""
+			}
+			r.sess.mu.Unlock()
+		}()
+	}
 	ack := map[string]any{"notifications": filter, "_meta": map[string]any{"io.modelcontextprotocol/subscriptionId": json.RawMessage(id)}}
 	if err := r.notify(ctx, "notifications/subscriptions/acknowledged", ack); err != nil {
 		return nil, err
