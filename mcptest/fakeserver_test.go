@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -333,6 +334,7 @@ type fakeRequest struct {
 		Version  string                 `json:"io.modelcontextprotocol/protocolVersion"`
 		Client   *client.Implementation `json:"io.modelcontextprotocol/clientInfo"`
 		LogLevel string                 `json:"io.modelcontextprotocol/logLevel"`
+		Caps     json.RawMessage        `json:"io.modelcontextprotocol/clientCapabilities"`
 		Progress json.RawMessage        `json:"progressToken"`
 	}
 	send func(ctx context.Context, msg []byte) error
@@ -372,6 +374,10 @@ func (r *fakeRequest) serve(ctx context.Context, recovering bool) {
 		_ = r.send(ctx, jsonrpc.AppendError(nil, r.msg.ID, rpcErr))
 		return
 	}
+	if _, ok := res["_meta"]; !ok && r.modern() && r.msg.Method != "subscriptions/listen" {
+		// A 2026-07-28 server identifies itself in every result (SHOULD).
+		res["_meta"] = map[string]any{"io.modelcontextprotocol/serverInfo": r.srv.info()}
+	}
 	if _, ok := res["resultType"]; !ok && r.modern() {
 		res["resultType"] = "complete"
 		switch r.msg.Method {
@@ -403,6 +409,13 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 	if len(r.msg.Params) > 0 && json.Unmarshal(r.msg.Params, &p) != nil ||
 		len(p.Meta) > 0 && json.Unmarshal(p.Meta, &r.meta) != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params"}
+	}
+	if r.modern() && r.meta.Caps == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: _meta lacks io.modelcontextprotocol/clientCapabilities"}
+	}
+	if level := cmp.Or(r.meta.LogLevel, p.Level); level != "" && !slices.Contains(fakeLevels, level) ||
+		r.msg.Method == "logging/setLevel" && !slices.Contains(fakeLevels, p.Level) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: invalid log level"}
 	}
 	s, ss := r.srv, r.sess
 	versions := s.versions
@@ -491,9 +504,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 			return map[string]any{}, nil
 		}
 	case "subscriptions/listen":
-		if ss != nil {
-			return r.listen(ctx, p.Notifications)
-		}
+		return r.listen(ctx, p.Notifications)
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
 }
@@ -662,16 +673,18 @@ func (r *fakeRequest) listen(ctx context.Context, filter json.RawMessage) (map[s
 	if len(filter) == 0 {
 		filter = json.RawMessage("{}")
 	}
-	r.sess.mu.Lock()
-	r.sess.listen = id
-	r.sess.mu.Unlock()
-	defer func() {
+	if r.sess != nil { // over HTTP the stream is the request's own
 		r.sess.mu.Lock()
-		if r.sess.listen == id {
-			r.sess.listen = ""
-		}
+		r.sess.listen = id
 		r.sess.mu.Unlock()
-	}()
+		defer func() {
+			r.sess.mu.Lock()
+			if r.sess.listen == id {
+				r.sess.listen = ""
+			}
+			r.sess.mu.Unlock()
+		}()
+	}
 	ack := map[string]any{"notifications": filter, "_meta": map[string]any{"io.modelcontextprotocol/subscriptionId": json.RawMessage(id)}}
 	if err := r.notify(ctx, "notifications/subscriptions/acknowledged", ack); err != nil {
 		return nil, err

@@ -41,7 +41,9 @@
 //	                                      version; a server that answers 2026-07-28 requests (a result with
 //	                                      resultType) answers server/discover (MUST implement it); asked even when
 //	                                      server/discover lists no legacy version, since a dual-era server may list
-//	                                      only its newest (basic/lifecycle, "Version Negotiation")
+//	                                      only its newest (basic/lifecycle, "Version Negotiation"); W a legacy version
+//	                                      offered instead of the one asked for that is not the latest the server
+//	                                      agrees to (SHOULD)
 //	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing; every
 //	                                      method of a declared capability is implemented (not -32601):
 //	                                      resources/templates/list, completion/complete, and at a legacy version
@@ -67,6 +69,17 @@
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
+//	required-meta                      F  at 2026-07-28, on a connection of its own: a request whose _meta names the
+//	                                      protocol version but not io.modelcontextprotocol/clientCapabilities is
+//	                                      rejected with -32602 (a list the server declares, or server/discover) (basic
+//	                                      at 2026-07-28, "_meta")
+//	invalid-log-level                  W  from a server that declares logging, on a connection of its own: a log level
+//	                                      that does not exist (logging/setLevel; at 2026-07-28 a request's _meta
+//	                                      logLevel) gets -32602 (server/utilities/logging, "Error Handling", SHOULD)
+//	invalid-cancellation               W  on a connection of its own: notifications/cancelled for a request id never
+//	                                      sent, for a request answered already, and with a requestId that is no id are
+//	                                      ignored: the next requests are answered as before
+//	                                      (basic/utilities/cancellation, "Error Handling", SHOULD)
 //	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
 //	                                      the server never gave out is not served (basic/transports, "Session
 //	                                      Management"); W an answer other than 404
@@ -126,6 +139,11 @@
 //	                                      with inputResponses that hold none of what was asked, a new input_required
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
+//	tools/malformed-input/<tool>       W  for each tool that answered input_required in tools/calls, retried raw: with
+//	                                      inputResponses that are not an InputResponses object, a JSON-RPC error; with
+//	                                      the answers it asked for plus one it never asked for, what the answers alone
+//	                                      get (the unknown one ignored) (multi round-trip requests at 2026-07-28,
+//	                                      "Error Handling", SHOULD)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted), and never
 //	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
@@ -187,6 +205,17 @@
 //	                                      -32602
 //	prompts/missing-argument/<prompt>  W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt             W  -32602 (server/prompts, SHOULD)
+//	subscriptions/listen               F  at 2026-07-28, from a server that declares a listChanged or
+//	                                      resources.subscribe, on a connection of its own: subscriptions/listen asking
+//	                                      for each is acknowledged (notifications/subscriptions/acknowledged), then
+//	                                      closed; what comes on it is judged by monitor/subscription and
+//	                                      monitor/list-changed (basic/patterns/subscriptions at 2026-07-28)
+//	stateless                          F  at 2026-07-28: a request (a list the server declares, or server/discover)
+//	                                      sent as the first message of a new connection, with no server/discover
+//	                                      before it, is answered, and lists no tool the checks' connection was not
+//	                                      given (basic at 2026-07-28, "Statelessness"); W a page asked for, with its
+//	                                      cursor, on a connection other than the one given the cursor, refused (SHOULD
+//	                                      NOT require the same connection)
 //	messages                           F  every message the server sent in the checks before this one has the shape
 //	                                      its version's schema gives it: the JSON-RPC envelope, each result and
 //	                                      notification (required members and their types, the content blocks the
@@ -204,10 +233,16 @@
 //	                                      monitor/progress-after-response, monitor/log-level,
 //	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
 //	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
-//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
-//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
-//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
-//	                                      set, an unannounced list change)
+//	                                      monitor/cancelled, monitor/meta-key, monitor/error-code,
+//	                                      monitor/server-request-id, monitor/server-cancelled, monitor/subscription,
+//	                                      monitor/server-info, monitor/cache-scope, monitor/list-order,
+//	                                      monitor/structured-text, monitor/embedded-resource, monitor/uri-syntax,
+//	                                      monitor/header-annotation. A rule that saw nothing it judges is skipped (the
+//	                                      section each rule cites); W a SHOULD rule (monitor/cursor,
+//	                                      monitor/resource-uri, monitor/cancelled, monitor/server-info,
+//	                                      monitor/list-order, monitor/structured-text, monitor/embedded-resource) or
+//	                                      the SHOULD part of a MUST rule (a log below the level set, an unannounced
+//	                                      list change)
 //	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
 //	                                      description (warned), an optional one too, and none is one word (noted): the
 //	                                      descriptions are how a model picks the tool and fills its arguments (a tool
@@ -376,9 +411,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 182 judged by a check or monitor rule (22 by monitor rules
-//	alone), 386 with a reason (124 not observable, 39 needs a fixture, 34 needs
-//	authorization, 64 client rule, 9 transport layer, 116 not checked yet)
+//	568 requirements, 228 judged by a check or monitor rule (52 by monitor rules
+//	alone), 340 with a reason (125 not observable, 43 needs a fixture, 34 needs
+//	authorization, 65 client rule, 9 transport layer, 64 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

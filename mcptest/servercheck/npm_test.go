@@ -78,6 +78,9 @@ func TestServerEverything(t *testing.T) {
 		// A bad argument value is -32603, not -32602. (Its unknown-resource
 		// answer, -32602 without data.uri, is noted, not failed.)
 		"prompts/get/resource-prompt",
+		// logging/setLevel with a level that does not exist is -32603 (the
+		// schema library's message), not -32602 (Invalid params).
+		"invalid-log-level",
 		// Once a client declares roots, sampling and elicitation (the checks'
 		// client does), it no longer exits when its stdin closes: by hand,
 		// initialize with those capabilities, close stdin, and the process

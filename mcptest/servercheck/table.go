@@ -69,7 +69,8 @@ func checkTable() []family {
 				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
 				(a result with resultType) answers server/discover (MUST implement it); asked even when server/discover lists
 				no legacy version, since a dual-era server may list only its newest`,
-			run: (*state).versionNegotiation},
+			warns: `a legacy version offered instead of the one asked for that is not the latest the server agrees to (SHOULD)`,
+			run:   (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
 				capability is implemented (not -32601): resources/templates/list, completion/complete, and at a legacy version
@@ -97,6 +98,18 @@ func checkTable() []family {
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
 				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
 			run: (*state).malformedFrame},
+		{name: "required-meta", level: Fail, spec: `basic at 2026-07-28, "_meta"`,
+			doc: `at 2026-07-28, on a connection of its own: a request whose _meta names the protocol version but not
+				io.modelcontextprotocol/clientCapabilities is rejected with -32602 (a list the server declares, or server/discover)`,
+			run: (*state).requiredMeta},
+		{name: "invalid-log-level", level: Warn, spec: `server/utilities/logging, "Error Handling", SHOULD`,
+			doc: `from a server that declares logging, on a connection of its own: a log level that does not exist (logging/setLevel;
+				at 2026-07-28 a request's _meta logLevel) gets -32602`,
+			run: (*state).invalidLogLevel},
+		{name: "invalid-cancellation", level: Warn, spec: `basic/utilities/cancellation, "Error Handling", SHOULD`,
+			doc: `on a connection of its own: notifications/cancelled for a request id never sent, for a request answered already,
+				and with a requestId that is no id are ignored: the next requests are answered as before`,
+			run: (*state).invalidCancellations},
 
 		{name: "http/sessions", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc:   "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
@@ -180,6 +193,11 @@ func checkTable() []family {
 				not a complete result (the client can change the state, so a server protects it); with inputResponses that hold
 				none of what was asked, a new input_required result asking again (SHOULD re-request)`,
 			items: perAskingTool((*state).inputRequired)},
+		{name: "tools/malformed-input/<tool>", level: Warn, spec: `multi round-trip requests at 2026-07-28, "Error Handling", SHOULD`,
+			doc: `for each tool that answered input_required in tools/calls, retried raw: with inputResponses that are not an
+				InputResponses object, a JSON-RPC error; with the answers it asked for plus one it never asked for, what the
+				answers alone get (the unknown one ignored)`,
+			items: perAskingTool((*state).malformedInput)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
 				isError result or -32602 (noted), and never crashing the handler. "Servers MUST validate all tool inputs" is
@@ -310,6 +328,18 @@ func checkTable() []family {
 		{name: "prompts/unknown-prompt", level: Warn, spec: "server/prompts, SHOULD", needs: "prompts",
 			doc: "-32602",
 			run: (*state).unknownPrompt},
+
+		{name: "subscriptions/listen", level: Fail, spec: `basic/patterns/subscriptions at 2026-07-28`,
+			doc: `at 2026-07-28, from a server that declares a listChanged or resources.subscribe, on a connection of its own:
+				subscriptions/listen asking for each is acknowledged (notifications/subscriptions/acknowledged), then closed;
+				what comes on it is judged by monitor/subscription and monitor/list-changed`,
+			run: (*state).listen},
+		{name: "stateless", level: Fail, spec: `basic at 2026-07-28, "Statelessness"`,
+			doc: `at 2026-07-28: a request (a list the server declares, or server/discover) sent as the first message of a new
+				connection, with no server/discover before it, is answered, and lists no tool the checks' connection was not given`,
+			warns: `a page asked for, with its cursor, on a connection other than the one given the cursor, refused (SHOULD NOT
+				require the same connection)`,
+			run: (*state).stateless},
 
 		{name: "messages", level: Fail, spec: "the specification's Schema Reference for the connection's version",
 			doc: `every message the server sent in the checks before this one has the shape its version's schema gives it:

@@ -77,6 +77,7 @@ type Monitor struct {
 	listAt     map[string]int    // by method, the notification count when it was asked for
 	notified   [3]int            // list_changed notifications by kind
 	unnotified []changeCandidate
+	more       more
 
 	findings []Finding
 	count    [numRules]int // findings by rule, kept or not

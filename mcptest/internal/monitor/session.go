@@ -34,9 +34,10 @@ type request struct {
 type token struct {
 	req      *request
 	last     float64
-	any      bool // a progress value came
-	answered bool // its request has its response
-	task     bool // the response created a task: the token lives on
+	any      bool   // a progress value came
+	answered bool   // its request has its response
+	task     bool   // the response created a task: the token lives on
+	ended    string // the terminal status the server gave the task, "" none yet
 }
 
 // chain is one listing: its pages, followed by the cursors the server gave.
@@ -44,7 +45,8 @@ type chain struct {
 	method   string
 	ids      []string
 	given    map[string]bool
-	notified int // list_changed notifications of its kind when it began
+	notified int    // list_changed notifications of its kind when it began
+	scope    string // the cacheScope of its first page (2026-07-28)
 }
 
 // changeCandidate is a listing that differs from the one before it; a
@@ -63,6 +65,7 @@ type serverCaps struct {
 	known       bool
 	listChanged [3]bool
 	logging     bool
+	resources   bool
 }
 
 // The list kinds, as their capabilities and notifications name them.
@@ -237,6 +240,7 @@ func (m *Monitor) serverMessage(data, frame []byte) {
 		m.add(ruleJSONRPC, Must, `a response with both "result" and "error"`, frame, m.seq, nil)
 		return
 	}
+	m.metaKeys(data, frame, 0, false)
 	switch {
 	case msg.IsResponse():
 		m.response(msg, frame)
@@ -329,6 +333,7 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		m.setLevels = remove(m.setLevels, r)
 		m.listens = remove(m.listens, r)
 	}
+	m.judgeAnswer(r, msg, frame)
 	res := msg.Result
 	if r.token != nil {
 		r.token.answered = true
@@ -381,6 +386,10 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		}
 	case "resources/read":
 		m.readURI(r, contents, frame)
+	case "resources/list":
+		m.resourceURIs(r, res, frame)
+	case "tools/list":
+		m.headerAnnotations(r, res, frame)
 	}
 	if isList && r.chain != nil {
 		m.listing(r, lm, items, next, hasNext, frame)
@@ -403,6 +412,7 @@ func parseServerCaps(caps []byte) serverCaps {
 		case "logging":
 			s.logging = !jsonscan.IsNull(v)
 		case "tools", "prompts", "resources":
+			s.resources = s.resources || string(k) == "resources" && !jsonscan.IsNull(v)
 			b, _ := jsonscan.Bool(member(v, "listChanged"))
 			for i, n := range kindNames {
 				if n == string(k) {
@@ -437,6 +447,7 @@ func (m *Monitor) listing(r *request, lm listMethod, items, next []byte, hasNext
 		m.chains[r.method+"\x00"+s] = c
 		return
 	}
+	m.listOrder(r, c.ids, frame)
 	got := sortedJoin(c.ids)
 	if m.listed == nil {
 		m.listed, m.listAt = map[string]string{}, map[string]int{}
