@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -34,7 +34,7 @@ func TestMalformedRequestChecksOnSDKServers(t *testing.T) {
 		})
 	monitorRules := []string{"meta-key", "error-code", "server-request-id", "server-cancelled", "subscription", "server-info",
 		"cache-scope", "list-order", "structured-text", "embedded-resource", "uri-syntax", "header-annotation"}
-	for name, srv := range map[string]inmem.Server{"go-sdk": gosdktest.Server(gs), "mcp-go": mcpgotest.Server(ms)} {
+	for name, srv := range map[string]mcptest.Server{"go-sdk": gosdktest.Server(gs), "mcp-go": mcpgotest.Server(ms)} {
 		for _, v := range []string{"", client.LatestLegacyVersion} {
 			t.Run(name+"/"+v, func(t *testing.T) {
 				results := map[string]servercheck.Result{}
