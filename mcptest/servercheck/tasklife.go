@@ -177,7 +177,7 @@ func (c *state) taskList(tk *tasks) {
 	if json.Unmarshal(cn.cl.ServerCapabilities().Tasks, &caps) != nil || len(caps["list"]) == 0 || string(caps["list"]) == "null" {
 		c.skipf("the server does not declare tasks.list")
 	}
-	if len(tk.created) == 0 {
+	for len(tk.created) < 2 { // one task in one page shows nothing of paging
 		c.anyTask(tk, cn)
 	}
 	ctx, cancel := c.ctx()

@@ -1,0 +1,73 @@
+package mcptest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
+)
+
+// Each task check of the requirement table's rows passes the scripted task
+// server (TestTaskChecks) and catches that server with one defect planted.
+func TestTaskChecksFindPlantedDefects(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		defect, version, check string
+		noTasks                bool
+		want                   servercheck.Status
+		detail                 string
+	}{
+		{defect: "created-completed", version: client.Version20251125, check: "tasks/created", want: servercheck.Fail,
+			detail: `the CreateTaskResult gives task task-1 the status "completed"`},
+		{defect: "same-ids", version: client.Version20251125, check: "tasks/created", want: servercheck.Fail,
+			detail: `some share an id: "task-1" (2 tasks)`},
+		{defect: "same-ids", version: client.Version20260728, check: "tasks/created", want: servercheck.Fail,
+			detail: `some share an id: "task-1" (2 tasks)`},
+		{defect: "result-early", version: client.Version20251125, check: "tasks/result-blocks", want: servercheck.Fail,
+			detail: `and tasks/get then reports the task "working"`},
+		{defect: "related-task-wins", version: client.Version20251125, check: "tasks/related-task", want: servercheck.Fail,
+			detail: `receivers MUST ignore related-task metadata`},
+		{defect: "related-task-wins", version: client.Version20260728, check: "tasks/related-task", want: servercheck.Fail,
+			detail: `; got JSON-RPC error -32602 "task not found: task-1"`},
+		{defect: "list-first-page", version: client.Version20251125, check: "tasks/list", want: servercheck.Fail,
+			detail: `a task retrievable via tasks/get MUST be retrievable via tasks/list`},
+		{defect: "forbidden-runs", version: client.Version20251125, check: "tasks/forbidden", want: servercheck.Warn,
+			detail: `the server ran it as a plain call`},
+		{defect: "no-status-message", version: client.Version20251125, check: "tasks/failed-result", want: servercheck.Warn,
+			detail: `tasks/get reports the task failed, with no statusMessage`},
+		{defect: "task-without-extension", version: client.Version20260728, check: "tasks/no-extension", want: servercheck.Fail,
+			detail: `a server MUST NOT return CreateTaskResult to a client that did not include the extension capability`},
+		{defect: "methods-without-extension", version: client.Version20260728, check: "tasks/no-extension", want: servercheck.Fail,
+			detail: `servers MUST return it for non-declaring clients issuing tasks/get`},
+		{defect: "unknown-acknowledged", version: client.Version20260728, check: "tasks/unknown-task", want: servercheck.Warn,
+			detail: `sent tasks/update for task "mcptestkit-no-such-task"`},
+		{defect: "unknown-acknowledged", version: client.Version20251125, check: "tasks/unknown-task", want: servercheck.Fail,
+			detail: `sent tasks/cancel for task "mcptestkit-no-such-task", which the server never gave out; got`},
+		{defect: "task-param-honoured", version: client.Version20251125, noTasks: true, check: "tasks/param-ignored", want: servercheck.Fail,
+			detail: `it made a task of it`},
+		{version: client.Version20251125, noTasks: true, check: "tasks/param-ignored", want: servercheck.Pass},
+		{version: "", noTasks: true, check: "tasks/param-ignored", want: servercheck.Pass,
+			detail: "checked at 2025-11-25, which the server offers"},
+	} {
+		t.Run(tc.defect+"/"+tc.check+"/"+tc.version, func(t *testing.T) {
+			t.Parallel()
+			srv := newTaskServer(5)
+			srv.defect, srv.noTasks = tc.defect, tc.noTasks
+			var got *servercheck.Result
+			_ = servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{
+				Version: tc.version, Run: tc.check,
+				OnResult: func(r servercheck.Result) {
+					if r.Name == tc.check {
+						got = &r
+					}
+				},
+			})
+			require.NotNil(t, got, "check %s did not run", tc.check)
+			assert.Equal(t, tc.want, got.Status, got.Detail)
+			assert.Contains(t, got.Detail, tc.detail)
+		})
+	}
+}
