@@ -43,10 +43,11 @@ func TestTaskChecks(t *testing.T) {
 				return
 			}
 			assert.Equal(t, servercheck.Pass, status("tasks/no-extension"), results["tasks/no-extension"].Detail)
+			assert.Equal(t, servercheck.Pass, status("tasks/listen"), results["tasks/listen"].Detail)
 			assert.Equal(t, servercheck.Skip, status("tasks/required/count"))
 			assert.Equal(t, `taskSupport "required" is a 2025-11-25 rule: at 2026-07-28 execution.taskSupport is gone, and the server decides which calls become tasks`, results["tasks/required/count"].Detail)
 			assert.Equal(t, servercheck.Skip, status("tasks/optional/echo"))
-			assert.Equal(t, servercheck.Skip, status("tasks/status-notifications"), "the scripted server sends none at 2026-07-28")
+			assert.Equal(t, servercheck.Pass, status("tasks/status-notifications"), "notifications/tasks on the stream tasks/listen opened: %s", results["tasks/status-notifications"].Detail)
 			assert.Contains(t, results["tasks/failed-result"].Detail, "ended completed with an isError result: n must be a number")
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,6 +47,9 @@ type taskServer struct {
 	mu    sync.Mutex
 	next  int
 	tasks map[string]*scriptedTask
+	// listens are the 2026-07-28 subscriptions to task status: the listen
+	// request's id (the subscription id) by task id.
+	listens map[string][]string
 }
 
 type scriptedTask struct {
@@ -75,7 +79,11 @@ type taskRequest struct {
 		Task            json.RawMessage `json:"task"`
 		TaskID          string          `json:"taskId"`
 		Cursor          *string         `json:"cursor"`
-		Meta            struct {
+		RequestID       json.RawMessage `json:"requestId"`
+		Notifications   struct {
+			TaskIDs []string `json:"taskIds"`
+		} `json:"notifications"`
+		Meta struct {
 			Related struct {
 				TaskID string `json:"taskId"`
 			} `json:"io.modelcontextprotocol/related-task"`
@@ -109,6 +117,9 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 			continue
 		}
 		if req.ID == nil {
+			if req.Method == "notifications/cancelled" {
+				s.unlisten(string(req.Params.RequestID))
+			}
 			continue
 		}
 		modern := req.Params.Meta.Version != ""
@@ -235,6 +246,14 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 				}
 				answer(`"result":` + s.state(t, false))
 			}
+		case "subscriptions/listen":
+			ids := req.Params.Notifications.TaskIDs
+			if len(ids) > 0 && !declared && s.defect != "listen-without-extension" {
+				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32021,"message":"declare the tasks extension",`+
+					`"data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, req.ID))
+				break
+			}
+			s.listen(string(req.ID), ids, send)
 		case "tasks/list":
 			if s.defect == "list-first-page" {
 				answer(`"result":{"tasks":[` + s.state(s.task("task-1"), false) + `]}`)
@@ -331,13 +350,60 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 			t.status, t.result = "completed", result
 		}
 		close(t.done)
-		note := s.stateLocked(t, false)
-		s.mu.Unlock()
+		// Sent under the lock: a tasks/get that sees the end answers after
+		// the notification of it.
+		defer s.mu.Unlock()
 		if !modern {
-			send(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":` + note + `}`)
+			send(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":` + s.stateLocked(t, false) + `}`)
+			return
+		}
+		for _, sub := range s.listens[t.id] {
+			send(s.taskNote(sub, t))
 		}
 	})
 	return t
+}
+
+// listen subscribes sub (a listen request's id) to the tasks' status and
+// acknowledges it, with the state of each task that has ended: one still
+// working is notified when it ends.
+func (s *taskServer) listen(sub string, ids []string, send func(string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.listens == nil {
+		s.listens = map[string][]string{}
+	}
+	for _, id := range ids {
+		s.listens[id] = append(s.listens[id], sub)
+	}
+	b, _ := json.Marshal(ids)
+	send(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` +
+		sub + `},"notifications":{"taskIds":` + string(b) + `}}}`)
+	if s.defect == "log-on-listen" {
+		send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` +
+			sub + `},"level":"info","data":"listening"}}`)
+	}
+	for _, id := range ids {
+		if t := s.tasks[id]; t != nil && t.status != "working" {
+			send(s.taskNote(sub, t))
+		}
+	}
+}
+
+// taskNote is the notifications/tasks of t for the subscription sub; s.mu
+// is held.
+func (s *taskServer) taskNote(sub string, t *scriptedTask) string {
+	return `{"jsonrpc":"2.0","method":"notifications/tasks","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` +
+		sub + `},` + s.stateLocked(t, true)[1:] + `}`
+}
+
+// unlisten ends the subscription sub.
+func (s *taskServer) unlisten(sub string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, subs := range s.listens {
+		s.listens[id] = slices.DeleteFunc(subs, func(x string) bool { return x == sub })
+	}
 }
 
 func (s *taskServer) task(id string) *scriptedTask {

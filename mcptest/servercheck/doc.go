@@ -195,6 +195,11 @@
 //	                                      naming the extension; tasks/get, tasks/update and tasks/cancel of the task
 //	                                      without the extension are -32021 (tasks extension, "Capability Negotiation",
 //	                                      "Protocol Errors")
+//	tasks/listen                       F  2026-07-28: a task called with a progress token, its status listened to
+//	                                      (subscriptions/listen, taskIds): no progress or log notification on that
+//	                                      stream; the same listen without the extension declared is -32021 naming it.
+//	                                      Skipped when the server refuses the listen with the extension declared (task
+//	                                      notifications are optional) (tasks extension, "Task Status Notifications")
 //	tasks/param-ignored                F  2025-11-25, a server that does not declare tasks for tools/call (checked
 //	                                      there when it offers it): a tool call with params.task is answered as the
 //	                                      plain call was (basic/utilities/tasks, "Task Support and Handling")
@@ -405,9 +410,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 199 judged by a check or monitor rule (22 by monitor rules
-//	alone), 369 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 64 client rule, 9 transport layer, 98 not checked yet)
+//	568 requirements, 202 judged by a check or monitor rule (22 by monitor rules
+//	alone), 366 with a reason (125 not observable, 39 needs a fixture, 34 needs
+//	authorization, 64 client rule, 9 transport layer, 95 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

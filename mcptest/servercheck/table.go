@@ -260,6 +260,11 @@ func checkTable() []family {
 				it is served, or refused with -32021 naming the extension; tasks/get, tasks/update and tasks/cancel of the
 				task without the extension are -32021`,
 			run: func(c *state) { c.taskNoExtension(tk) }},
+		{name: "tasks/listen", level: Fail, spec: `tasks extension, "Task Status Notifications"`,
+			doc: `2026-07-28: a task called with a progress token, its status listened to (subscriptions/listen, taskIds): no
+				progress or log notification on that stream; the same listen without the extension declared is -32021 naming
+				it. Skipped when the server refuses the listen with the extension declared (task notifications are optional)`,
+			run: func(c *state) { c.taskListen(tk) }},
 		{name: "tasks/param-ignored", level: Fail, spec: `basic/utilities/tasks, "Task Support and Handling"`,
 			doc: `2025-11-25, a server that does not declare tasks for tools/call (checked there when it offers it): a tool
 				call with params.task is answered as the plain call was`,

@@ -335,7 +335,7 @@ const maxTaskTries = 5
 
 // anyTask starts a task of one of the server's tools with conforming
 // arguments, or skips the check.
-func (c *state) anyTask(tk *tasks, cn *conn) (*client.Tool, *client.Task) {
+func (c *state) anyTask(tk *tasks, cn *conn, opts ...client.CallOption) (*client.Tool, *client.Task) {
 	var tried []string
 	for _, t := range taskTools(cn, c.s.inv.tools) {
 		if len(tried) == maxTaskTries {
@@ -343,7 +343,7 @@ func (c *state) anyTask(tk *tasks, cn *conn) (*client.Tool, *client.Task) {
 		}
 		args := c.conformingArgs(t)
 		ctx, cancel := c.ctx()
-		task, err := cn.cl.CallToolAsTask(ctx, t.Name, args)
+		task, err := cn.cl.CallToolAsTask(ctx, t.Name, args, opts...)
 		cancel()
 		if brokeConnection(cn, err) {
 			c.fatalf("called tool %q as a task; the connection broke: %v", t.Name, err)
