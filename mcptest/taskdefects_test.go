@@ -16,6 +16,7 @@ func TestTaskChecksFindPlantedDefects(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		defect, version, check string
+		run                    string // the checks run: check when empty
 		noTasks                bool
 		want                   servercheck.Status
 		detail                 string
@@ -40,6 +41,8 @@ func TestTaskChecksFindPlantedDefects(t *testing.T) {
 			detail: `tasks/get reports the task failed, with no statusMessage`},
 		{defect: "task-without-extension", version: client.Version20260728, check: "tasks/no-extension", want: servercheck.Fail,
 			detail: `a server MUST NOT return CreateTaskResult to a client that did not include the extension capability`},
+		{defect: "task-without-extension", version: client.Version20260728, check: "monitor/task-extension", run: "tasks|monitor/no-extension|task-extension",
+			want: servercheck.Fail, detail: `whose request did not declare the io.modelcontextprotocol/tasks extension`},
 		{defect: "methods-without-extension", version: client.Version20260728, check: "tasks/no-extension", want: servercheck.Fail,
 			detail: `servers MUST return it for non-declaring clients issuing tasks/get`},
 		{defect: "unknown-acknowledged", version: client.Version20260728, check: "tasks/unknown-task", want: servercheck.Warn,
@@ -61,8 +64,12 @@ func TestTaskChecksFindPlantedDefects(t *testing.T) {
 			srv := newTaskServer(5)
 			srv.defect, srv.noTasks = tc.defect, tc.noTasks
 			var got *servercheck.Result
+			run := tc.run
+			if run == "" {
+				run = tc.check
+			}
 			_ = servercheck.Run(t.Context(), memDialer(srv), &servercheck.Options{
-				Version: tc.version, Run: tc.check,
+				Version: tc.version, Run: run,
 				OnResult: func(r servercheck.Result) {
 					if r.Name == tc.check {
 						got = &r

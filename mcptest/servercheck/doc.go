@@ -238,10 +238,10 @@
 //	                                      monitor/progress-after-response, monitor/log-level,
 //	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
 //	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
-//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
-//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
-//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
-//	                                      set, an unannounced list change)
+//	                                      monitor/cancelled, monitor/task-extension. A rule that saw nothing it judges
+//	                                      is skipped (the section each rule cites); W a SHOULD rule (monitor/cursor,
+//	                                      monitor/resource-uri, monitor/cancelled) or the SHOULD part of a MUST rule
+//	                                      (a log below the level set, an unannounced list change)
 //	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
 //	                                      description (warned), an optional one too, and none is one word (noted): the
 //	                                      descriptions are how a model picks the tool and fills its arguments (a tool

@@ -390,7 +390,7 @@ var judgements = []judgement{
 	by(r2+"schema/inputrequiredresult/", "messages"),
 
 	// The tasks extension (2026-07-28).
-	by(r2+"tasks-extension/capability-negotiation/must-not-return-createtaskresult-client-did-not", "tasks/no-extension"),
+	by(r2+"tasks-extension/capability-negotiation/must-not-return-createtaskresult-client-did-not", "tasks/no-extension", "monitor/task-extension"),
 	by(r2+"tasks-extension/capability-negotiation/must-return-error-code-32021-missing", "tasks/no-extension"),
 	why(r2+"tasks-extension/supported-methods/", notObservable, "a recommendation on design"),
 	by(r2+"tasks-extension/polymorphic-results/", "tasks/optional/<tool>", "messages"),
