@@ -32,7 +32,7 @@ func TestTaskChecksFindPlantedDefects(t *testing.T) {
 		{defect: "related-task-wins", version: client.Version20251125, check: "tasks/related-task", want: servercheck.Fail,
 			detail: `receivers MUST ignore related-task metadata`},
 		{defect: "related-task-wins", version: client.Version20260728, check: "tasks/related-task", want: servercheck.Fail,
-			detail: `; got JSON-RPC error -32602 "task not found: task-1"`},
+			detail: `the server answered with another task, "task-1"`},
 		{defect: "list-first-page", version: client.Version20251125, check: "tasks/list", want: servercheck.Fail,
 			detail: `a task retrievable via tasks/get MUST be retrievable via tasks/list`},
 		{defect: "forbidden-runs", version: client.Version20251125, check: "tasks/forbidden", want: servercheck.Warn,

@@ -17,8 +17,8 @@ func (c *state) unknownTask(tk *tasks) {
 	cn := tk.conn(c)
 	const id = "mcptestkit-no-such-task"
 	ctx, cancel := c.ctx()
-	defer cancel()
 	got, err := cn.cl.GetTask(ctx, id)
+	cancel()
 	c.noLeak("tasks/get "+id, got, err)
 	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
 		c.breakf("sent tasks/get for task %q, which the server never gave out; got %s\n"+
@@ -26,13 +26,19 @@ func (c *state) unknownTask(tk *tasks) {
 			"(specification, basic/utilities/tasks, \"Error Handling\"; the 2026-07-28 tasks extension keeps the rule)", id, describe(got, err))
 	}
 	if !cn.modern() {
+		ctx, cancel := c.ctx()
 		res, err := cn.cl.TaskResult(ctx, id)
+		cancel()
 		c.unknownTaskAnswer(cn, "tasks/result", res, err, true)
+		ctx, cancel = c.ctx()
 		task, err := cn.cl.CancelTask(ctx, id)
+		cancel()
 		c.unknownTaskAnswer(cn, "tasks/cancel", task, err, true)
 		return
 	}
+	ctx, cancel = c.ctx()
 	task, err := cn.cl.CancelTask(ctx, id)
+	cancel()
 	c.unknownTaskAnswer(cn, "tasks/cancel", task, err, false)
 	// tasks/update has no method of the client's own: it is sent raw, on a
 	// connection that declares the extension on every request.
@@ -45,6 +51,8 @@ func (c *state) unknownTask(tk *tasks) {
 		return
 	}
 	defer ext.close()
+	ctx, cancel = c.ctx()
+	defer cancel()
 	raw, err := c.use(ext).cl.Call(ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{}})
 	c.unknownTaskAnswer(ext, "tasks/update", raw, err, false)
 }
