@@ -210,8 +210,10 @@ func (c *state) legacyTasksConn() (*conn, func()) {
 			c.skipf("the server declares tasks for tools/call; tasks/forbidden checks a task-augmented call of a tool that does not support them")
 		}
 		return main, func() {}
-	case c.s.opts.Version != "" || !slices.Contains(main.cl.ServerVersions(), client.Version20251125):
-		c.skipf("a 2025-11-25 rule; the checks run at %s, and the server does not offer 2025-11-25 here", v)
+	case c.s.opts.Version != "":
+		c.skipf("the task param of tools/call is a 2025-11-25 field; the checks are pinned to %s", v)
+	case !slices.Contains(main.cl.ServerVersions(), client.Version20251125):
+		c.skipf("the task param of tools/call is a 2025-11-25 field; the server speaks %s and does not offer 2025-11-25", v)
 	}
 	if declared, known := c.s.tasksAt[client.Version20251125]; known && declared {
 		c.skipf("at 2025-11-25 the server declares tasks for tools/call; tasks/forbidden checks a task-augmented call of a tool that does not support them")
