@@ -175,8 +175,13 @@
 //	tasks/optional/<tool>              F  2025-11-25: a tool whose taskSupport is "optional" answers a plain call and
 //	                                      makes a task of a task-augmented one, which ends in time and is not
 //	                                      cancelled unasked (basic/utilities/tasks)
-//	tasks/unknown-task                 F  tasks/get of an id the server never gave out is -32602
-//	                                      (basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it)
+//	tasks/forbidden                    W  2025-11-25: a task-augmented call of the first tool that does not support
+//	                                      tasks (taskSupport absent or "forbidden") is refused with -32601
+//	                                      (basic/utilities/tasks, "Tool-Level Negotiation", SHOULD)
+//	tasks/unknown-task                 F  tasks/get of an id the server never gave out is -32602; so are, at
+//	                                      2025-11-25, tasks/result and tasks/cancel (basic/utilities/tasks, "Error
+//	                                      Handling"; the 2026-07-28 extension keeps it); W at 2026-07-28, tasks/cancel
+//	                                      or tasks/update of that id other than -32602 (SHOULD)
 //	tasks/cancel                       F  a task cancelled with tasks/cancel reaches a terminal status and keeps it;
 //	                                      2025-11-25: tasks/cancel answers the task cancelled, or -32602 for one that
 //	                                      has ended (cancelling it again once ended: -32602, status unchanged);
@@ -186,7 +191,36 @@
 //	                                      the call would have returned (2025-11-25: tasks/result): an isError result
 //	                                      or a JSON-RPC error, consistent with its status (2026-07-28: failed only for
 //	                                      a JSON-RPC error), no crash text (basic/utilities/tasks); W a JSON-RPC error
-//	                                      rather than an isError result, no related-task metadata on tasks/result
+//	                                      rather than an isError result, no related-task metadata on tasks/result, a
+//	                                      failed task without statusMessage
+//	tasks/created                      F  a second task of a tool that made one: at 2025-11-25 each CreateTaskResult
+//	                                      gives status working; no two tasks the checks made on the connection share
+//	                                      an id (basic/utilities/tasks, "Task Status Lifecycle", "Task ID
+//	                                      Requirements")
+//	tasks/result-blocks                F  2025-11-25: tasks/result sent as soon as a task is created answers only once
+//	                                      it has ended: tasks/get then reports a terminal status (skipped if no answer
+//	                                      came in time) (basic/utilities/tasks, "Result Retrieval")
+//	tasks/related-task                 F  tasks/get (2025-11-25: and tasks/result) with related-task metadata naming
+//	                                      another task answers for the task the taskId parameter names
+//	                                      (basic/utilities/tasks, "Associating Task-Related Messages"); W related-task
+//	                                      metadata on the tasks/get result (SHOULD NOT)
+//	tasks/list                         F  2025-11-25, tasks.list declared: every task the checks made that tasks/get
+//	                                      still reports is in tasks/list, following nextCursor; a cursor never given
+//	                                      out is -32602 (basic/utilities/tasks, "Listing Tasks"); W related-task
+//	                                      metadata on its pages (SHOULD NOT)
+//	tasks/no-extension                 F  2026-07-28: a tool call that made a task, sent without the tasks extension
+//	                                      declared, gets no CreateTaskResult: it is served, or refused with -32021
+//	                                      naming the extension; tasks/get, tasks/update and tasks/cancel of the task
+//	                                      without the extension are -32021 (tasks extension, "Capability Negotiation",
+//	                                      "Protocol Errors")
+//	tasks/listen                       F  2026-07-28: a task called with a progress token, its status listened to
+//	                                      (subscriptions/listen, taskIds): no progress or log notification on that
+//	                                      stream; the same listen without the extension declared is -32021 naming it.
+//	                                      Skipped when the server refuses the listen with the extension declared (task
+//	                                      notifications are optional) (tasks extension, "Task Status Notifications")
+//	tasks/param-ignored                F  2025-11-25, a server that does not declare tasks for tools/call (checked
+//	                                      there when it offers it): a tool call with params.task is answered as the
+//	                                      plain call was (basic/utilities/tasks, "Task Support and Handling")
 //	tasks/status-notifications         F  notifications/tasks/status (notifications/tasks) carry tasks, a terminal
 //	                                      status is never followed by another, the last agrees with tasks/get
 //	                                      (basic/utilities/tasks); W notifications about tasks other connections
@@ -237,7 +271,7 @@
 //	                                      monitor/server-request-id, monitor/server-cancelled, monitor/subscription,
 //	                                      monitor/server-info, monitor/cache-scope, monitor/list-order,
 //	                                      monitor/structured-text, monitor/embedded-resource, monitor/uri-syntax,
-//	                                      monitor/header-annotation. A rule that saw nothing it judges is skipped (the
+//	                                      monitor/header-annotation, monitor/task-extension. A rule that saw nothing it judges is skipped (the
 //	                                      section each rule cites); W a SHOULD rule (monitor/cursor,
 //	                                      monitor/resource-uri, monitor/cancelled, monitor/server-info,
 //	                                      monitor/list-order, monitor/structured-text, monitor/embedded-resource) or
@@ -411,9 +445,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 228 judged by a check or monitor rule (52 by monitor rules
-//	alone), 340 with a reason (125 not observable, 43 needs a fixture, 34 needs
-//	authorization, 65 client rule, 9 transport layer, 64 not checked yet)
+//	568 requirements, 248 judged by a check or monitor rule (52 by monitor rules
+//	alone), 320 with a reason (126 not observable, 43 needs a fixture, 34 needs
+//	authorization, 65 client rule, 9 transport layer, 43 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

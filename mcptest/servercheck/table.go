@@ -233,10 +233,16 @@ func checkTable() []family {
 			doc: `2025-11-25: a tool whose taskSupport is "optional" answers a plain call and makes a task of a
 				task-augmented one, which ends in time and is not cancelled unasked`,
 			items: perTaskTool(client.TaskSupportOptional, func(c *state, t *client.Tool) { c.taskOptional(tk, t) })},
+		{name: "tasks/forbidden", level: Warn, spec: `basic/utilities/tasks, "Tool-Level Negotiation", SHOULD`,
+			doc: `2025-11-25: a task-augmented call of the first tool that does not support tasks (taskSupport absent or
+				"forbidden") is refused with -32601`,
+			run: func(c *state) { c.taskForbidden(tk) }},
 		{name: "tasks/unknown-task", level: Fail,
 			spec: `basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it`,
-			doc:  "tasks/get of an id the server never gave out is -32602",
-			run:  func(c *state) { c.unknownTask(tk) }},
+			doc: `tasks/get of an id the server never gave out is -32602; so are, at 2025-11-25, tasks/result and
+				tasks/cancel`,
+			warns: "at 2026-07-28, tasks/cancel or tasks/update of that id other than -32602 (SHOULD)",
+			run:   func(c *state) { c.unknownTask(tk) }},
 		{name: "tasks/cancel", level: Fail, spec: "basic/utilities/tasks",
 			doc: `a task cancelled with tasks/cancel reaches a terminal status and keeps it; 2025-11-25: tasks/cancel
 				answers the task cancelled, or -32602 for one that has ended (cancelling it again once ended: -32602, status unchanged);
@@ -247,8 +253,40 @@ func checkTable() []family {
 			doc: `a task made to fail (arguments that break the inputSchema) ends with what the call would have returned
 				(2025-11-25: tasks/result): an isError result or a JSON-RPC error, consistent with its status
 				(2026-07-28: failed only for a JSON-RPC error), no crash text`,
-			warns: "a JSON-RPC error rather than an isError result, no related-task metadata on tasks/result",
+			warns: "a JSON-RPC error rather than an isError result, no related-task metadata on tasks/result, a failed task without statusMessage",
 			run:   func(c *state) { c.failedTaskResult(tk) }},
+		{name: "tasks/created", level: Fail, spec: `basic/utilities/tasks, "Task Status Lifecycle", "Task ID Requirements"`,
+			doc: `a second task of a tool that made one: at 2025-11-25 each CreateTaskResult gives status working; no two
+				tasks the checks made on the connection share an id`,
+			run: func(c *state) { c.taskCreated(tk) }},
+		{name: "tasks/result-blocks", level: Fail, spec: `basic/utilities/tasks, "Result Retrieval"`,
+			doc: `2025-11-25: tasks/result sent as soon as a task is created answers only once it has ended: tasks/get then
+				reports a terminal status (skipped if no answer came in time)`,
+			run: func(c *state) { c.taskResultBlocks(tk) }},
+		{name: "tasks/related-task", level: Fail, spec: `basic/utilities/tasks, "Associating Task-Related Messages"`,
+			doc: `tasks/get (2025-11-25: and tasks/result) with related-task metadata naming another task answers for the task
+				the taskId parameter names`,
+			warns: "related-task metadata on the tasks/get result (SHOULD NOT)",
+			run:   func(c *state) { c.taskRelatedMeta(tk) }},
+		{name: "tasks/list", level: Fail, spec: `basic/utilities/tasks, "Listing Tasks"`,
+			doc: `2025-11-25, tasks.list declared: every task the checks made that tasks/get still reports is in tasks/list,
+				following nextCursor; a cursor never given out is -32602`,
+			warns: "related-task metadata on its pages (SHOULD NOT)",
+			run:   func(c *state) { c.taskList(tk) }},
+		{name: "tasks/no-extension", level: Fail, spec: `tasks extension, "Capability Negotiation", "Protocol Errors"`,
+			doc: `2026-07-28: a tool call that made a task, sent without the tasks extension declared, gets no CreateTaskResult:
+				it is served, or refused with -32021 naming the extension; tasks/get, tasks/update and tasks/cancel of the
+				task without the extension are -32021`,
+			run: func(c *state) { c.taskNoExtension(tk) }},
+		{name: "tasks/listen", level: Fail, spec: `tasks extension, "Task Status Notifications"`,
+			doc: `2026-07-28: a task called with a progress token, its status listened to (subscriptions/listen, taskIds): no
+				progress or log notification on that stream; the same listen without the extension declared is -32021 naming
+				it. Skipped when the server refuses the listen with the extension declared (task notifications are optional)`,
+			run: func(c *state) { c.taskListen(tk) }},
+		{name: "tasks/param-ignored", level: Fail, spec: `basic/utilities/tasks, "Task Support and Handling"`,
+			doc: `2025-11-25, a server that does not declare tasks for tools/call (checked there when it offers it): a tool
+				call with params.task is answered as the plain call was`,
+			run: (*state).taskParamIgnored},
 		{name: "tasks/status-notifications", level: Fail, spec: "basic/utilities/tasks",
 			doc: `notifications/tasks/status (notifications/tasks) carry tasks, a terminal status is never followed by
 				another, the last agrees with tasks/get`,

@@ -156,6 +156,13 @@ var cases = []struct {
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
 < {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","tools":[]}}`, `has no resultType`},
+	{"monitor/task-extension",
+		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow",` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"task","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}`,
+		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+			`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"task","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}`,
+		`a CreateTaskResult (task "t1") to tools/call, whose request did not declare the io.modelcontextprotocol/tasks extension`},
 	{"monitor/cancelled",
 		legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}
 > {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}

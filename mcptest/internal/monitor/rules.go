@@ -61,6 +61,7 @@ const (
 	ruleEmbeddedResource
 	ruleURISyntax
 	ruleHeaderAnnotation
+	ruleTaskExtension
 	numRules
 )
 
@@ -91,6 +92,8 @@ var rules = [numRules]Rule{
 		"resources/read contents are of the resource asked for or a sub-resource of it"},
 	ruleResultType: {"monitor/result-type", spec + "2026-07-28/basic#responses", Must,
 		"a result to a 2026-07-28 request carries resultType"},
+	ruleTaskExtension: {"monitor/task-extension", spec + "2026-07-28/tasks-extension#capability-negotiation", Must,
+		"no CreateTaskResult (resultType task) to a 2026-07-28 request that did not declare the io.modelcontextprotocol/tasks extension"},
 	ruleCancelled: {"monitor/cancelled", spec + "2025-11-25/basic/utilities/cancellation#behavior-requirements", Should,
 		"no response to a request after the server has read its notifications/cancelled"},
 	ruleMetaKey: {"monitor/meta-key", spec + "2025-11-25/basic#meta", Must,

@@ -105,6 +105,7 @@ const (
 	metaVersion  = "io.modelcontextprotocol/protocolVersion"
 	metaLogLevel = "io.modelcontextprotocol/logLevel"
 	metaCaps     = "io.modelcontextprotocol/clientCapabilities"
+	extTasks     = "io.modelcontextprotocol/tasks"
 	modernFrom   = "2026-07-28"
 )
 
@@ -373,6 +374,13 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 			m.add(ruleResultType, Must, fmt.Sprintf("the result to %s, a 2026-07-28 request, has no resultType", r.method), frame, m.seq, r)
 		} else if str(resultType) == "input_required" {
 			m.inputRequests(r, member(res, "inputRequests"), frame)
+		}
+		if r.method == "tools/call" {
+			m.judged[ruleTaskExtension]++
+			if str(resultType) == "task" && member(member(r.caps, "extensions"), extTasks) == nil {
+				m.add(ruleTaskExtension, Must, fmt.Sprintf("a CreateTaskResult (task %s) to %s, whose request did not declare the %s extension",
+					member(res, "taskId"), r.method, extTasks), frame, m.seq, r)
+			}
 		}
 	}
 	switch r.method {
