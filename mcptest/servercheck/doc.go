@@ -271,12 +271,12 @@
 //	                                      monitor/server-request-id, monitor/server-cancelled, monitor/subscription,
 //	                                      monitor/server-info, monitor/cache-scope, monitor/list-order,
 //	                                      monitor/structured-text, monitor/embedded-resource, monitor/uri-syntax,
-//	                                      monitor/header-annotation, monitor/task-extension. A rule that saw nothing it judges is skipped (the
-//	                                      section each rule cites); W a SHOULD rule (monitor/cursor,
-//	                                      monitor/resource-uri, monitor/cancelled, monitor/server-info,
-//	                                      monitor/list-order, monitor/structured-text, monitor/embedded-resource) or
-//	                                      the SHOULD part of a MUST rule (a log below the level set, an unannounced
-//	                                      list change)
+//	                                      monitor/header-annotation, monitor/task-extension. A rule that saw nothing
+//	                                      it judges is skipped (the section each rule cites); W a SHOULD rule
+//	                                      (monitor/cursor, monitor/resource-uri, monitor/cancelled,
+//	                                      monitor/server-info, monitor/list-order, monitor/structured-text,
+//	                                      monitor/embedded-resource) or the SHOULD part of a MUST rule (a log below
+//	                                      the level set, an unannounced list change)
 //	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
 //	                                      description (warned), an optional one too, and none is one word (noted): the
 //	                                      descriptions are how a model picks the tool and fills its arguments (a tool
