@@ -126,6 +126,15 @@
 //	                                      with inputResponses that hold none of what was asked, a new input_required
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
+//	tools/request-state/<tool>         F  for each tool that answered input_required with a requestState in
+//	                                      tools/calls, retried raw with the input answered and requestStates it never
+//	                                      gave out (empty, not base64, cut-off JSON, JSON claiming privileges, an
+//	                                      unsigned token, 64 KiB): each gets an answer (an error, input_required or a
+//	                                      result), the server neither crashes nor stops answering, and a ping after
+//	                                      them succeeds. A forged state accepted is noted (whether that is a breach
+//	                                      depends on what the state holds: tools/input-required) (multi round-trip
+//	                                      requests at 2026-07-28: servers MUST treat requestState as
+//	                                      attacker-controlled input)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted), and never
 //	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:

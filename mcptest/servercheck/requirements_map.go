@@ -376,7 +376,7 @@ var judgements = []judgement{
 	why(b2+"mrtr/top/must-include-required-meta-fields-see", clientRule, "binds the client's requests"),
 	by(b2+"mrtr/supported-requests/", "messages"),
 	by(b2+"mrtr/server-requirements-basic-workflow/", "messages"),
-	by(b2+"mrtr/server-requirements-basic-workflow/must-treat-requeststate-attacker-controlled-input", "tools/input-required/<tool>"),
+	by(b2+"mrtr/server-requirements-basic-workflow/must-treat-requeststate-attacker-controlled-input", "tools/input-required/<tool>", "tools/request-state/<tool>"),
 	by(b2+"mrtr/server-requirements-basic-workflow/must-protect-integrity-e-g-hmac", "tools/input-required/<tool>"),
 	why(b2+"mrtr/server-requirements-basic-workflow/should-include-following-inside-integrity-protected", notObservable, "what an opaque requestState holds is not seen"),
 	why(b2+"mrtr/server-requirements-basic-workflow/must-enforce-invariant-server-side", needsFixture, "needs a one-time requestState"),
