@@ -385,8 +385,8 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 182 judged by a check or monitor rule (22 by monitor rules
-//	alone), 386 with a reason (124 not observable, 39 needs a fixture, 34 needs
+//	568 requirements, 184 judged by a check or monitor rule (24 by monitor rules
+//	alone), 384 with a reason (124 not observable, 37 needs a fixture, 34 needs
 //	authorization, 64 client rule, 9 transport layer, 116 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz

@@ -310,7 +310,7 @@ var judgements = []judgement{
 	why(r1+"server/tools/security-considerations/", notObservable, "access control, rate limits and sanitizing are the server's own, and no verdict may depend on timing"),
 	by(r2+"server/tools/capabilities/must-respond-tools-list-requests-set", "tools/list"),
 	why(r2+"server/tools/capabilities/should-return-tools-deterministic-order-i", notYet, "two listings are not compared"),
-	why(r2+"server/tools/list-changed-notification/", needsFixture, "needs a change to the server's tools, and a subscriptions/listen stream"),
+	by(r2+"server/tools/list-changed-notification/", "monitor/list-changed"),
 	why(r2+"server/tools/x-mcp-header/", notYet, "x-mcp-header annotations in a tool's inputSchema are not checked against these rules"),
 	why(r2+"server/tools/x-mcp-header/should-not-mark-sensitive-parameters-passwords-api", notObservable, "whether a parameter is sensitive is not a protocol fact"),
 
@@ -346,7 +346,7 @@ var judgements = []judgement{
 	by(r2+"server/prompts/capabilities/must-declare-prompts-capability-discoverresult", "capabilities"),
 	by(r2+"server/prompts/capabilities/must-respond-prompts-list-requests-set", "prompts/list"),
 	by(r2+"server/prompts/capabilities/must-not-vary-per-connection-side-effect", "invalid-params"),
-	why(r2+"server/prompts/list-changed-notification/", needsFixture, "needs a change to the server's prompts, and a subscriptions/listen stream"),
+	by(r2+"server/prompts/list-changed-notification/", "monitor/list-changed"),
 
 	// Server utilities: completion, logging, pagination, caching.
 	by(r1+"server/utilities/completion/capabilities/", "capabilities"),

@@ -16,6 +16,12 @@ const (
 < {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
 `
 	modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}`
+	// modernListen: a 2026-07-28 server declaring tools.listChanged, and a
+	// subscriptions/listen stream asking for it, open.
+	modernListen = `> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}
+> {"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + modernMeta + `}}}
+`
 )
 
 func run(script string) *Monitor {
@@ -133,6 +139,17 @@ var cases = []struct {
 < {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}
 > {"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + modernMeta + `}}}
 < {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, `no subscriptions/listen in flight`},
+	{"monitor/list-changed", // 2026-07-28: a change while a listen stream that asked for it was open
+		modernListen + `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","tools":[{"name":"a"}]}}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`,
+		modernListen + `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","tools":[{"name":"a"}]}}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`,
+		`on the subscriptions/listen stream that asked for toolsListChanged`},
 	{"monitor/cursor",
 		legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}],"nextCursor":"p2"}}
@@ -185,6 +202,31 @@ func TestRulesCatchAndPass(t *testing.T) {
 				t.Errorf("correct session: findings %v", fs)
 			}
 		})
+	}
+}
+
+// At 2026-07-28 a listing that changed is not judged unless one listen
+// stream asking for the change was open across both listings: without one,
+// the server had nowhere to announce it.
+func TestListChangedModernNeedsAListenAcrossBothListings(t *testing.T) {
+	listings := `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","tools":[{"name":"a"}]}}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`
+	noListen := strings.Join(strings.Split(modernListen, "\n")[:2], "\n") + "\n" + listings
+	closedBetween := modernListen + strings.Replace(listings, `> {"jsonrpc":"2.0","id":4,`,
+		`< {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`+"\n"+`> {"jsonrpc":"2.0","id":4,`, 1)
+	for name, script := range map[string]string{"no listen": noListen, "listen closed between": closedBetween} {
+		m := run(script)
+		if fs := m.Findings(); len(fs) > 0 {
+			t.Errorf("%s: findings %v", name, fs)
+		}
+		if _, judged := m.Count("monitor/list-changed"); judged != 0 {
+			t.Errorf("%s: judged %d listing(s)", name, judged)
+		}
+	}
+	if _, judged := run(modernListen + listings).Count("monitor/list-changed"); judged != 1 {
+		t.Errorf("with a listen open across both listings: judged %d, want 1", judged)
 	}
 }
 
