@@ -64,12 +64,14 @@ func TestCommandEraNeutral(t *testing.T) {
 
 // A server that never answers a call: the call fails naming the method,
 // and the failing test prints the transcript (the cancelled request) and
-// the server's stderr.
+// the server's stderr. Only the call that never answers has a short bound:
+// the process's start and handshake keep the default one, so a loaded
+// machine cannot turn them into the failure.
 func TestCommandHungToolFailsNamingTheMethod(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, Command(cmdServer(tb, "")), WithClient(client.Options{Timeout: time.Second}))
-		_, err := c.CallTool(tb.Context(), "hang", nil)
+		c := Connect(tb, Command(cmdServer(tb, "")))
+		_, err := c.CallTool(tb.Context(), "hang", nil, client.WithTimeout(time.Second))
 		require.NoError(tb, err)
 	})
 	f.expectFailure(t,

@@ -103,6 +103,7 @@ type fakeResult struct {
 	isError    bool
 	structured any
 	ask        map[string]fakeAsk
+	state      string // with ask, the requestState of the input_required result (2026-07-28)
 }
 
 func fakeText(s string) *fakeResult { return &fakeResult{text: s} }
@@ -118,6 +119,7 @@ type fakeAsk struct {
 type fakeCall struct {
 	args    map[string]any
 	answers map[string]json.RawMessage // the client's answers to the last ask, by key
+	state   string                     // the requestState the client sent back (2026-07-28)
 	client  client.Implementation      // who calls
 	req     *fakeRequest
 }
@@ -403,6 +405,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 		Name            string                     `json:"name"`
 		Arguments       json.RawMessage            `json:"arguments"`
 		InputResponses  map[string]json.RawMessage `json:"inputResponses"`
+		RequestState    string                     `json:"requestState"`
 		URI             string                     `json:"uri"`
 		Notifications   json.RawMessage            `json:"notifications"`
 	}
@@ -478,7 +481,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 		}
 		return map[string]any{"tools": tools}, nil
 	case "tools/call":
-		return r.callTool(ctx, p.Name, p.Arguments, p.InputResponses)
+		return r.callTool(ctx, p.Name, p.Arguments, p.InputResponses, p.RequestState)
 	case "resources/list":
 		if hasResources {
 			list := []any{}
@@ -544,7 +547,7 @@ func (t *fakeTool) inputSchema() string {
 
 // callTool runs a tool: its handler once, or once per round of input the
 // handler asks for on a legacy connection.
-func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMessage, answers map[string]json.RawMessage) (map[string]any, error) {
+func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMessage, answers map[string]json.RawMessage, state string) (map[string]any, error) {
 	i := slices.IndexFunc(r.srv.tools, func(t *fakeTool) bool { return t.name == name })
 	if i < 0 {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Unknown tool: " + name}
@@ -556,7 +559,7 @@ func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMe
 	if err := t.validate(args); err != nil {
 		return (&fakeResult{isError: true, text: "invalid arguments: " + err.Error()}).encode(), nil
 	}
-	call := &fakeCall{answers: answers, req: r}
+	call := &fakeCall{answers: answers, state: state, req: r}
 	_ = json.Unmarshal(args, &call.args)
 	if r.modern() && r.meta.Client != nil {
 		call.client = *r.meta.Client
@@ -575,6 +578,8 @@ func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMe
 			return (&fakeResult{isError: true, text: err.Error()}).encode(), nil
 		case res == nil || len(res.ask) == 0:
 			return res.encode(), nil
+		case r.modern() && res.state != "":
+			return map[string]any{"resultType": "input_required", "inputRequests": res.ask, "requestState": res.state}, nil
 		case r.modern():
 			return map[string]any{"resultType": "input_required", "inputRequests": res.ask}, nil
 		case r.sess == nil:

@@ -144,6 +144,15 @@
 //	                                      the answers it asked for plus one it never asked for, what the answers alone
 //	                                      get (the unknown one ignored) (multi round-trip requests at 2026-07-28,
 //	                                      "Error Handling", SHOULD)
+//	tools/request-state/<tool>         F  for each tool that answered input_required with a requestState in
+//	                                      tools/calls, retried raw with the input answered and requestStates it never
+//	                                      gave out (empty, not base64, cut-off JSON, JSON claiming privileges, an
+//	                                      unsigned token, 64 KiB): each gets an answer (an error, input_required or a
+//	                                      result), the server neither crashes nor stops answering, and a ping after
+//	                                      them succeeds. A forged state accepted is noted (whether that is a breach
+//	                                      depends on what the state holds: tools/input-required) (multi round-trip
+//	                                      requests at 2026-07-28: servers MUST treat requestState as
+//	                                      attacker-controlled input)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted), and never
 //	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
@@ -445,8 +454,8 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 248 judged by a check or monitor rule (52 by monitor rules
-//	alone), 320 with a reason (126 not observable, 43 needs a fixture, 34 needs
+//	568 requirements, 250 judged by a check or monitor rule (54 by monitor rules
+//	alone), 318 with a reason (126 not observable, 41 needs a fixture, 34 needs
 //	authorization, 65 client rule, 9 transport layer, 43 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz

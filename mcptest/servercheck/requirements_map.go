@@ -314,7 +314,7 @@ var judgements = []judgement{
 	why(r1+"server/tools/security-considerations/", notObservable, "access control, rate limits and sanitizing are the server's own, and no verdict may depend on timing"),
 	by(r2+"server/tools/capabilities/must-respond-tools-list-requests-set", "tools/list"),
 	by(r2+"server/tools/capabilities/should-return-tools-deterministic-order-i", "monitor/list-order"),
-	why(r2+"server/tools/list-changed-notification/", needsFixture, "needs a change to the server's tools, and a subscriptions/listen stream"),
+	by(r2+"server/tools/list-changed-notification/", "monitor/list-changed"),
 	by(r2+"server/tools/x-mcp-header/must-only-applied-properties-statically-reachable", "monitor/header-annotation"),
 	why(r2+"server/tools/x-mcp-header/must-within-safe-range-integers-represented", clientRule, "the integer values are a call's arguments, which the client sends; a schema gives no value"),
 	why(r2+"server/tools/x-mcp-header/should-not-mark-sensitive-parameters-passwords-api", notObservable, "whether a parameter is sensitive is not a protocol fact"),
@@ -353,7 +353,7 @@ var judgements = []judgement{
 	by(r2+"server/prompts/capabilities/must-declare-prompts-capability-discoverresult", "capabilities"),
 	by(r2+"server/prompts/capabilities/must-respond-prompts-list-requests-set", "prompts/list"),
 	by(r2+"server/prompts/capabilities/must-not-vary-per-connection-side-effect", "invalid-params"),
-	why(r2+"server/prompts/list-changed-notification/", needsFixture, "needs a change to the server's prompts, and a subscriptions/listen stream"),
+	by(r2+"server/prompts/list-changed-notification/", "monitor/list-changed"),
 
 	// Server utilities: completion, logging, pagination, caching.
 	by(r1+"server/utilities/completion/capabilities/", "capabilities"),
@@ -383,7 +383,7 @@ var judgements = []judgement{
 	why(b2+"mrtr/top/must-include-required-meta-fields-see", clientRule, "binds the client's requests"),
 	by(b2+"mrtr/supported-requests/", "messages"),
 	by(b2+"mrtr/server-requirements-basic-workflow/", "messages"),
-	by(b2+"mrtr/server-requirements-basic-workflow/must-treat-requeststate-attacker-controlled-input", "tools/input-required/<tool>"),
+	by(b2+"mrtr/server-requirements-basic-workflow/must-treat-requeststate-attacker-controlled-input", "tools/input-required/<tool>", "tools/request-state/<tool>"),
 	by(b2+"mrtr/server-requirements-basic-workflow/must-protect-integrity-e-g-hmac", "tools/input-required/<tool>"),
 	why(b2+"mrtr/server-requirements-basic-workflow/should-include-following-inside-integrity-protected", notObservable, "what an opaque requestState holds is not seen"),
 	why(b2+"mrtr/server-requirements-basic-workflow/must-enforce-invariant-server-side", needsFixture, "needs a one-time requestState"),

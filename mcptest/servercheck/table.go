@@ -198,6 +198,13 @@ func checkTable() []family {
 				InputResponses object, a JSON-RPC error; with the answers it asked for plus one it never asked for, what the
 				answers alone get (the unknown one ignored)`,
 			items: perAskingTool((*state).malformedInput)},
+		{name: "tools/request-state/<tool>", level: Fail, spec: "multi round-trip requests at 2026-07-28: servers MUST treat requestState as attacker-controlled input",
+			doc: `for each tool that answered input_required with a requestState in tools/calls, retried raw with the input
+				answered and requestStates it never gave out (empty, not base64, cut-off JSON, JSON claiming privileges, an
+				unsigned token, 64 KiB): each gets an answer (an error, input_required or a result), the server neither crashes
+				nor stops answering, and a ping after them succeeds. A forged state accepted is noted (whether that is a breach
+				depends on what the state holds: tools/input-required)`,
+			items: perAskingTool((*state).requestStateForged)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
 				isError result or -32602 (noted), and never crashing the handler. "Servers MUST validate all tool inputs" is

@@ -37,12 +37,13 @@ func mcpGoTaskServer(watchful bool) *mcpgoserver.MCPServer {
 		})
 	s.AddTool(mcpgo.NewTool("echo", mcpgo.WithDescription("Echo text."), mcpgo.WithTaskSupport(mcpgo.TaskSupportOptional), mcpgo.WithString("text")),
 		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-			if watchful {
-				select {
-				case <-ctx.Done():
-					return nil, ctx.Err()
-				case <-time.After(time.Millisecond):
-				}
+			if watchful && req.Params.Task != nil {
+				// Run as a task, it waits for its context alone: mcp-go
+				// v1.2.1 cancels that once the tools/call is answered, so
+				// the task ends cancelled however loaded the machine (a
+				// timer racing the cancellation would let it complete).
+				<-ctx.Done()
+				return nil, ctx.Err()
 			}
 			return mcpgo.NewToolResultText(req.GetString("text", "")), nil
 		})

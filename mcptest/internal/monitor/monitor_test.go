@@ -135,6 +135,17 @@ var cases = []struct {
 > {"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + modernMeta + `}}}
 < {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":2}}}
 < {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":2}}}`, `no subscriptions/listen in flight`},
+	{"monitor/list-changed", // 2026-07-28: a change while a listen stream that asked for it was open
+		modernListen + ack + `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"}]}}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`,
+		modernListen + ack + `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"}]}}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed",` + onSub2 + `}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`,
+		`on the subscriptions/listen stream that asked for toolsListChanged`},
 	{"monitor/cursor",
 		legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}],"nextCursor":"p2"}}
@@ -194,6 +205,31 @@ func TestRulesCatchAndPass(t *testing.T) {
 				t.Errorf("correct session: findings %v", fs)
 			}
 		})
+	}
+}
+
+// At 2026-07-28 a listing that changed is not judged unless one listen
+// stream asking for the change was open across both listings: without one,
+// the server had nowhere to announce it.
+func TestListChangedModernNeedsAListenAcrossBothListings(t *testing.T) {
+	listings := `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"}]}}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`
+	noListen := strings.Join(strings.Split(modernListen, "\n")[:2], "\n") + "\n" + listings
+	closedBetween := modernListen + strings.Replace(listings, `> {"jsonrpc":"2.0","id":4,`,
+		`< {"jsonrpc":"2.0","id":2,"result":{`+serverInfo+`"resultType":"complete"}}`+"\n"+`> {"jsonrpc":"2.0","id":4,`, 1)
+	for name, script := range map[string]string{"no listen": noListen, "listen closed between": closedBetween} {
+		m := run(script)
+		if fs := m.Findings(); len(fs) > 0 {
+			t.Errorf("%s: findings %v", name, fs)
+		}
+		if _, judged := m.Count("monitor/list-changed"); judged != 0 {
+			t.Errorf("%s: judged %d listing(s)", name, judged)
+		}
+	}
+	if _, judged := run(modernListen + listings).Count("monitor/list-changed"); judged != 1 {
+		t.Errorf("with a listen open across both listings: judged %d, want 1", judged)
 	}
 }
 

@@ -85,7 +85,7 @@ var rules = [numRules]Rule{
 	ruleInputCapability: {"monitor/input-capability", spec + "2025-11-25/basic/lifecycle#operation", Must,
 		"elicitation, sampling and roots requests (or 2026-07-28 inputRequests) only for capabilities and modes the client declared"},
 	ruleListChanged: {"monitor/list-changed", spec + "2025-11-25/server/tools#list-changed-notification", Must,
-		"list_changed only when listChanged was declared (and, 2026-07-28, asked for) (MUST); a list that changed is announced when listChanged was declared (SHOULD)"},
+		"list_changed only when listChanged was declared (and, 2026-07-28, asked for) (MUST); a list that changed is announced when listChanged was declared (SHOULD; at 2026-07-28, judged while one subscriptions/listen asking for it was open across both listings)"},
 	ruleCursor: {"monitor/cursor", spec + "2025-11-25/server/utilities/pagination#implementation-guidelines", Should,
 		"nextCursor never repeats a cursor already given in the same listing (stable cursors)"},
 	ruleResourceURI: {"monitor/resource-uri", spec + "2025-11-25/server/resources#reading-resources", Should,

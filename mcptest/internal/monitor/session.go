@@ -461,16 +461,38 @@ func (m *Monitor) listing(r *request, lm listMethod, items, next []byte, hasNext
 		m.listed, m.listAt = map[string]string{}, map[string]int{}
 	}
 	prev, ok := m.listed[r.method]
-	if ok && !m.modern && m.server.listChanged[lm.kind] {
+	// At 2026-07-28 a change is announced only on a subscriptions/listen
+	// stream that asked for it: judged when one and the same such stream was
+	// open at both listings, so none of the change can have fallen outside it.
+	cover := m.listenFor(lm.kind)
+	if ok && m.server.listChanged[lm.kind] && (!m.modern || cover != nil && cover == m.listCover[r.method]) {
 		m.judged[ruleListChanged]++
 		if prev != got {
+			where := ""
+			if m.modern {
+				where = fmt.Sprintf(" on the subscriptions/listen stream that asked for %sListChanged", kindNames[lm.kind])
+			}
 			m.unnotified = append(m.unnotified, changeCandidate{kind: lm.kind, notified: m.listAt[r.method],
-				detail: fmt.Sprintf("%s changed since the last listing (%s), and the server, which declared %s.listChanged, sent no notifications/%s/list_changed",
-					r.method, describeChange(prev, got), kindNames[lm.kind], kindNames[lm.kind]),
+				detail: fmt.Sprintf("%s changed since the last listing (%s), and the server, which declared %s.listChanged, sent no notifications/%s/list_changed%s",
+					r.method, describeChange(prev, got), kindNames[lm.kind], kindNames[lm.kind], where),
 				msg: append([]byte(nil), frame...), seq: m.seq, req: r})
 		}
 	}
-	m.listed[r.method], m.listAt[r.method] = got, c.notified
+	if m.listCover == nil {
+		m.listCover = map[string]*request{}
+	}
+	m.listed[r.method], m.listAt[r.method], m.listCover[r.method] = got, c.notified, cover
+}
+
+// listenFor returns the oldest 2026-07-28 subscriptions/listen in flight
+// that asked for list changes of kind, or nil.
+func (m *Monitor) listenFor(kind int) *request {
+	for _, r := range m.listens {
+		if r.listen[kind] {
+			return r
+		}
+	}
+	return nil
 }
 
 func describeChange(prev, got string) string {
