@@ -13,9 +13,9 @@ import (
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk"
 	adapter "github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/guard"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 

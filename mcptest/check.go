@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/internal/toolschema"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/sdk"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/mcptest/surface"
@@ -118,13 +119,13 @@ func checkHarness(t testing.TB, fn call, srv Server, opts []Option) (*harness, s
 	} else {
 		dial = h.dialMemory(srv)
 	}
-	h.start = cfg.leakCensus().connecting()
+	h.start = cfg.leakCensus().Connecting()
 	source := surface.Check
 	if fn == fuzzCall {
 		source = surface.Fuzz
 	}
 	labelled := func(ctx context.Context) (tr client.Transport, err error) {
-		pprof.Do(ctx, pprof.Labels(leakLabel, h.label), func(ctx context.Context) { tr, err = dial(ctx) })
+		pprof.Do(ctx, pprof.Labels(leak.Key, h.label), func(ctx context.Context) { tr, err = dial(ctx) })
 		return surface.Observe(tr, source), err
 	}
 	o := &servercheck.Options{

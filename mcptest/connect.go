@@ -5,19 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"runtime/pprof"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
-	"github.com/mcptestkit/mcptestkit/internal/tbplace"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/inmem"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/mcptest/internal/monitor"
 	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 	"github.com/mcptestkit/mcptestkit/memtransport"
@@ -68,15 +63,6 @@ type ServerFunc func(ctx context.Context, conn *memtransport.Conn) error
 
 // Serve calls f(ctx, conn).
 func (f ServerFunc) Serve(ctx context.Context, conn *memtransport.Conn) error { return f(ctx, conn) }
-
-// noTimeoutWait bounds each wait of the cleanup of a connection that has no
-// timeout (client.Options.Timeout negative).
-const noTimeoutWait = 5 * time.Second
-
-// cancelWait is how long the cleanup waits for a Serve that did not return
-// when its connection closed to return once its context is cancelled. It
-// only decides what the report says: that Serve failed is known already.
-const cancelWait = 500 * time.Millisecond
 
 // Connect connects a real [client.Client] to srv and returns it after the
 // handshake. srv is any [Server]: an SDK's adapter, not the SDK's server,
@@ -173,161 +159,6 @@ func legacyStart(srv Server) string {
 	return best
 }
 
-// harness is the state of one connection made by Connect.
-type harness struct {
-	t      testing.TB
-	cfg    *config
-	name   string // the function, for messages: "mcptest.Connect"
-	label  string
-	tr     client.Transport // what the client talks to
-	client *client.Client
-	// start is what the leak check knew of the process when the
-	// connection was made.
-	start leakStart
-
-	// transcript returns the connection's messages (nil: none recorded).
-	transcript func() memtransport.Transcript
-	// handshakeFailed: Connect already failed the test, saying why.
-	handshakeFailed bool
-	// endErr is why the connection ended before the cleanup closed it
-	// (client.Err), nil if it was still open.
-	endErr error
-	// closeErrOK reports which errors from closing the client are not the
-	// server's fault (the transport was already closed).
-	closeErrOK func(error) bool
-	// afterClose runs, in order, once the client has closed and before the
-	// leak check: waiting for Serve, checking how a process exited.
-	afterClose []func()
-	// failureNotes add to what a failing test prints after the transcript.
-	failureNotes []func() string
-	// missing says which requests for input the client has no callback for.
-	missing func(method string) bool
-
-	// monitor judges the connection's messages (nil: off).
-	monitor *monitor.Monitor
-
-	// mem is the server of a Server served in memory (Connect only).
-	mem *inmem.Served
-	// stuck: a Serve did not return in time (guarded by mu for CheckServer,
-	// whose connections close on other goroutines).
-	stuck bool
-
-	// deadline is the test's (go test -timeout), less the time the report
-	// takes to print; zero when there is none.
-	deadline time.Time
-	watchdog *time.Timer // stops the connection before the deadline
-	timer    *time.Timer // bounds the cleanup's waits (waitTimer)
-
-	// place is where reports testing cannot place go (see report).
-	place placement
-	// ending: the harness ends on the test's goroutine (Connect's cleanup,
-	// the end of CheckServer and Fuzz), where testing places its reports
-	// itself, outside a bubble.
-	ending atomic.Bool
-
-	mu   sync.Mutex
-	over bool // the cleanup has finished: t must not be used any more
-	// stacks counts the crashes reported with each stack (its
-	// stacktrace.Frames), so that each stack is printed once.
-	stacks map[string]int
-}
-
-// newHarness starts the harness of a connection to a server of kind (see
-// kindOf).
-func newHarness(t testing.TB, cfg *config, name, kind string) *harness {
-	t.Helper()
-	if msg := cfg.unusable(kind); msg != "" {
-		// goleak's rule: an option that cannot apply is a mistake to
-		// report, not one to ignore.
-		t.Fatalf("%s: %s", name, msg)
-	}
-	d, ok, bubble := testDeadline(t, cfg)
-	h := &harness{t: t, cfg: cfg, name: name, label: newLeakLabel(), place: newPlacement(t, bubble)}
-	if ok {
-		h.deadline = d.Add(-reportTime)
-	}
-	if bubble && cfg.knobs.census == nil {
-		// The process-wide census compares times taken on different
-		// clocks (a bubble's is fake) and may start its self-check, whose
-		// cleanups run outside the bubble and would touch its channels. A
-		// connection in a bubble is checked on its own instead, by reading
-		// the profile until its goroutines are gone or its wait is over.
-		// That wait is on the bubble's clock, which moves only once every
-		// goroutine in the bubble is durably blocked: a goroutine still
-		// there then is stuck, not slow, and waiting costs no real time.
-		cfg.knobs.census, cfg.knobs.leakNow = newBubbleCensus(), true
-	}
-	return h
-}
-
-// reportTime is kept free before the test's deadline for the cleanup to
-// print its report: the testing package prints nothing of a test that is
-// still running when go test -timeout ends the binary.
-const reportTime = time.Second
-
-// testDeadline is when go test -timeout will end the test binary. In a
-// synctest bubble there is none that means anything (the bubble's clock is
-// fake): it reports bubble instead, and no deadline.
-func testDeadline(t testing.TB, cfg *config) (deadline time.Time, ok, bubble bool) {
-	deadline, ok, bubble = tbplace.Deadline(t)
-	if !cfg.knobs.deadline.IsZero() && !bubble {
-		return cfg.knobs.deadline, true, false
-	}
-	return deadline, ok, bubble
-}
-
-// inBubble reports whether t (a testing.TB, or an assertion's TestingT)
-// runs in a testing/synctest bubble.
-func inBubble(t any) bool { return tbplace.InBubble(t) }
-
-// bound shortens d, a wait of the cleanup, so that it ends by the deadline.
-func (h *harness) bound(d time.Duration) time.Duration {
-	if h.deadline.IsZero() {
-		return d
-	}
-	return max(0, min(d, time.Until(h.deadline)))
-}
-
-// waitLimit bounds every wait of the cleanup: the connection's timeout, so
-// that a hung handler costs its test about that, and never past the
-// deadline.
-func (h *harness) waitLimit() time.Duration {
-	d := h.cfg.timeout
-	if d <= 0 {
-		d = noTimeoutWait
-	}
-	return h.bound(d)
-}
-
-// startWatchdog arranges for a test still running shortly before go test
-// -timeout ends the binary to fail with its report instead: it closes the
-// connection, which ends the calls the test is waiting for, and leaves the
-// cleanup the time between.
-func (h *harness) startWatchdog() {
-	if h.deadline.IsZero() {
-		return
-	}
-	left := time.Until(h.deadline)
-	// Leave the cleanup a few seconds, or a fifth of a short -timeout.
-	stopIn := left - min(3*time.Second, left/5)
-	h.watchdog = time.AfterFunc(max(0, stopIn), func() {
-		h.mu.Lock()
-		over := h.over
-		h.mu.Unlock()
-		if over {
-			return
-		}
-		h.logf(true, "mcptest: go test -timeout ends the test binary in %v and this test has not finished: "+
-			"the harness closes the connection now, so that the test ends and prints its report instead of being killed without one.",
-			time.Until(h.deadline.Add(reportTime)).Round(time.Millisecond))
-		if h.client != nil {
-			_ = h.client.Close()
-		} else if h.tr != nil {
-			_ = h.tr.Close()
-		}
-	})
-}
-
 // keepFrames is how many messages the connection's transcript keeps.
 func (c *config) keepFrames() int { return transcriptFrames }
 
@@ -362,11 +193,11 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 	defer cancel()
 
 	var err error
-	h.start = cfg.leakCensus().connecting()
+	h.start = cfg.leakCensus().Connecting()
 	// Everything started inside pprof.Do carries the connection's label: the
 	// server's goroutines, the transport's and the client's reader. That is
 	// how the leak check tells them from other tests' goroutines.
-	pprof.Do(base, pprof.Labels(leakLabel, h.label), func(ctx context.Context) {
+	pprof.Do(base, pprof.Labels(leak.Key, h.label), func(ctx context.Context) {
 		var tr client.Transport
 		if tr, err = open(ctx); err != nil {
 			return
@@ -388,7 +219,7 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		h.client, err = client.Connect(connectCtx, tr, &copts)
 	})
 	if h.tr == nil { // nothing was started
-		cfg.leakCensus().closed()
+		cfg.leakCensus().Closed()
 		t.Fatalf("%s: %v", h.name, err)
 		return nil
 	}
@@ -426,211 +257,4 @@ func (h *harness) connect(base context.Context, record bool, open func(ctx conte
 		t.Logf("%s", note)
 	}
 	return h.client
-}
-
-// reportCrash is the reporter the adapters' last-resort recovery calls. It
-// may run on any goroutine while the test runs or cleans up.
-func (h *harness) reportCrash(r crash.Report) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.over {
-		return
-	}
-	what := r.Method
-	if r.Name != "" {
-		what += " " + fmt.Sprintf("%q", r.Name)
-	}
-	if !h.cfg.crashCatcher {
-		h.report(false, "%s", crashNote("the server panicked in "+what, r.Value))
-		return
-	}
-	h.failCrash(fmt.Sprintf("mcptest: the server panicked in %s: %v", what, r.Value), "\n"+crashHint, r.Stack)
-}
-
-// crashHint tells the reader how to make the server recover panics itself,
-// which is what production needs: without it the SDK lets the panic kill the
-// process.
-const crashHint = `The server has no panic recovery of its own, so the test harness recovered it;
-in production this panic would crash the server process.
-Install the crash guard, which turns a handler panic into an error for the
-client and an ERROR log record with the stack:
-	go-sdk:  srv.AddReceivingMiddleware(gosdk.Guard(logger))
-	mcp-go:  mcpgo.Guard(logger)(srv)   (or pass it to server.NewMCPServer)
-(packages github.com/mcptestkit/mcptestkit/gosdk and .../mcpgo)
-Stack of the panicking goroutine:`
-
-// cleanup runs when the test ends: close the client, wait for the server
-// (Serve, or the process), check for leaked goroutines, and print the
-// transcript if the test failed.
-//
-// Every wait is bounded by [harness.waitLimit]. Once a wait has run out
-// (Serve has not returned: a handler is stuck), the leak check does not
-// wait again: it lists at once the goroutines still running, the stuck
-// handler among them.
-func (h *harness) cleanup() {
-	t := h.t
-	t.Helper() // what it prints is labelled with the test's line that called Connect
-	h.ending.Store(true)
-	if h.watchdog != nil {
-		h.watchdog.Stop()
-	}
-	defer func() {
-		if h.timer != nil {
-			h.timer.Stop()
-		}
-	}()
-	if h.client != nil {
-		h.endErr = h.client.Err()
-		h.closeClient()
-	} else {
-		_ = h.tr.Close() // client.Connect closed it already; Close is idempotent
-	}
-	for _, fn := range h.afterClose {
-		fn()
-	}
-	h.reportMonitor()
-
-	h.checkLeaks()
-
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.over = true
-	if !t.Failed() {
-		return
-	}
-	if h.transcript != nil {
-		f := transcriptFormat{head: h.cfg.head, tail: h.cfg.tail, lineMax: h.cfg.lineMax, compact: !h.cfg.verbatim, missing: h.missing}
-		h.report(false, "mcptest: %s", f.render(h.transcript()))
-	}
-	for _, note := range h.failureNotes {
-		if s := note(); s != "" {
-			h.report(false, "mcptest: %s", s)
-		}
-	}
-}
-
-// checkLeaks hands the closed connection to the census (see leak.go) and
-// fails the test with what it found: this connection's leak, now or never
-// (a census made later reports it), and the leaks of connections of tests
-// that have already ended. With the check off, the census only learns that
-// the connection has closed.
-func (h *harness) checkLeaks() {
-	h.t.Helper()
-	c := h.cfg.leakCensus()
-	if !h.cfg.leakCheck {
-		c.closed()
-		return
-	}
-	wait, now := min(h.cfg.leakWait, h.waitLimit()), h.cfg.knobs.leakNow
-	h.mu.Lock()
-	stuck := h.stuck
-	h.mu.Unlock()
-	if stuck {
-		// Serve's wait ran out: what is still running is stuck, not slow.
-		wait, now = 0, true
-	}
-	// Once the census has it, only the goroutines carrying the label may
-	// keep its value reachable: the census's cleanup watches for that.
-	label := h.label
-	h.label = ""
-	own, others := c.check(context.Background(), label, leakCheck{
-		test:   h.t.Name(),
-		ignore: h.cfg.leakIgnores,
-		wait:   wait,
-		start:  h.start,
-	}, now)
-	if own.report != "" {
-		h.report(true, "mcptest: goroutine leak: %s\n%s", own.report, leakHint(own.starts))
-	}
-	for _, o := range others {
-		h.report(true, "mcptest: goroutine leak in a connection of %s, a test that has ended: %s\n"+
-			"It was found by this test's cleanup, %v after that connection closed: with many goroutines in the process "+
-			"(tests waiting in t.Parallel count), the leak check runs for many connections at once, to keep its cost in "+
-			"proportion to the number of tests. Run %s on its own to see it fail by itself.\n%s",
-			o.test, o.report, o.closed.Round(time.Millisecond), o.test, leakHint(o.starts))
-	}
-}
-
-// waitServe stops the Server served in memory: it closes the server's end
-// and waits for Serve to return, then, briefly, for it to return once its
-// context is cancelled. A Serve that outlives both fails the test rather
-// than hanging it.
-func (h *harness) waitServe() {
-	h.t.Helper()
-	h.stopServed(h.mem, "")
-	h.mem = nil // its context carries the leak label, which must become unreachable
-}
-
-// stopServed stops s, a Server served in memory for h, and fails the test
-// unless Serve returned when its connection closed; which names the
-// connection in the messages ("" for Connect's).
-func (h *harness) stopServed(s *inmem.Served, which string) {
-	h.t.Helper()
-	grace := h.cfg.knobs.serveGrace
-	if grace == 0 {
-		grace = h.waitLimit().Round(time.Millisecond)
-	}
-	var second time.Duration
-	end, err := s.Stop(grace, func() time.Duration {
-		second = h.bound(min(grace, cancelWait)).Round(time.Millisecond)
-		return second
-	})
-	conn := "the connection"
-	if which != "" {
-		conn = which
-	}
-	switch end {
-	case inmem.Cancelled:
-		h.logf(true, "mcptest: Serve did not return within %v after %s closed; it returned only when its context was cancelled. Serve must return when its connection closes.", grace, conn)
-	case inmem.Stuck:
-		h.mu.Lock()
-		h.stuck = true
-		h.mu.Unlock()
-		after := fmt.Sprintf("nor %v after its context was cancelled", second)
-		if second == 0 {
-			after = "and go test -timeout left no time to wait after cancelling its context"
-		}
-		h.logf(true, "mcptest: Serve did not return within %v after %s closed, %s: a handler is still running "+
-			"(the goroutine leak report lists where it is stuck). Its goroutine is left running.", grace, conn, after)
-		return
-	}
-	h.serveReturned(err)
-}
-
-// closeClient closes the client, waiting no longer than the cleanup's
-// waits: Close waits for the client's callbacks, and one of the test's own
-// may be stuck.
-func (h *harness) closeClient() {
-	h.t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- h.client.Close() }()
-	limit := h.waitLimit()
-	timer := h.waitTimer(limit)
-	select {
-	case err := <-done:
-		if err != nil && !errors.Is(err, io.ErrClosedPipe) && (h.closeErrOK == nil || !h.closeErrOK(err)) {
-			h.report(true, "mcptest: closing the connection: %v", err)
-		}
-	case <-timer.C:
-		h.report(true, "mcptest: closing the client did not finish within %v: one of its callbacks (sampling, elicitation, roots, a notification handler) is still running", limit)
-	}
-}
-
-// waitTimer returns the cleanup's one timer, set to fire in d: its waits
-// come one after another, so they share it. The cleanup stops it.
-func (h *harness) waitTimer(d time.Duration) *time.Timer {
-	if h.timer == nil {
-		h.timer = time.NewTimer(d)
-	} else {
-		h.timer.Reset(d) // a stopped or fired timer: Reset drains it (Go 1.23)
-	}
-	return h.timer
-}
-
-func (h *harness) serveReturned(err error) {
-	h.t.Helper()
-	if err == nil || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, context.Canceled) {
-		return
-	}
-	h.logf(true, "mcptest: the server's Serve returned an error: %v", err)
 }

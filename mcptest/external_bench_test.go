@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 )
 
 // BenchmarkConnectExternal measures one whole test's worth of harness work
@@ -58,7 +59,7 @@ func BenchmarkRecorderSend(b *testing.B) {
 	}{
 		{"plain", 0, ""},
 		{"recorded", transcriptFrames, ""},
-		{"recorded+labelled", transcriptFrames, newLeakLabel()},
+		{"recorded+labelled", transcriptFrames, leak.NewLabel()},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			r := newRecorder(newScriptTransport(nil), tc.keep, tc.label)

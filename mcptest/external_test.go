@@ -64,12 +64,14 @@ func TestCommandEraNeutral(t *testing.T) {
 
 // A server that never answers a call: the call fails naming the method,
 // and the failing test prints the transcript (the cancelled request) and
-// the server's stderr.
+// the server's stderr. Only the call that never answers has a short bound:
+// the process's start and handshake keep the default one, so a loaded
+// machine cannot turn them into the failure.
 func TestCommandHungToolFailsNamingTheMethod(t *testing.T) {
 	t.Parallel()
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, Command(cmdServer(tb, "")), WithClient(client.Options{Timeout: time.Second}))
-		_, err := c.CallTool(tb.Context(), "hang", nil)
+		c := Connect(tb, Command(cmdServer(tb, "")))
+		_, err := c.CallTool(tb.Context(), "hang", nil, client.WithTimeout(time.Second))
 		require.NoError(tb, err)
 	})
 	f.expectFailure(t,
@@ -334,7 +336,8 @@ func TestHandlerToolPanicFailsTheTest(t *testing.T) {
 // not a failure: here a tool with an x-mcp-header annotation inside array
 // items, which a server may list (go-sdk does) and the transport must drop
 // from tools/list at 2026-07-28 (a header can only carry a top-level
-// primitive).
+// primitive). The server breaks a MUST doing so, which the protocol monitor
+// reports: here it only logs.
 func TestHandlerTransportWarningsGoToTheLog(t *testing.T) {
 	t.Parallel()
 	hidden := newTool("hidden", func(context.Context, *fakeCall) (*fakeResult, error) { return fakeText(""), nil })
@@ -342,7 +345,7 @@ func TestHandlerTransportWarningsGoToTheLog(t *testing.T) {
 	s := probeServer(hidden)
 	var names []string
 	f := runFake(t, func(tb testing.TB) {
-		c := Connect(tb, Handler(s.handler()), WithProtocolVersion(client.LatestVersion))
+		c := Connect(tb, Handler(s.handler()), WithProtocolVersion(client.LatestVersion), Monitor(MonitorLog))
 		list, err := c.ListTools(tb.Context(), "")
 		require.NoError(tb, err)
 		for _, tool := range list.Tools {
@@ -353,6 +356,7 @@ func TestHandlerTransportWarningsGoToTheLog(t *testing.T) {
 	assert.NotContains(t, names, "hidden")
 	assert.Contains(t, names, "echo")
 	assert.Contains(t, f.output(), `mcptest: level=WARN msg="transport: dropping a tool from tools/list: invalid x-mcp-header annotation" tool=hidden`)
+	assert.Contains(t, f.output(), `monitor/header-annotation (MUST`)
 }
 
 // The leak check sees a goroutine that a tool started while serving an

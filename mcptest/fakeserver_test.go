@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,6 +103,7 @@ type fakeResult struct {
 	isError    bool
 	structured any
 	ask        map[string]fakeAsk
+	state      string // with ask, the requestState of the input_required result (2026-07-28)
 }
 
 func fakeText(s string) *fakeResult { return &fakeResult{text: s} }
@@ -117,6 +119,7 @@ type fakeAsk struct {
 type fakeCall struct {
 	args    map[string]any
 	answers map[string]json.RawMessage // the client's answers to the last ask, by key
+	state   string                     // the requestState the client sent back (2026-07-28)
 	client  client.Implementation      // who calls
 	req     *fakeRequest
 }
@@ -345,6 +348,7 @@ type fakeRequest struct {
 		Version  string                 `json:"io.modelcontextprotocol/protocolVersion"`
 		Client   *client.Implementation `json:"io.modelcontextprotocol/clientInfo"`
 		LogLevel string                 `json:"io.modelcontextprotocol/logLevel"`
+		Caps     json.RawMessage        `json:"io.modelcontextprotocol/clientCapabilities"`
 		Progress json.RawMessage        `json:"progressToken"`
 	}
 	send func(ctx context.Context, msg []byte) error
@@ -384,6 +388,10 @@ func (r *fakeRequest) serve(ctx context.Context, recovering bool) {
 		_ = r.send(ctx, jsonrpc.AppendError(nil, r.msg.ID, rpcErr))
 		return
 	}
+	if _, ok := res["_meta"]; !ok && r.modern() && r.msg.Method != "subscriptions/listen" {
+		// A 2026-07-28 server identifies itself in every result (SHOULD).
+		res["_meta"] = map[string]any{"io.modelcontextprotocol/serverInfo": r.srv.info()}
+	}
 	if _, ok := res["resultType"]; !ok && r.modern() {
 		res["resultType"] = "complete"
 		switch r.msg.Method {
@@ -409,12 +417,20 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 		Name            string                     `json:"name"`
 		Arguments       json.RawMessage            `json:"arguments"`
 		InputResponses  map[string]json.RawMessage `json:"inputResponses"`
+		RequestState    string                     `json:"requestState"`
 		URI             string                     `json:"uri"`
 		Notifications   json.RawMessage            `json:"notifications"`
 	}
 	if len(r.msg.Params) > 0 && json.Unmarshal(r.msg.Params, &p) != nil ||
 		len(p.Meta) > 0 && json.Unmarshal(p.Meta, &r.meta) != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params"}
+	}
+	if r.modern() && r.meta.Caps == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: _meta lacks io.modelcontextprotocol/clientCapabilities"}
+	}
+	if level := cmp.Or(r.meta.LogLevel, p.Level); level != "" && !slices.Contains(fakeLevels, level) ||
+		r.msg.Method == "logging/setLevel" && !slices.Contains(fakeLevels, p.Level) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: invalid log level"}
 	}
 	s, ss := r.srv, r.sess
 	versions := s.versions
@@ -477,7 +493,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 		}
 		return map[string]any{"tools": tools}, nil
 	case "tools/call":
-		return r.callTool(ctx, p.Name, p.Arguments, p.InputResponses)
+		return r.callTool(ctx, p.Name, p.Arguments, p.InputResponses, p.RequestState)
 	case "resources/list":
 		if hasResources {
 			list := []any{}
@@ -503,9 +519,7 @@ func (r *fakeRequest) handle(ctx context.Context) (map[string]any, error) {
 			return map[string]any{}, nil
 		}
 	case "subscriptions/listen":
-		if ss != nil {
-			return r.listen(ctx, p.Notifications)
-		}
+		return r.listen(ctx, p.Notifications)
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
 }
@@ -545,7 +559,7 @@ func (t *fakeTool) inputSchema() string {
 
 // callTool runs a tool: its handler once, or once per round of input the
 // handler asks for on a legacy connection.
-func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMessage, answers map[string]json.RawMessage) (map[string]any, error) {
+func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMessage, answers map[string]json.RawMessage, state string) (map[string]any, error) {
 	i := slices.IndexFunc(r.srv.tools, func(t *fakeTool) bool { return t.name == name })
 	if i < 0 {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Unknown tool: " + name}
@@ -557,7 +571,7 @@ func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMe
 	if err := t.validate(args); err != nil {
 		return (&fakeResult{isError: true, text: "invalid arguments: " + err.Error()}).encode(), nil
 	}
-	call := &fakeCall{answers: answers, req: r}
+	call := &fakeCall{answers: answers, state: state, req: r}
 	_ = json.Unmarshal(args, &call.args)
 	if r.modern() && r.meta.Client != nil {
 		call.client = *r.meta.Client
@@ -576,6 +590,8 @@ func (r *fakeRequest) callTool(ctx context.Context, name string, args json.RawMe
 			return (&fakeResult{isError: true, text: err.Error()}).encode(), nil
 		case res == nil || len(res.ask) == 0:
 			return res.encode(), nil
+		case r.modern() && res.state != "":
+			return map[string]any{"resultType": "input_required", "inputRequests": res.ask, "requestState": res.state}, nil
 		case r.modern():
 			return map[string]any{"resultType": "input_required", "inputRequests": res.ask}, nil
 		case r.sess == nil:
@@ -674,16 +690,18 @@ func (r *fakeRequest) listen(ctx context.Context, filter json.RawMessage) (map[s
 	if len(filter) == 0 {
 		filter = json.RawMessage("{}")
 	}
-	r.sess.mu.Lock()
-	r.sess.listen = id
-	r.sess.mu.Unlock()
-	defer func() {
+	if r.sess != nil { // over HTTP the stream is the request's own
 		r.sess.mu.Lock()
-		if r.sess.listen == id {
-			r.sess.listen = ""
-		}
+		r.sess.listen = id
 		r.sess.mu.Unlock()
-	}()
+		defer func() {
+			r.sess.mu.Lock()
+			if r.sess.listen == id {
+				r.sess.listen = ""
+			}
+			r.sess.mu.Unlock()
+		}()
+	}
 	ack := map[string]any{"notifications": filter, "_meta": map[string]any{"io.modelcontextprotocol/subscriptionId": json.RawMessage(id)}}
 	if err := r.notify(ctx, "notifications/subscriptions/acknowledged", ack); err != nil {
 		return nil, err

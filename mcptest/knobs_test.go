@@ -3,7 +3,6 @@ package mcptest
 import (
 	"time"
 
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -23,8 +22,6 @@ func withChecks(edit func(*servercheck.Options)) Option {
 
 // memDialer serves srv in memory for each connection, for the tests that
 // call servercheck's engine themselves.
-func memDialer(srv Server) servercheck.Dialer {
-	return inmem.Dialer(srv, inmem.StopWithin(5*time.Second))
-}
+func memDialer(srv Server) servercheck.Dialer { return servercheck.InProcess(srv) }
 
 func withVerbatimTranscript(on bool) Option { return func(c *config) { c.verbatim = on } }

@@ -21,7 +21,7 @@ func TestChildFailsWithTranscript(t *testing.T) {
 }
 
 // Issue 13.5: what the harness prints when the test ends (the transcript)
-// is labelled with the test's line that called Connect, not connect.go's.
+// is labelled with the test's line that called Connect, not the harness's.
 func TestTranscriptIsLabelledWithTheTestsLine(t *testing.T) {
 	if os.Getenv("MCPTEST_LABEL_CHILD") == "1" {
 		t.Skip("the child runs only TestChildFailsWithTranscript")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,23 +17,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 )
 
 // testCensus is a census of its own whose connections the collector may
 // clear from the first: it waits for the self-check, which the tests'
 // expectations count on, where the binary's census does not.
-func testCensus() *census {
-	c := newCensus()
-	c.collector = func(bool) bool { return theSelfCheck.wait() }
+func testCensus() *leak.Census {
+	c := leak.New()
+	c.Collector = func(bool) bool { return leak.RuntimeKeepsLabels() }
 	return c
 }
 
 // deferredCensus reads only when a check asks for it or a connection's leak
 // wait is over: what the test binary's census does when the process has
 // many goroutines.
-func deferredCensus() *census {
+func deferredCensus() *leak.Census {
 	c := testCensus()
-	c.cheap, c.maxDelay = 0, time.Hour
+	c.Cheap, c.MaxDelay = 0, time.Hour
 	return c
 }
 
@@ -47,16 +49,16 @@ func leakyTest(t *testing.T, srv *fakeServer, opts ...Option) *fakeTB {
 }
 
 // onlyWaiting returns the one connection waiting in cs.
-func onlyWaiting(t *testing.T, cs *census) leakCheck {
+func onlyWaiting(t *testing.T, cs *leak.Census) leak.Pending {
 	t.Helper()
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	require.Len(t, cs.pending, 1)
-	var only leakCheck
-	for _, p := range cs.pending {
-		only = *p
-	}
-	return only
+	pending := cs.Pending()
+	require.Len(t, pending, 1)
+	return pending[0]
+}
+
+// waiting reports whether the connection id waits in cs.
+func waiting(cs *leak.Census, id uint64) bool {
+	return slices.ContainsFunc(cs.Pending(), func(p leak.Pending) bool { return p.ID == id })
 }
 
 // In a large suite a connection's leak check waits for a census; the leak is
@@ -72,12 +74,12 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 
 	leaky := leakyTest(t, srv, withCensus, func(c *config) { c.leakWait = time.Millisecond })
 	leaky.expectPass(t) // its check is still to come
-	leak := onlyWaiting(t, cs)
+	leaked := onlyWaiting(t, cs)
 	// Let the connection's own goroutines end, so that the report is only
 	// the leaked one's, and its wait pass, so that the report is due.
 	require.Eventually(t, func() bool {
-		groups := labelledGoroutines(leak.label, nil)
-		return len(groups) == 1 && groups[0].count == 1 && time.Since(leak.closed) > leak.wait
+		groups := leak.Running(leaked.Label, nil)
+		return len(groups) == 1 && groups[0].Count == 1 && time.Since(leaked.Closed) > leaked.Wait
 	}, 10*time.Second, time.Millisecond)
 
 	later := runFake(t, func(tb testing.TB) {
@@ -87,9 +89,7 @@ func TestLeakFoundLaterNamesTheTestThatLeaked(t *testing.T) {
 		"goroutine leak in a connection of "+leaky.Name()+", a test that has ended",
 		"1 goroutine(s) started by the connection", "mcptest.blockForever",
 		"Run "+leaky.Name()+" on its own", "mcptest.IgnoreLeaks")
-	cs.mu.Lock()
-	assert.Empty(t, cs.pending, "every connection waiting was checked")
-	cs.mu.Unlock()
+	assert.Empty(t, cs.Pending(), "every connection waiting was checked")
 }
 
 // Clean connections leave nothing behind in the census, read or not.
@@ -103,10 +103,8 @@ func TestCensusForgetsCleanConnections(t *testing.T) {
 	// On a loaded machine the first connections' goroutines may still be
 	// ending: a read made then would rightly keep them waiting.
 	require.Eventually(t, func() bool {
-		cs.mu.Lock()
-		defer cs.mu.Unlock()
-		for _, p := range cs.pending {
-			if len(labelledGoroutines(p.label, nil)) > 0 {
+		for _, p := range cs.Pending() {
+			if len(leak.Running(p.Label, nil)) > 0 {
 				return false
 			}
 		}
@@ -114,15 +112,7 @@ func TestCensusForgetsCleanConnections(t *testing.T) {
 	}, 10*time.Second, time.Millisecond)
 	// This one reads at once, for every connection waiting.
 	runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), withCensus, withLeakWait(defaultLeakWait)) }).expectPass(t)
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	assert.Empty(t, cs.pending)
-}
-
-// labelledGoroutines returns the goroutines carrying the connection label
-// value, except those with an ignored function anywhere in their stack.
-func labelledGoroutines(value string, ignore []string) []goroutineGroup {
-	return filterIgnored(readLabelled()[value], ignore)
+	assert.Empty(t, cs.Pending())
 }
 
 // waitForLeaks polls until no goroutine carrying the label value is left or
@@ -130,22 +120,23 @@ func labelledGoroutines(value string, ignore []string) []goroutineGroup {
 // The wait is not a timing assertion: it only bounds how long a correct
 // program may take to let its goroutines finish after Close.
 func waitForLeaks(ctx context.Context, value string, ignore []string, limit time.Duration) string {
-	c := newCensus()
-	own, _ := c.check(ctx, value, leakCheck{ignore: ignore, wait: limit}, true)
-	return own.report
+	c := leak.New()
+	own, _ := c.Check(ctx, value, leak.Check{Ignore: ignore, Wait: limit}, true)
+	return own.Text
 }
 
 // requireCollected runs the collector until the census has no connection
 // waiting, and checks that the collector, not a profile read, cleared them:
 // nothing of the harness or the transports keeps a closed connection's
 // label reachable.
-func requireCollected(t *testing.T, cs *census, n int) {
+func requireCollected(t *testing.T, cs *leak.Census, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second) // a hang guard only
 	for {
-		cs.mu.Lock()
-		waiting, reads, collected := len(cs.pending), cs.reads, cs.collected
-		cs.mu.Unlock()
+		// Pending first: a connection the collector clears between the
+		// two reads would otherwise be gone from Pending but not counted.
+		waiting := len(cs.Pending())
+		reads, collected := cs.Counts()
 		if waiting == 0 {
 			assert.Equal(t, 0, reads, "profile reads")
 			assert.Equal(t, n, collected, "connections the collector cleared")
@@ -213,29 +204,26 @@ func TestLeakedConnectionWaitsForItsGoroutine(t *testing.T) {
 	cs := deferredCensus()
 	withCensus := func(c *config) { c.knobs.census = cs }
 	leakyTest(t, srv, withCensus).expectPass(t) // its check is still to come
-	leaky := onlyWaiting(t, cs).id
+	leaky := onlyWaiting(t, cs).ID
 	// A clean connection closed after it is collected...
 	runFake(t, func(tb testing.TB) { Connect(tb, srv, withCensus) }).expectPass(t)
 	require.Eventually(t, func() bool {
 		runtime.GC()
-		cs.mu.Lock()
-		defer cs.mu.Unlock()
-		return cs.collected == 1
+		_, collected := cs.Counts()
+		return collected == 1
 	}, 10*time.Second, time.Millisecond)
 	// ... the leaky one is not.
-	cs.mu.Lock()
-	assert.Contains(t, cs.pending, leaky)
-	cs.mu.Unlock()
+	assert.True(t, waiting(cs, leaky))
 	close(release)
 	requireCollected(t, cs, 2)
 }
 
 // scriptedCount makes a census count n goroutines when a connection is made
 // and m after it has closed.
-func scriptedCount(cs *census, n, m int) {
+func scriptedCount(cs *leak.Census, n, m int) {
 	calls := 0
 	var mu sync.Mutex
-	cs.goroutines = func() int {
+	cs.Goroutines = func() int {
 		mu.Lock()
 		defer mu.Unlock()
 		calls++
@@ -260,9 +248,7 @@ func TestLoneLeakFailsItsOwnTest(t *testing.T) {
 	f := leakyTest(t, srv, func(c *config) { c.knobs.census, c.leakWait = cs, leakedWait })
 	f.expectFailure(t, "mcptest: goroutine leak: 1 goroutine(s) started by the connection", "mcptest.blockForever", "mcptest.IgnoreLeaks")
 	assert.NotContains(t, f.output(), "a test that has ended")
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	assert.Empty(t, cs.pending)
+	assert.Empty(t, cs.Pending())
 }
 
 // With other connections made or closed while it was open, a connection's
@@ -314,7 +300,7 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 		return fakeText(""), nil
 	}))
 	cs := deferredCensus()
-	cs.maxDelay = time.Millisecond
+	cs.MaxDelay = time.Millisecond
 	withCensus := func(c *config) { c.knobs.census = cs }
 	runFake(t, func(tb testing.TB) {
 		c := Connect(tb, srv, withCensus)
@@ -326,13 +312,12 @@ func TestKeptLabelIsClearedByARead(t *testing.T) {
 	// Once it is due, and its goroutines have ended, the next
 	// connection's check reads, and finds it clean.
 	require.Eventually(t, func() bool {
-		return time.Now().After(first.due) && len(labelledGoroutines(first.label, nil)) == 0
+		return time.Now().After(first.Due) && len(leak.Running(first.Label, nil)) == 0
 	}, 10*time.Second, time.Millisecond)
 	runFake(t, func(tb testing.TB) { Connect(tb, srv, withCensus) }).expectPass(t)
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	assert.NotContains(t, cs.pending, first.id)
-	assert.Equal(t, 1, cs.reads)
+	assert.False(t, waiting(cs, first.ID))
+	reads, _ := cs.Counts()
+	assert.Equal(t, 1, reads)
 	runtime.KeepAlive(ctx)
 }
 
@@ -388,83 +373,27 @@ func TestSerialTestFailsByItselfWhenItLeaks(t *testing.T) {
 	assert.NotContains(t, string(out), "a test that has ended")
 }
 
-// The census's use of the collector rests on this runtime keeping a label's
-// value reachable from the goroutines that carry it, and only from them:
-// the self-check the census makes once per process must find that so.
-func TestRuntimeKeepsLabelValuesOnlyWhileGoroutinesRun(t *testing.T) {
-	t.Parallel()
-	require.True(t, theSelfCheck.wait(), "the collector cleared a label still carried by a running goroutine, or never cleared it after the goroutine ended: the census cannot use the collector in this runtime")
-}
-
-// The self-check starts only once a leak check finds the process busy:
-// more goroutines, or more connections waiting, than reading cheaply
-// allows. A small test binary does without the collector and never pays
-// for the check's forced collections, which goleak.VerifyTestMain waited
-// out at exit. Once passed, the collector serves every check.
-func TestSelfCheckWaitsForABusyProcess(t *testing.T) {
-	t.Parallel()
-	setup := func() (*selfCheck, *census, func()) {
-		sc := &selfCheck{done: make(chan struct{})}
-		cs := newCensus()
-		cs.cheap, cs.collector = 4, sc.usable
-		// No connection falls due for a read however slow the machine: a
-		// read would empty the waiting list the test fills.
-		cs.maxDelay = time.Hour
-		return sc, cs, func() {
-			runFake(t, func(tb testing.TB) {
-				Connect(tb, probeServer(), func(c *config) { c.knobs.census, c.leakWait = cs, time.Hour })
-			}).expectPass(t)
-		}
-	}
-	t.Run("goroutines", func(t *testing.T) {
-		t.Parallel()
-		sc, cs, connect := setup()
-		scriptedCount(cs, 3, 3)
-		connect()
-		assert.False(t, closedWithin(sc.done, 100*time.Millisecond), "a check with few goroutines in the process started the self-check")
-		scriptedCount(cs, cs.cheap+1, cs.cheap+1)
-		connect()
-		require.True(t, closedWithin(sc.done, 10*time.Second), "a check in a process with many goroutines did not start the self-check")
-		assert.True(t, sc.ok)
-		assert.True(t, sc.usable(false), "a passed self-check serves checks in a quiet process too")
-	})
-	t.Run("waiting", func(t *testing.T) {
-		t.Parallel()
-		sc, cs, connect := setup()
-		scriptedCount(cs, 3, 3) // tests one after another, each leaving nothing: no read
-		for range cs.cheap {
-			connect()
-		}
-		assert.False(t, closedWithin(sc.done, 100*time.Millisecond), "a check with few connections waiting started the self-check")
-		connect()
-		require.True(t, closedWithin(sc.done, 10*time.Second), "a check with many connections waiting did not start the self-check")
-	})
-}
-
 // Without the collector (a runtime that failed the self-check), connections
 // are cleared by profile reads alone.
 func TestCensusWithoutTheCollectorReads(t *testing.T) {
 	t.Parallel()
 	cs := deferredCensus()
-	cs.maxDelay = time.Millisecond
-	cs.collector = func(bool) bool { return false }
+	cs.MaxDelay = time.Millisecond
+	cs.Collector = func(bool) bool { return false }
 	withCensus := func(c *config) { c.knobs.census = cs }
 	runFake(t, func(tb testing.TB) { echoes(tb, Connect(tb, probeServer(), withCensus), "first") }).expectPass(t)
 	first := onlyWaiting(t, cs)
 	runtime.GC()
 	runtime.GC()
 	require.Eventually(t, func() bool {
-		return time.Now().After(first.due) && len(labelledGoroutines(first.label, nil)) == 0
+		return time.Now().After(first.Due) && len(leak.Running(first.Label, nil)) == 0
 	}, 10*time.Second, time.Millisecond)
-	cs.mu.Lock()
-	assert.Contains(t, cs.pending, first.id, "cleared without the collector or a read")
-	cs.mu.Unlock()
+	assert.True(t, waiting(cs, first.ID), "cleared without the collector or a read")
 	runFake(t, func(tb testing.TB) { Connect(tb, probeServer(), withCensus) }).expectPass(t)
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	assert.NotContains(t, cs.pending, first.id)
-	assert.Equal(t, 1, cs.reads)
-	assert.Equal(t, 0, cs.collected)
+	assert.False(t, waiting(cs, first.ID))
+	reads, collected := cs.Counts()
+	assert.Equal(t, 1, reads)
+	assert.Equal(t, 0, collected)
 }
 
 // Where reading is cheap, a connection that closes while another is open
@@ -490,13 +419,9 @@ func TestLeakLeftWaitingIsReadOnceNoConnectionIsOpen(t *testing.T) {
 		Connect(tb, probeServer(), withCensus)
 		close(open)
 		leaky = <-leaked
-		cs.mu.Lock()
-		defer cs.mu.Unlock()
-		assert.Len(t, cs.pending, 1, "the leaky connection waits: another was open when it closed")
+		assert.Len(t, cs.Pending(), 1, "the leaky connection waits: another was open when it closed")
 	})
 	leaky.expectPass(t)
 	last.expectFailure(t, "goroutine leak in a connection of "+leaky.Name()+", a test that has ended", "mcptest.blockForever")
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	assert.Empty(t, cs.pending)
+	assert.Empty(t, cs.Pending())
 }

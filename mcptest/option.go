@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
@@ -126,7 +127,7 @@ type config struct {
 // their own, a short grace); nothing outside the package can.
 type knobs struct {
 	leakNow    bool                       // check at once, never as part of a later census
-	census     *census                    // nil: theCensus
+	census     *leak.Census               // nil: leak.Shared
 	serveGrace time.Duration              // how long cleanup waits for Serve (0: the connection's timeout)
 	deadline   time.Time                  // the test's deadline, if not t.Deadline()
 	checks     func(*servercheck.Options) // edits the options of the checks
@@ -149,7 +150,7 @@ func (c *config) misused(fn call) string {
 func newConfig(opts []Option) *config {
 	c := &config{
 		leakCheck:    true,
-		leakIgnores:  defaultLeakIgnores(),
+		leakIgnores:  leak.DefaultIgnores(),
 		leakWait:     defaultLeakWait,
 		head:         transcriptHead,
 		tail:         transcriptTail,
@@ -299,4 +300,12 @@ func (c *config) unusable(kind string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s, and this is %s", strings.Join(msgs, "; "), kind)
+}
+
+// leakCensus is the census the connection's leak check joins.
+func (c *config) leakCensus() *leak.Census {
+	if c.knobs.census != nil {
+		return c.knobs.census
+	}
+	return leak.Shared
 }

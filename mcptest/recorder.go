@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/recent"
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -80,7 +81,7 @@ func WithTranscript(tr *Transcript) Option {
 // goroutine (pprof.Do, which puts the goroutine's labels back afterwards),
 // so that what the transport starts per message (an HTTP request's
 // goroutine, the in-process handler's) carries the label too. Close drops
-// the label, which the leak check needs: see census.
+// the label, which the leak check needs: see package leak.
 type recordingTransport struct {
 	inner  client.Transport
 	start  time.Time
@@ -93,7 +94,7 @@ type recordingTransport struct {
 func newRecorder(inner client.Transport, keep int, label string) *recordingTransport {
 	r := &recordingTransport{inner: inner, start: time.Now(), frames: recent.New[memtransport.Entry](keep)}
 	if label != "" {
-		labels := pprof.Labels(leakLabel, label)
+		labels := pprof.Labels(leak.Key, label)
 		r.labels.Store(&labels)
 	}
 	return r

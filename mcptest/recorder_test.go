@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/mcptest/internal/leak"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 
@@ -124,11 +125,11 @@ func TestRecorderLabelsWhatSendStarts(t *testing.T) {
 		}()
 		return nil
 	})
-	label := newLeakLabel()
+	label := leak.NewLabel()
 	r := newRecorder(inner, 10, label)
 	require.NoError(t, r.Send(t.Context(), []byte(`{}`)))
 	<-started
-	assert.Equal(t, 1, countFunction(labelledGoroutines(label, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"), "the goroutine Send started is labelled")
+	assert.Equal(t, 1, countFunction(leak.Running(label, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"), "the goroutine Send started is labelled")
 
 	// This test's goroutine did not keep the label: what it starts now is
 	// not counted.
@@ -138,7 +139,7 @@ func TestRecorderLabelsWhatSendStarts(t *testing.T) {
 		blockForever(release)
 	}()
 	<-mine
-	assert.Equal(t, 1, countFunction(labelledGoroutines(label, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"))
+	assert.Equal(t, 1, countFunction(leak.Running(label, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"))
 	close(release)
 	require.NoError(t, r.Close())
 	assert.Empty(t, waitForLeaks(t.Context(), label, nil, defaultLeakWait), "nothing of the recorder's own runs")
@@ -151,11 +152,11 @@ func TestRecorderKeepsTheCallersLabels(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
-	r := newRecorder(newScriptTransport(nil), 10, newLeakLabel())
+	r := newRecorder(newScriptTransport(nil), 10, leak.NewLabel())
 	defer r.Close()
-	mine := newLeakLabel()
+	mine := leak.NewLabel()
 	started := make(chan struct{})
-	pprof.Do(t.Context(), pprof.Labels(leakLabel, mine), func(ctx context.Context) {
+	pprof.Do(t.Context(), pprof.Labels(leak.Key, mine), func(ctx context.Context) {
 		require.NoError(t, r.Send(ctx, []byte(`{}`)))
 		go func() {
 			close(started)
@@ -163,7 +164,7 @@ func TestRecorderKeepsTheCallersLabels(t *testing.T) {
 		}()
 	})
 	<-started
-	assert.Equal(t, 1, countFunction(labelledGoroutines(mine, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"))
+	assert.Equal(t, 1, countFunction(leak.Running(mine, nil), "github.com/mcptestkit/mcptestkit/mcptest.blockForever"))
 }
 
 func TestRecorderSendHonoursContext(t *testing.T) {
@@ -172,7 +173,7 @@ func TestRecorderSendHonoursContext(t *testing.T) {
 		<-ctx.Done() // a transport blocked on a full pipe
 		return ctx.Err()
 	})
-	r := newRecorder(inner, 10, newLeakLabel())
+	r := newRecorder(inner, 10, leak.NewLabel())
 	defer r.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -196,12 +197,12 @@ func TestTranscriptBeforeAndAfterConnect(t *testing.T) {
 	assert.Contains(t, tr.String(), "#5 ")
 }
 
-func countFunction(groups []goroutineGroup, fn string) int {
+func countFunction(groups []leak.Group, fn string) int {
 	n := 0
 	for _, g := range groups {
-		for _, f := range g.functions {
+		for _, f := range g.Functions {
 			if f == fn {
-				n += g.count
+				n += g.Count
 				break
 			}
 		}

@@ -61,7 +61,7 @@ func failEveryWay(t *testing.T, bubble bool) {
 
 // Issue: inside synctest.Test, what the harness reported from its cleanup
 // was placed at testing.go:NNNN, and a panic a server's goroutine reported
-// at a line of connect.go, in and out of a bubble. Every report must name
+// at a line of the harness, in and out of a bubble. Every report must name
 // a line of the test: the assertion's, or that of the Connect (CheckServer)
 // whose connection it is about.
 func TestReportsNameTheTestsLines(t *testing.T) {

@@ -91,7 +91,12 @@ func greeter(ctx context.Context, conn *memtransport.Conn) error {
 				Level string `json:"level"`
 			}
 			_ = json.Unmarshal(req.Params, &p)
-			logLevel, result = p.Level, map[string]any{}
+			switch p.Level {
+			case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
+				logLevel, result = p.Level, map[string]any{}
+			default:
+				rpcErr = &rpcError{-32602, fmt.Sprintf("invalid log level %q", p.Level)}
+			}
 		case "tools/list":
 			result = map[string]any{"tools": []any{map[string]any{
 				"name":        "greet",

@@ -85,6 +85,7 @@ func TestTaskInSynctestBubble(t *testing.T) {
 func TestRequireTaskFailures(t *testing.T) {
 	t.Parallel()
 	srv := newTaskServer(5)
+	srv.defect = "forbidden-runs" // plain, called as a task, runs at once (rather than -32601, as it SHOULD)
 	f := runFake(t, func(tb testing.TB) {
 		c := Connect(tb, srv, WithProtocolVersion(client.Version20251125))
 		Require(tb).Task(c, "plain", nil)

@@ -29,20 +29,25 @@ func TestTaskChecks(t *testing.T) {
 				require.True(t, ok, "check %s did not run", name)
 				return r.Status
 			}
-			for _, name := range []string{"tasks/unknown-task", "tasks/cancel", "tasks/failed-result", "tools/calls/count", "tools/calls/echo"} {
+			for _, name := range []string{"tasks/unknown-task", "tasks/cancel", "tasks/failed-result", "tasks/created", "tasks/related-task", "tools/calls/count", "tools/calls/echo"} {
 				assert.Equal(t, servercheck.Pass, status(name), "%s: %s", name, results[name].Detail)
 			}
 			if v == client.Version20251125 {
 				assert.Equal(t, servercheck.Pass, status("tasks/required/count"), results["tasks/required/count"].Detail)
 				assert.Equal(t, servercheck.Pass, status("tasks/optional/echo"), results["tasks/optional/echo"].Detail)
 				assert.Equal(t, servercheck.Pass, status("tasks/status-notifications"), results["tasks/status-notifications"].Detail)
+				for _, name := range []string{"tasks/forbidden", "tasks/result-blocks", "tasks/list"} {
+					assert.Equal(t, servercheck.Pass, status(name), "%s: %s", name, results[name].Detail)
+				}
 				assert.Contains(t, results["tasks/failed-result"].Detail, "ended failed with an isError result: n must be a number")
 				return
 			}
+			assert.Equal(t, servercheck.Pass, status("tasks/no-extension"), results["tasks/no-extension"].Detail)
+			assert.Equal(t, servercheck.Pass, status("tasks/listen"), results["tasks/listen"].Detail)
 			assert.Equal(t, servercheck.Skip, status("tasks/required/count"))
 			assert.Equal(t, `taskSupport "required" is a 2025-11-25 rule: at 2026-07-28 execution.taskSupport is gone, and the server decides which calls become tasks`, results["tasks/required/count"].Detail)
 			assert.Equal(t, servercheck.Skip, status("tasks/optional/echo"))
-			assert.Equal(t, servercheck.Skip, status("tasks/status-notifications"), "the scripted server sends none at 2026-07-28")
+			assert.Equal(t, servercheck.Pass, status("tasks/status-notifications"), "notifications/tasks on the stream tasks/listen opened: %s", results["tasks/status-notifications"].Detail)
 			assert.Contains(t, results["tasks/failed-result"].Detail, "ended completed with an isError result: n must be a number")
 		})
 	}

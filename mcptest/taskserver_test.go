@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,10 +37,19 @@ type taskServer struct {
 	// overwrite makes tasks/cancel of an ended task answer it as cancelled
 	// and overwrite its status: a defect the checks must find.
 	overwrite bool
+	// noTasks makes a 2025-11-25 server without tasks: no capability, the
+	// task param ignored.
+	noTasks bool
+	// defect plants one defect the checks must find (see the switch
+	// cases that read it).
+	defect string
 
 	mu    sync.Mutex
 	next  int
 	tasks map[string]*scriptedTask
+	// listens are the 2026-07-28 subscriptions to task status: the listen
+	// request's id (the subscription id) by task id.
+	listens map[string][]string
 }
 
 type scriptedTask struct {
@@ -69,7 +79,14 @@ type taskRequest struct {
 		Task            json.RawMessage `json:"task"`
 		TaskID          string          `json:"taskId"`
 		Cursor          *string         `json:"cursor"`
-		Meta            struct {
+		RequestID       json.RawMessage `json:"requestId"`
+		Notifications   struct {
+			TaskIDs []string `json:"taskIds"`
+		} `json:"notifications"`
+		Meta struct {
+			Related struct {
+				TaskID string `json:"taskId"`
+			} `json:"io.modelcontextprotocol/related-task"`
 			Version string `json:"io.modelcontextprotocol/protocolVersion"`
 			Caps    struct {
 				Extensions map[string]json.RawMessage `json:"extensions"`
@@ -100,9 +117,13 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 			continue
 		}
 		if req.ID == nil {
+			if req.Method == "notifications/cancelled" {
+				s.unlisten(string(req.Params.RequestID))
+			}
 			continue
 		}
 		modern := req.Params.Meta.Version != ""
+		_, declared := req.Params.Meta.Caps.Extensions["io.modelcontextprotocol/tasks"]
 		answer := func(body string) {
 			if modern && body[1] == 'r' && !strings.Contains(body[:min(30, len(body))], `"resultType"`) { // a result: stamp resultType
 				body = body[:10] + `"resultType":"complete",` + body[10:]
@@ -119,7 +140,10 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 		case "initialize":
 			v, caps := req.Params.ProtocolVersion, `"tools":{}`
 			if v >= "2025-11-25" || v < "2024" {
-				v, caps = "2025-11-25", caps+`,"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`
+				v = "2025-11-25"
+				if !s.noTasks {
+					caps += `,"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`
+				}
 			}
 			answer(`"result":{"protocolVersion":"` + v + `","capabilities":{` + caps + `},"serverInfo":{"name":"tasks","version":"v0"}}`)
 		case "server/discover":
@@ -133,12 +157,17 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 			}
 			answer(`"result":{"tools":` + taskTools + `}`)
 		case "tools/call":
-			_, declared := req.Params.Meta.Caps.Extensions["io.modelcontextprotocol/tasks"]
-			asTask := modern && declared || !modern && len(req.Params.Task) > 0
+			asTask := modern && (declared || s.defect == "task-without-extension") ||
+				!modern && len(req.Params.Task) > 0 && (!s.noTasks || s.defect == "task-param-honoured")
 			name, args := req.Params.Name, req.Params.Arguments
 			switch {
+			case name == "count" && !asTask && modern:
+				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32021,"message":"tool count runs as a task",`+
+					`"data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, req.ID))
 			case name == "count" && !asTask:
 				fail(-32601, "tool count requires a task")
+			case name == "plain" && asTask && !modern && s.defect != "forbidden-runs":
+				fail(-32601, "tool plain does not run as a task")
 			case name == "plain" || name == "echo" && !asTask:
 				answer(`"result":` + echo(name, args))
 			case name == "count" || name == "echo":
@@ -147,8 +176,21 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 			default:
 				fail(-32602, "unknown tool "+name)
 			}
-		case "tasks/get", "tasks/result", "tasks/cancel":
-			t := s.task(req.Params.TaskID)
+		case "tasks/get", "tasks/result", "tasks/cancel", "tasks/update":
+			if modern && !declared && s.defect != "methods-without-extension" {
+				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32021,"message":"declare the tasks extension",`+
+					`"data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, req.ID))
+				break
+			}
+			id := req.Params.TaskID
+			if s.defect == "related-task-wins" && req.Params.Meta.Related.TaskID != "" {
+				id = req.Params.Meta.Related.TaskID
+			}
+			t := s.task(id)
+			if t == nil && s.defect == "unknown-acknowledged" && (req.Method == "tasks/cancel" || req.Method == "tasks/update") {
+				answer(`"result":{}`)
+				break
+			}
 			if t == nil {
 				fail(-32602, "task not found: "+req.Params.TaskID)
 				break
@@ -156,9 +198,15 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 			switch req.Method {
 			case "tasks/get":
 				answer(`"result":` + s.state(t, true))
+			case "tasks/update":
+				answer(`"result":{}`)
 			case "tasks/result":
 				if modern {
 					fail(-32601, "tasks/result is not in the tasks extension")
+					break
+				}
+				if s.defect == "result-early" {
+					answer(`"result":{"content":[{"type":"text","text":"not yet"}]}`)
 					break
 				}
 				wg.Go(func() {
@@ -198,12 +246,29 @@ func (s *taskServer) Serve(ctx context.Context, conn *memtransport.Conn) error {
 				}
 				answer(`"result":` + s.state(t, false))
 			}
+		case "subscriptions/listen":
+			ids := req.Params.Notifications.TaskIDs
+			if len(ids) > 0 && !declared && s.defect != "listen-without-extension" {
+				send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32021,"message":"declare the tasks extension",`+
+					`"data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, req.ID))
+				break
+			}
+			s.listen(string(req.ID), ids, send)
 		case "tasks/list":
+			if s.defect == "list-first-page" {
+				answer(`"result":{"tasks":[` + s.state(s.task("task-1"), false) + `]}`)
+				break
+			}
 			if modern {
 				fail(-32601, "tasks/list is not in the tasks extension")
 				break
 			}
-			answer(`"result":` + s.list(req.Params.Cursor))
+			page, ok := s.list(req.Params.Cursor)
+			if !ok {
+				fail(-32602, "invalid cursor")
+				break
+			}
+			answer(`"result":` + page)
 		default:
 			fail(-32601, "Method not found")
 		}
@@ -227,9 +292,16 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 	s.mu.Lock()
 	s.next++
 	runCtx, stop := context.WithCancel(ctx)
-	t := &scriptedTask{id: "task-" + strconv.Itoa(s.next), status: "working", modern: modern, done: make(chan struct{}), stop: stop}
+	n := s.next
+	if s.defect == "same-ids" {
+		n = (n + 1) / 2 // two tasks a id
+	}
+	t := &scriptedTask{id: "task-" + strconv.Itoa(n), status: "working", modern: modern, done: make(chan struct{}), stop: stop}
 	s.tasks[t.id] = t
 	t.initial = s.stateLocked(t, false)
+	if s.defect == "created-completed" {
+		t.initial = strings.Replace(t.initial, `"status":"working"`, `"status":"completed"`, 1)
+	}
 	s.mu.Unlock()
 	wg.Go(func() {
 		defer stop()
@@ -237,6 +309,10 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 		ms, _ := args["ms"].(float64)
 		if ms <= 0 {
 			ms = 100
+		}
+		if s.defect == "result-early" { // the task runs until cancelled
+			<-runCtx.Done()
+			return
 		}
 		result, code, msg := echo(name, args), int64(0), ""
 		toolFailed := name == "echo" && strings.Contains(result, `"isError":true`)
@@ -267,17 +343,67 @@ func (s *taskServer) start(ctx context.Context, wg *sync.WaitGroup, modern bool,
 			t.status, t.code, t.errMessage, t.message = "failed", code, msg, msg
 		case toolFailed && !modern: // 2025-11-25: a tool error fails the task
 			t.status, t.result = "failed", result
+			if s.defect != "no-status-message" {
+				t.message = "the tool reported an error"
+			}
 		default: // 2026-07-28: failed is for JSON-RPC errors only
 			t.status, t.result = "completed", result
 		}
 		close(t.done)
-		note := s.stateLocked(t, false)
-		s.mu.Unlock()
+		// Sent under the lock: a tasks/get that sees the end answers after
+		// the notification of it.
+		defer s.mu.Unlock()
 		if !modern {
-			send(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":` + note + `}`)
+			send(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":` + s.stateLocked(t, false) + `}`)
+			return
+		}
+		for _, sub := range s.listens[t.id] {
+			send(s.taskNote(sub, t))
 		}
 	})
 	return t
+}
+
+// listen subscribes sub (a listen request's id) to the tasks' status and
+// acknowledges it, with the state of each task that has ended: one still
+// working is notified when it ends.
+func (s *taskServer) listen(sub string, ids []string, send func(string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.listens == nil {
+		s.listens = map[string][]string{}
+	}
+	for _, id := range ids {
+		s.listens[id] = append(s.listens[id], sub)
+	}
+	b, _ := json.Marshal(ids)
+	send(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` +
+		sub + `},"notifications":{"taskIds":` + string(b) + `}}}`)
+	if s.defect == "log-on-listen" {
+		send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` +
+			sub + `},"level":"info","data":"listening"}}`)
+	}
+	for _, id := range ids {
+		if t := s.tasks[id]; t != nil && t.status != "working" {
+			send(s.taskNote(sub, t))
+		}
+	}
+}
+
+// taskNote is the notifications/tasks of t for the subscription sub; s.mu
+// is held.
+func (s *taskServer) taskNote(sub string, t *scriptedTask) string {
+	return `{"jsonrpc":"2.0","method":"notifications/tasks","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` +
+		sub + `},` + s.stateLocked(t, true)[1:] + `}`
+}
+
+// unlisten ends the subscription sub.
+func (s *taskServer) unlisten(sub string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, subs := range s.listens {
+		s.listens[id] = slices.DeleteFunc(subs, func(x string) bool { return x == sub })
+	}
 }
 
 func (s *taskServer) task(id string) *scriptedTask {
@@ -341,21 +467,25 @@ func (s *taskServer) stateLocked(t *scriptedTask, detailed bool) string {
 	return b + "}"
 }
 
-// list is one page of tasks/list: a task a page, in creation order.
-func (s *taskServer) list(cursor *string) string {
+// list is one page of tasks/list: a task a page, in creation order; ok is
+// false for a cursor it never gave.
+func (s *taskServer) list(cursor *string) (page string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := 1
 	if cursor != nil {
-		i, _ = strconv.Atoi(*cursor)
+		var err error
+		if i, err = strconv.Atoi(*cursor); err != nil || s.tasks["task-"+*cursor] == nil {
+			return "", false
+		}
 	}
 	t := s.tasks["task-"+strconv.Itoa(i)]
 	if t == nil {
-		return `{"tasks":[]}`
+		return `{"tasks":[]}`, true
 	}
 	next := ""
 	if s.tasks["task-"+strconv.Itoa(i+1)] != nil {
 		next = fmt.Sprintf(`,"nextCursor":"%d"`, i+1)
 	}
-	return `{"tasks":[` + s.stateLocked(t, false) + `]` + next + `}`
+	return `{"tasks":[` + s.stateLocked(t, false) + `]` + next + `}`, true
 }

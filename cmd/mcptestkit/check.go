@@ -18,11 +18,11 @@ import (
 	"github.com/mcptestkit/mcptestkit/mcptest/surface"
 )
 
-func checkCommand() *command {
-	return &command{
-		name: "check",
-		args: "[SERVER]",
-		about: `Check runs the checks of mcptest.CheckServer against SERVER (see the documentation
+var cmdCheck = &command{
+	usageLine: "check [flags] [SERVER]",
+	short:     "run the checks of mcptest.CheckServer",
+	reach:     oneServer,
+	long: `Check runs the checks of mcptest.CheckServer against SERVER (see the documentation
 of package mcptest/servercheck for the list): the handshake at every protocol
 version, capabilities, lists and schemas, every tool called with arguments
 generated from its input schema and with invalid ones, resources, prompts.
@@ -41,30 +41,16 @@ the source line of the tool's handler when the server is Go code here (the
 bundled Bookshop, or -- go run ./path); --format markdown a summary. When
 GITHUB_ACTIONS=true, each finding is also an annotation (on stderr) and the
 markdown goes to $GITHUB_STEP_SUMMARY.`,
-		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
-			var f checkFlags
-			fs.StringVar(&f.format, "format", "text", "the report on stdout: text, json, sarif (SARIF 2.1.0, for code scanning) or markdown")
-			fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`, for CI")
-			fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 report to `file`, for code scanning")
-			fs.Var(&f.skip, "skip", "leave out the checks matching `pattern` (go test -skip syntax; repeatable)")
-			fs.StringVar(&f.run, "run", "", "run only the checks matching `pattern` (go test -run syntax)")
-			fs.IntVar(&f.calls, "fuzz-calls", servercheck.DefaultCalls, "calls with generated arguments per tool (0: none)")
-			fs.BoolVar(&f.verbose, "v", false, "also print the notes of passing checks (text format)")
-			fs.BoolVar(&f.strict, "strict", false, "count warnings (a SHOULD of the specification broken) as failures")
-			fs.IntVar(&f.tokenBudget, "token-budget", servercheck.DefaultTokenBudget, "lint/tokens warns when tools/list costs more than this many `tokens` (o200k_base)")
-			fs.StringVar(&f.baseline, "baseline", "", "exit 1 only on a failure (or with --strict a warning) not in this baseline `file`, so CI can ratchet")
-			fs.BoolVar(&f.updateBaseline, "update-baseline", false, "write the run's failures and warnings to the --baseline file")
-			return f.check
-		},
-	}
+	flags: func() invocation { return new(checkFlags) },
 }
 
+// checkFlags are check's flags, new for each run.
 type checkFlags struct {
 	format  string
 	junit   string
 	sarif   string
 	skip    stringList
-	run     string
+	only    string // --run
 	calls   int
 	verbose bool
 	strict  bool
@@ -74,14 +60,27 @@ type checkFlags struct {
 	tokenBudget    int
 }
 
+func (f *checkFlags) register(fs *flag.FlagSet, _ *connFlags) {
+	fs.StringVar(&f.format, "format", "text", "the report on stdout: text, json, sarif (SARIF 2.1.0, for code scanning) or markdown")
+	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `file`, for CI")
+	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 report to `file`, for code scanning")
+	fs.Var(&f.skip, "skip", "leave out the checks matching `pattern` (go test -skip syntax; repeatable)")
+	fs.StringVar(&f.only, "run", "", "run only the checks matching `pattern` (go test -run syntax)")
+	fs.IntVar(&f.calls, "fuzz-calls", servercheck.DefaultCalls, "calls with generated arguments per tool (0: none)")
+	fs.BoolVar(&f.verbose, "v", false, "also print the notes of passing checks (text format)")
+	fs.BoolVar(&f.strict, "strict", false, "count warnings (a SHOULD of the specification broken) as failures")
+	fs.IntVar(&f.tokenBudget, "token-budget", servercheck.DefaultTokenBudget, "lint/tokens warns when tools/list costs more than this many `tokens` (o200k_base)")
+	fs.StringVar(&f.baseline, "baseline", "", "exit 1 only on a failure (or with --strict a warning) not in this baseline `file`, so CI can ratchet")
+	fs.BoolVar(&f.updateBaseline, "update-baseline", false, "write the run's failures and warnings to the --baseline file")
+}
+
 // bundledSkips are the checks the bundled Bookshop leaves out, and why:
 // examples/bookshop/check_test.go leaves out the same.
 var bundledSkips = map[string]string{
 	"malformed-frame": "go-sdk v1.8.0, which the Bookshop runs on, ends the session on a frame it cannot decode instead of answering -32700; examples/bookshop/check_test.go skips it too",
 }
 
-func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
-	cmd := lookup("check")
+func (f *checkFlags) run(ctx context.Context, cmd *command, args []string, srv *server, term terminal) (int, error) {
 	if len(args) > 0 {
 		return exitUsage, usagef(cmd, "unexpected argument %q: a server URL starts with http:// or https://, a server command goes after --", args[0])
 	}
@@ -96,7 +95,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	if f.tokenBudget <= 0 {
 		return exitUsage, usagef(cmd, "--token-budget %d: give a positive number of tokens", f.tokenBudget)
 	}
-	for _, p := range append([]string{f.run}, f.skip...) {
+	for _, p := range append([]string{f.only}, f.skip...) {
 		if err := checkPattern(p); err != nil {
 			return exitUsage, usagef(cmd, "pattern %q: %v", p, err)
 		}
@@ -133,7 +132,7 @@ func (f *checkFlags) check(ctx context.Context, args []string, srv *server, term
 	stopped := false
 	opts := &servercheck.Options{
 		Version:     srv.version,
-		Run:         f.run,
+		Run:         f.only,
 		Skip:        f.skip,
 		Calls:       f.calls,
 		Timeout:     srv.timeout,

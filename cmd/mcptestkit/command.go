@@ -18,67 +18,121 @@ import (
 	"github.com/mcptestkit/mcptestkit/client/transport"
 	"github.com/mcptestkit/mcptestkit/examples/bookshop"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
-// A command is one subcommand: its flags, and what it does with its
-// arguments once they are parsed.
+// A command is one subcommand, as cmd/go's base.Command is one of the go
+// command's: its usage line, its help, which server it reaches, and its
+// flags with what it does with them. Each command is one value in a file of
+// its own (check.go, list.go, ...); commands lists them, and every help text
+// is made from them.
+//
+// Unlike the go command, which binds a command's flags to package variables
+// once per process, a command makes new values of its flags for each run
+// (invocation), so that the runs of one process (the tests') share nothing.
 type command struct {
-	name  string
-	args  string // what follows "mcptestkit NAME [flags]" in the usage line
-	about string // the paragraph under the usage line
-	// keepURLs leaves URLs among the positional arguments, for a command
-	// that takes more than one server (diff); the server it gets is only
-	// the command line after "--", if any.
-	keepURLs bool
-	// noServer: the command reaches no server (surface, serve), so it has
-	// no SERVER argument and no connection flags.
-	noServer bool
-	// setup registers the command's own flags on fs and returns its body,
-	// which gets the positional arguments (the server's URL taken out) and
-	// the server.
-	setup func(fs *flag.FlagSet, conn *connFlags) func(ctx context.Context, args []string, srv *server, term terminal) (int, error)
+	// usageLine is what follows "mcptestkit" in the command's usage: its
+	// name, then its flags and arguments.
+	usageLine string
+	short     string // the command's line in "mcptestkit help"
+	long      string // what "mcptestkit help NAME" says under the usage line
+	reach     reach
+	// rawArgs: the command gets its arguments as they are, with no flag
+	// parsed and no server taken out (version).
+	rawArgs bool
+	// flags returns new values of the command's flags, which run the
+	// command once they are parsed.
+	flags func() invocation
 }
 
+// An invocation is one run of a command: the values of its flags, which
+// register binds to a flag set, and run, which does the command with them.
+type invocation interface {
+	// register defines the command's own flags on fs; conn holds the
+	// connection flags, which the command does not define itself but may
+	// read (diff reaches a server for each URL operand).
+	register(fs *flag.FlagSet, conn *connFlags)
+	// run gets the positional arguments (the server's URL taken out) and
+	// the server, nil when the command reaches none.
+	run(ctx context.Context, cmd *command, args []string, srv *server, term terminal) (int, error)
+}
+
+// reach is which server a command's arguments name.
+type reach int
+
+const (
+	// oneServer: a URL among the arguments, a command line after "--", or
+	// neither for the bundled Bookshop.
+	oneServer reach = iota
+	// urlOperands: the command takes more than one server (diff): URLs
+	// stay among its positional arguments, and the server it gets is only
+	// the command line after "--", if any.
+	urlOperands
+	// noServer: the command reaches no server (surface, serve, version), so
+	// it has no SERVER argument and no connection flags.
+	noServer
+)
+
+// commands are mcptestkit's commands, in the order "mcptestkit help" lists
+// them.
+var commands = []*command{cmdCheck, cmdList, cmdCall, cmdRecord, cmdReplay, cmdDiff, cmdSurface, cmdServe, cmdVersion}
+
 func lookup(name string) *command {
-	for _, c := range commands() {
-		if c.name == name {
+	for _, c := range commands {
+		if c.name() == name {
 			return c
 		}
 	}
 	return nil
 }
 
-func commands() []*command {
-	return []*command{checkCommand(), listCommand(), callCommand(), recordCommand(), replayCommand(), diffCommand(), surfaceCommand(), serveCommand()}
+// name is the first word of the usage line.
+func (c *command) name() string {
+	name, _, _ := strings.Cut(c.usageLine, " ")
+	return name
 }
 
-// newFlags returns the command's flag set with every flag registered, and
-// its body.
-func (c *command) newFlags() (*flag.FlagSet, *connFlags, func(context.Context, []string, *server, terminal) (int, error)) {
-	fs := flag.NewFlagSet("mcptestkit "+c.name, flag.ContinueOnError)
+// args is what the usage line says of the positional arguments.
+func (c *command) args() string {
+	_, args, _ := strings.Cut(c.usageLine, " ")
+	return strings.TrimPrefix(args, "[flags] ")
+}
+
+// newFlags returns a new flag set with every flag of the command
+// registered, and the run they are bound to.
+func (c *command) newFlags() (*flag.FlagSet, *connFlags, invocation) {
+	fs := flag.NewFlagSet("mcptestkit "+c.name(), flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints the error and the usage itself
 	fs.Usage = func() {}
 	conn := &connFlags{}
-	body := c.setup(fs, conn)
-	if !c.noServer {
+	inv := c.flags()
+	inv.register(fs, conn)
+	if c.reach != noServer {
 		conn.register(fs)
 	}
-	return fs, conn, body
+	return fs, conn, inv
 }
 
+// usage is "mcptestkit help NAME".
 func (c *command) usage() string {
 	fs, _, _ := c.newFlags()
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "Usage: mcptestkit %s [flags] %s\n\n%s\n", c.name, c.args, c.about)
-	if !c.noServer {
+	fmt.Fprintf(&b, "Usage: mcptestkit %s\n\n%s\n", c.usageLine, c.long)
+	if c.reach != noServer {
 		b.WriteString(serverHelp)
 	}
-	b.WriteString("\nFlags:\n")
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
+	if hasFlags(fs) {
+		b.WriteString("\nFlags:\n")
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+	}
 	return b.String()
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
 const serverHelp = `
@@ -88,7 +142,10 @@ of a program that speaks MCP on stdin/stdout (everything after -- belongs to it)
 `
 
 func (c *command) run(ctx context.Context, args []string, term terminal) (int, error) {
-	fs, conn, body := c.newFlags()
+	fs, conn, inv := c.newFlags()
+	if c.rawArgs {
+		return inv.run(ctx, c, args, nil, term)
+	}
 	pos, cmdline, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK, err
@@ -99,16 +156,16 @@ func (c *command) run(ctx context.Context, args []string, term terminal) (int, e
 	// An empty argument is a mistake, most often a shell variable that is
 	// not set ("mcptestkit check $URL"): never read it as "no server".
 	if slices.Contains(pos, "") {
-		return exitUsage, usagef(c, "an empty argument (is a shell variable unset?); the arguments are %s", c.args)
+		return exitUsage, usagef(c, "an empty argument (is a shell variable unset?); the arguments are %s", c.args())
 	}
 	var srv *server
-	switch {
-	case c.noServer:
+	switch c.reach {
+	case noServer:
 		if cmdline != nil {
 			return exitUsage, usagef(c, "this command reaches no server: nothing goes after \"--\"")
 		}
-		return body(ctx, pos, nil, term)
-	case c.keepURLs:
+		return inv.run(ctx, c, pos, nil, term)
+	case urlOperands:
 		srv = &server{command: cmdline}
 		if cmdline != nil {
 			srv, _, err = conn.server(nil, cmdline)
@@ -119,7 +176,7 @@ func (c *command) run(ctx context.Context, args []string, term terminal) (int, e
 	if err != nil {
 		return exitUsage, usagef(c, "%v", err)
 	}
-	return body(ctx, pos, srv, term)
+	return inv.run(ctx, c, pos, srv, term)
 }
 
 // parseArgs parses flags wherever they are among the arguments before "--"
@@ -241,7 +298,7 @@ func (s *server) dialer(logs *logRecorder) servercheck.Dialer {
 	if logs != nil {
 		h = logs
 	}
-	return inmem.Dialer(gosdktest.Server(bookshop.New(slog.New(h))), inmem.StopWithin(5*time.Second))
+	return servercheck.InProcess(gosdktest.Server(bookshop.New(slog.New(h))))
 }
 
 // connect opens one client connection, for the one-shot commands.

@@ -11,12 +11,11 @@ import (
 	"github.com/mcptestkit/mcptestkit/internal/drift"
 )
 
-func diffCommand() *command {
-	return &command{
-		name:     "diff",
-		args:     "OLD NEW",
-		keepURLs: true,
-		about: `Diff compares two versions of what a server offers (its tools, resources,
+var cmdDiff = &command{
+	usageLine: "diff [flags] OLD NEW",
+	short:     "classify the changes between two surfaces",
+	reach:     urlOperands,
+	long: `Diff compares two versions of what a server offers (its tools, resources,
 resource templates, prompts and capabilities) and prints each change, breaking
 ones first, with its JSON path and why it breaks clients or does not: a
 removed or renamed tool, a new required argument, a narrowed type or enum, a
@@ -28,45 +27,52 @@ breaks clients and 0 when every change is compatible, so CI can gate on it.
 OLD and NEW are each a file (what "mcptestkit list --format json" prints, or
 a golden file of the lists written by mcptest's Golden), an http:// or
 https:// URL, or, for NEW only, -- followed by a server's command line.`,
-		setup: func(fs *flag.FlagSet, conn *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
-			return func(ctx context.Context, args []string, srv *server, term terminal) (int, error) {
-				operands := len(args)
-				if srv.command != nil {
-					operands++
-				}
-				if operands != 2 {
-					return exitUsage, usagef(lookup("diff"), "give OLD and NEW (got %d): two files or URLs, or one and -- a server's command line", operands)
-				}
-				var sides [2]*drift.Surface
-				for i := range sides {
-					var err error
-					if i < len(args) {
-						sides[i], err = surfaceOf(ctx, args[i], conn)
-					} else {
-						sides[i], err = surfaceFrom(ctx, srv)
-					}
-					if err != nil {
-						return exitUsage, err
-					}
-				}
-				changes := drift.Compare(sides[0], sides[1])
-				if len(changes) == 0 {
-					fprintf(term.stdout, "no change\n")
-					return exitOK, nil
-				}
-				// Escaped, a line at a time: the paths and reasons carry the server's names.
-				summary, _, _ := strings.Cut(drift.Report(changes), "\n")
-				fprintf(term.stdout, "%s\n", summary)
-				for _, c := range changes {
-					fprintf(term.stdout, "  %s\n", c.String())
-				}
-				if drift.Breaking(changes) {
-					return exitFail, nil
-				}
-				return exitOK, nil
-			}
-		},
+	flags: func() invocation { return new(diffFlags) },
+}
+
+// diffFlags are diff's flags, new for each run: only the connection flags,
+// for the operands that are URLs.
+type diffFlags struct {
+	conn *connFlags
+}
+
+func (f *diffFlags) register(_ *flag.FlagSet, conn *connFlags) { f.conn = conn }
+
+func (f *diffFlags) run(ctx context.Context, cmd *command, args []string, srv *server, term terminal) (int, error) {
+	operands := len(args)
+	if srv.command != nil {
+		operands++
 	}
+	if operands != 2 {
+		return exitUsage, usagef(cmd, "give OLD and NEW (got %d): two files or URLs, or one and -- a server's command line", operands)
+	}
+	var sides [2]*drift.Surface
+	for i := range sides {
+		var err error
+		if i < len(args) {
+			sides[i], err = surfaceOf(ctx, args[i], f.conn)
+		} else {
+			sides[i], err = surfaceFrom(ctx, srv)
+		}
+		if err != nil {
+			return exitUsage, err
+		}
+	}
+	changes := drift.Compare(sides[0], sides[1])
+	if len(changes) == 0 {
+		fprintf(term.stdout, "no change\n")
+		return exitOK, nil
+	}
+	// Escaped, a line at a time: the paths and reasons carry the server's names.
+	summary, _, _ := strings.Cut(drift.Report(changes), "\n")
+	fprintf(term.stdout, "%s\n", summary)
+	for _, c := range changes {
+		fprintf(term.stdout, "  %s\n", c.String())
+	}
+	if drift.Breaking(changes) {
+		return exitFail, nil
+	}
+	return exitOK, nil
 }
 
 // surfaceOf reads one operand of diff: a URL is a server to list, anything

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -63,7 +61,7 @@ func lintBait() *mcp.Server {
 // by its id.
 func TestLintRules(t *testing.T) {
 	results := map[string]servercheck.Result{}
-	err := servercheck.Run(t.Context(), inmem.Dialer(gosdktest.Server(lintBait()), inmem.StopWithin(5*time.Second)), &servercheck.Options{
+	err := servercheck.Run(t.Context(), servercheck.InProcess(gosdktest.Server(lintBait())), &servercheck.Options{
 		Run:         "tools|lint",
 		Skip:        []string{"lint/enums/delete_note", "tools/invalid-arguments"}, // the untyped handlers validate nothing
 		Calls:       2,

@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"text/tabwriter"
 )
 
 // Exit statuses, the contract with CI.
@@ -106,36 +108,28 @@ func usagef(cmd *command, format string, args ...any) error {
 // status.
 func run(ctx context.Context, args []string, term terminal) int {
 	if len(args) == 0 {
-		io.WriteString(term.stderr, mainUsage)
+		io.WriteString(term.stderr, mainUsage())
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 {
-			if rest[0] == "version" {
-				io.WriteString(term.stdout, versionUsage)
-				return exitOK
-			}
 			if cmd := lookup(rest[0]); cmd != nil {
 				io.WriteString(term.stdout, cmd.usage())
 				return exitOK
 			}
-			fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], styled(mainUsage))
+			fprintf(term.stderr, "mcptestkit help: unknown command %q\n\n%s", rest[0], styled(mainUsage()))
 			return exitUsage
 		}
-		io.WriteString(term.stdout, mainUsage)
+		io.WriteString(term.stdout, mainUsage())
 		return exitOK
-	case "version", "-version", "--version":
-		if len(rest) > 0 {
-			fprintf(term.stderr, "mcptestkit version: takes no arguments, got %q\n", rest)
-			return exitUsage
-		}
-		return printVersion(term)
+	case "-version", "--version":
+		name = "version"
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, styled(mainUsage))
+		fprintf(term.stderr, "mcptestkit: unknown command %q\n\n%s", name, styled(mainUsage()))
 		return exitUsage
 	}
 	code, err := cmd.run(ctx, rest, term)
@@ -152,10 +146,10 @@ func run(ctx context.Context, args []string, term terminal) int {
 		io.WriteString(term.stdout, cmd.usage())
 		return exitOK
 	case errors.As(err, &ue):
-		fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name, lines(ue.msg), styled(cmd.usage()))
+		fprintf(term.stderr, "mcptestkit %s: %s\n\n%s", cmd.name(), lines(ue.msg), styled(cmd.usage()))
 		return exitUsage
 	case err != nil:
-		fprintf(term.stderr, "mcptestkit %s: %s\n", cmd.name, lines(err.Error()))
+		fprintf(term.stderr, "mcptestkit %s: %s\n", cmd.name(), lines(err.Error()))
 		if code == exitOK {
 			code = exitUsage
 		}
@@ -163,19 +157,24 @@ func run(ctx context.Context, args []string, term terminal) int {
 	return code
 }
 
-const mainUsage = `mcptestkit checks, calls and records MCP servers.
+// mainUsage is "mcptestkit help": a line for each command, its usage line
+// and its short help, then what a SERVER is.
+func mainUsage() string {
+	var b strings.Builder
+	b.WriteString("mcptestkit checks, calls and records MCP servers.\n\nUsage:\n")
+	// The names take six columns: a longer one (surface) only pushes its
+	// own arguments; the short help lines up.
+	tw := tabwriter.NewWriter(&b, 0, 0, 3, ' ', 0)
+	for _, c := range commands {
+		name, args, _ := strings.Cut(c.usageLine, " ")
+		fmt.Fprintf(tw, "  mcptestkit %-6s %s\t%s\n", name, args, c.short)
+	}
+	tw.Flush()
+	b.WriteString(serversAndExits)
+	return b.String()
+}
 
-Usage:
-  mcptestkit check  [flags] [SERVER]                       run the checks of mcptest.CheckServer
-  mcptestkit list   [flags] [SERVER]                       list tools, resources, templates and prompts
-  mcptestkit call   [flags] TOOL [key=value...] [SERVER]   call one tool
-  mcptestkit record [flags] [-o FILE] [SERVER]             record a session as a golden file
-  mcptestkit replay [flags] FILE [SERVER]                  run a recorded session again and diff it
-  mcptestkit diff   [flags] OLD NEW                        classify the changes between two surfaces
-  mcptestkit surface [flags] FILE...                       merge surface reports: what the tests exercised
-  mcptestkit serve  [--listen ADDR] FILE.cassette          play a recorded session's server side
-  mcptestkit version                                       print the version of the build (also -version)
-
+const serversAndExits = `
 SERVER is one of:
   (nothing)          the bundled Bookshop example (examples/bookshop), served in process
   URL                a streamable HTTP endpoint, http://... or https://...

@@ -16,18 +16,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/internal/cassette"
-	"github.com/mcptestkit/mcptestkit/internal/textdiff"
-	"github.com/mcptestkit/mcptestkit/mcptest"
 )
 
-func serveCommand() *command {
-	return &command{
-		name:     "serve",
-		noServer: true,
-		args:     "[--listen ADDR] FILE.cassette",
-		about: `Serve plays the server side of a recorded session (what "record -o FILE.cassette"
+var cmdServe = &command{
+	usageLine: "serve [flags] FILE.cassette",
+	short:     "play a recorded session's server side",
+	reach:     noServer,
+	long: `Serve plays the server side of a recorded session (what "record -o FILE.cassette"
 wrote), for testing a client in any language against it: over stdio by
 default (launch "mcptestkit serve FILE.cassette" as the client's server), or
 over streamable HTTP with --listen ADDR. Each request gets the recorded
@@ -39,52 +35,60 @@ recording gets a JSON-RPC error naming the closest recorded request, which
 is named on stderr too; the exit status is then 1. A cassette of several
 sessions plays one to each client session (over HTTP, each initialize opens
 one; without one, each connection is one).`,
-		setup: func(fs *flag.FlagSet, _ *connFlags) func(context.Context, []string, *server, terminal) (int, error) {
-			listen := fs.String("listen", "", "serve streamable HTTP on this `address` (127.0.0.1:PORT) instead of stdio")
-			once := fs.Bool("once", false, "play each recorded answer once: a request sent more often than recorded is a miss (default: the last answer again)")
-			var ignore stringList
-			fs.Var(&ignore, "ignore-param", "leave members with this `name` out of requests' params, at any depth, when matching them (repeatable)")
-			return func(ctx context.Context, args []string, _ *server, term terminal) (int, error) {
-				if len(args) != 1 {
-					return exitUsage, usagef(lookup("serve"), "give one cassette file")
-				}
-				c, err := cassette.ReadFile(args[0])
-				if err != nil {
-					return exitUsage, err
-				}
-				p, err := cassette.NewPlayer(c, cassette.PlayOptions{Once: *once, Ignore: ignore})
-				if err != nil {
-					return exitUsage, err
-				}
-				var misses atomic.Int64
-				onMiss := func(miss string) {
-					misses.Add(1)
-					fprintf(term.stderr, "mcptestkit serve: %s\n", lines(miss))
-				}
-				if *listen != "" {
-					answer := func(c *cassette.Conn, msg []byte) [][]byte {
-						out, miss := c.Answer(msg)
-						if miss != "" {
-							onMiss(miss)
-						}
-						return out
-					}
-					err = serveHTTP(ctx, *listen, p, answer, func(u string) {
-						fprintf(term.stderr, "mcptestkit serve: %s at %s; stop with Ctrl-C\n", args[0], u)
-					})
-				} else {
-					err = serveStdio(os.Stdin, term.stdout, p, onMiss)
-				}
-				if err != nil {
-					return exitUsage, err
-				}
-				if misses.Load() > 0 {
-					return exitFail, nil
-				}
-				return exitOK, nil
-			}
-		},
+	flags: func() invocation { return new(serveFlags) },
+}
+
+// serveFlags are serve's flags, new for each run.
+type serveFlags struct {
+	listen string
+	once   bool
+	ignore stringList // --ignore-param
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet, _ *connFlags) {
+	fs.StringVar(&f.listen, "listen", "", "serve streamable HTTP on this `address` (127.0.0.1:PORT) instead of stdio")
+	fs.BoolVar(&f.once, "once", false, "play each recorded answer once: a request sent more often than recorded is a miss (default: the last answer again)")
+	fs.Var(&f.ignore, "ignore-param", "leave members with this `name` out of requests' params, at any depth, when matching them (repeatable)")
+}
+
+func (f *serveFlags) run(ctx context.Context, cmd *command, args []string, _ *server, term terminal) (int, error) {
+	if len(args) != 1 {
+		return exitUsage, usagef(cmd, "give one cassette file")
 	}
+	c, err := cassette.ReadFile(args[0])
+	if err != nil {
+		return exitUsage, err
+	}
+	p, err := cassette.NewPlayer(c, cassette.PlayOptions{Once: f.once, Ignore: f.ignore})
+	if err != nil {
+		return exitUsage, err
+	}
+	var misses atomic.Int64
+	onMiss := func(miss string) {
+		misses.Add(1)
+		fprintf(term.stderr, "mcptestkit serve: %s\n", lines(miss))
+	}
+	if f.listen != "" {
+		answer := func(c *cassette.Conn, msg []byte) [][]byte {
+			out, miss := c.Answer(msg)
+			if miss != "" {
+				onMiss(miss)
+			}
+			return out
+		}
+		err = serveHTTP(ctx, f.listen, p, answer, func(u string) {
+			fprintf(term.stderr, "mcptestkit serve: %s at %s; stop with Ctrl-C\n", args[0], u)
+		})
+	} else {
+		err = serveStdio(os.Stdin, term.stdout, p, onMiss)
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	if misses.Load() > 0 {
+		return exitFail, nil
+	}
+	return exitOK, nil
 }
 
 // serveStdio plays p to the client on r and w (a message a line) until r
@@ -211,71 +215,4 @@ func serveHTTP(ctx context.Context, listen string, p *cassette.Player, answer fu
 		return err
 	}
 	return nil
-}
-
-// replayCassette sends the recorded requests of the cassette at file to
-// srv, at the recorded protocol version unless --version says otherwise,
-// and prints a diff for each answer that differs: exit status 1 then. With
-// update, it writes the live answers into the cassette instead.
-func replayCassette(ctx context.Context, file string, srv *server, norm []mcptest.Option, update bool, redact []string, term terminal) (int, error) {
-	c, err := cassette.ReadFile(file)
-	if err != nil {
-		return exitUsage, err
-	}
-	if h := c.Header.Redact; h != nil && h.Withheld > len(redact) {
-		fprintf(term.stderr, "mcptestkit replay: %s was recorded with %d --redact pattern(s) it does not keep; give them again with --redact, or what they matched may show in a diff\n", file, h.Withheld)
-	}
-	p, err := cassette.NewPlayer(c, cassette.PlayOptions{Redact: redact})
-	if err != nil {
-		return exitUsage, err
-	}
-	if srv.version == "" {
-		srv.version = c.Header.ProtocolVersion
-	}
-	cl, err := srv.connect(ctx)
-	if err != nil {
-		return exitUsage, err
-	}
-	defer cl.Close()
-	call := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, json.RawMessage, error) {
-		res, err := cl.Call(ctx, method, params)
-		var e *client.Error
-		if errors.As(err, &e) {
-			b, _ := json.Marshal(errorObject{e.Code, e.Message, e.Data})
-			return nil, b, nil
-		}
-		return res, nil, err
-	}
-	replayed, err := p.Replay(ctx, call, func(v any) ([]byte, error) { return mcptest.Normalize(v, norm...) })
-	if err != nil {
-		return exitUsage, err
-	}
-	if update {
-		if err := cassette.Rerecord(file, replayed); err != nil {
-			return exitFail, err
-		}
-		fprintf(term.stdout, "%s: re-recorded %d answer(s) from %s\n", file, len(replayed), srv)
-		return exitOK, nil
-	}
-	differ := 0
-	for _, r := range replayed {
-		if r.Differs() {
-			differ++
-			fprintf(term.stdout, "%s: the answer to %s differs from the recording:\n%s", file, r.Exchange.Shown,
-				lines(textdiff.Unified("recorded", srv.String()+" (now)", string(r.Want), string(r.Got))))
-		}
-	}
-	if differ > 0 {
-		fprintf(term.stdout, "%s: %d of %d answer(s) differ\n", file, differ, len(replayed))
-		return exitFail, nil
-	}
-	fprintf(term.stdout, "%s: the server answers as recorded (%d request(s))\n", file, len(replayed))
-	return exitOK, nil
-}
-
-// errorObject is a JSON-RPC error object.
-type errorObject struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
 }

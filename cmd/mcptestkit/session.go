@@ -215,3 +215,26 @@ func play(ctx context.Context, c *client.Client, s *step) error {
 	s.Result, s.Error = b, nil
 	return nil
 }
+
+// errSession is a session that could not be completed.
+var errSession = errors.New("the session broke off")
+
+// runSession connects, captures the lists and plays the steps.
+func runSession(ctx context.Context, srv *server, steps []*step) (*session, error) {
+	c, err := srv.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	s, err := capture(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errSession, err)
+	}
+	for _, st := range steps {
+		if err := play(ctx, c, st); err != nil {
+			return nil, fmt.Errorf("%w: %v", errSession, err)
+		}
+	}
+	s.Steps = steps
+	return s, nil
+}

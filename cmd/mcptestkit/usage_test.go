@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"flag"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,4 +38,32 @@ func TestCommandsWithoutServer(t *testing.T) {
 	}
 	r := mcptestkit(t, nil, "help", "check")
 	assert.Contains(t, r.stdout, "SERVER is nothing")
+}
+
+// Every help text is made from the command values: "mcptestkit help" lists
+// each command with its usage line and short help, and "help NAME" and
+// "NAME -h" print its usage line, its long help and each of its flags.
+func TestHelpFromCommands(t *testing.T) {
+	var out, errs bytes.Buffer
+	require.Equal(t, exitOK, run(t.Context(), []string{"help"}, terminal{stdout: &out, stderr: &errs}))
+	listing := out.String()
+	for _, cmd := range commands {
+		name, args, _ := strings.Cut(cmd.usageLine, " ")
+		assert.Regexp(t, `(?m)^  mcptestkit `+regexp.QuoteMeta(name)+` +`+regexp.QuoteMeta(args)+` +`+regexp.QuoteMeta(cmd.short)+`$`, listing)
+
+		out.Reset()
+		require.Equal(t, exitOK, run(t.Context(), []string{"help", name}, terminal{stdout: &out, stderr: &errs}), name)
+		help := out.String()
+		assert.True(t, strings.HasPrefix(help, "Usage: mcptestkit "+cmd.usageLine+"\n\n"+cmd.long+"\n"), "help %s:\n%s", name, help)
+		fs, _, _ := cmd.newFlags()
+		fs.VisitAll(func(f *flag.Flag) {
+			assert.Regexp(t, `(?m)^  -`+regexp.QuoteMeta(f.Name)+`\b`, help, "help %s lists -%s", name, f.Name)
+		})
+		if !cmd.rawArgs {
+			out.Reset()
+			require.Equal(t, exitOK, run(t.Context(), []string{name, "-h"}, terminal{stdout: &out, stderr: &errs}), name)
+			assert.Equal(t, help, out.String(), "%s -h", name)
+		}
+	}
+	assert.Empty(t, errs.String())
 }

@@ -1,11 +1,25 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
 )
+
+var cmdVersion = &command{
+	usageLine: "version",
+	short:     "print the version of the build (also -version)",
+	reach:     noServer,
+	rawArgs:   true, // "version -h" is an argument too: version takes none
+	long: `Prints the version of this build: the module version go install resolved
+(or "(devel)" for a build from a work tree), the kit's module version when it
+differs, the VCS revision and time when the build recorded them, and the Go
+toolchain and platform. -version and --version do the same.`,
+	flags: func() invocation { return versionFlags{} },
+}
 
 // kitModule is the module whose packages hold the checks, the client and the
 // harness: the command's behaviour is mostly its version's.
@@ -63,16 +77,15 @@ func versionText(info *debug.BuildInfo, ok bool) string {
 	return b.String()
 }
 
-// printVersion is `mcptestkit version` (also -version, --version).
-func printVersion(term terminal) int {
+// versionFlags are version's: none, and no argument.
+type versionFlags struct{}
+
+func (versionFlags) register(*flag.FlagSet, *connFlags) {}
+
+func (versionFlags) run(_ context.Context, _ *command, args []string, _ *server, term terminal) (int, error) {
+	if len(args) > 0 {
+		return exitUsage, fmt.Errorf("takes no arguments, got %q", args)
+	}
 	fmt.Fprint(term.stdout, versionText(debug.ReadBuildInfo()))
-	return exitOK
+	return exitOK, nil
 }
-
-const versionUsage = `Usage: mcptestkit version
-
-Prints the version of this build: the module version go install resolved
-(or "(devel)" for a build from a work tree), the kit's module version when it
-differs, the VCS revision and time when the build recorded them, and the Go
-toolchain and platform. -version and --version do the same.
-`

@@ -16,9 +16,9 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 	"github.com/mcptestkit/mcptestkit/mcptest/crash"
 	"github.com/mcptestkit/mcptestkit/memtransport"

@@ -8,9 +8,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/sdktest"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 )
 
 // layersServer has a tool that answers with the number of last-resort

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/mcptest"

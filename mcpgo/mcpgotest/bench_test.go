@@ -3,7 +3,7 @@ package mcpgotest_test
 import (
 	"testing"
 
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/internal/sdktest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 	"github.com/mcptestkit/mcptestkit/mcptest"

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
 )
 

@@ -30,7 +30,11 @@ type conn struct {
 // open dials and initializes a connection at version ("" era-neutral). On
 // a failed handshake it returns the conn too (without a client, closed), for
 // its transcript.
-func (s *suite) open(version string) (*conn, error) {
+func (s *suite) open(version string) (*conn, error) { return s.openWith(version, nil) }
+
+// openWith is open with the client's options adjusted by adjust (nil: as
+// given), on a copy: the suite's own options are left as they are.
+func (s *suite) openWith(version string, adjust func(*client.Options)) (*conn, error) {
 	tr, err := s.dial(s.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("dialing: %w", err)
@@ -39,6 +43,9 @@ func (s *suite) open(version string) (*conn, error) {
 	opts := s.opts.Client
 	opts.ProtocolVersion = version
 	opts.Timeout = s.timeout
+	if adjust != nil {
+		adjust(&opts)
+	}
 	// A server program may take a while to start (npx, an interpreter, a
 	// loaded machine): the handshake gets more time than a request.
 	ctx, cancel := context.WithTimeout(s.ctx, 3*s.timeout)

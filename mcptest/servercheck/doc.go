@@ -41,7 +41,9 @@
 //	                                      version; a server that answers 2026-07-28 requests (a result with
 //	                                      resultType) answers server/discover (MUST implement it); asked even when
 //	                                      server/discover lists no legacy version, since a dual-era server may list
-//	                                      only its newest (basic/lifecycle, "Version Negotiation")
+//	                                      only its newest (basic/lifecycle, "Version Negotiation"); W a legacy version
+//	                                      offered instead of the one asked for that is not the latest the server
+//	                                      agrees to (SHOULD)
 //	capabilities                       F  a declared capability's list answers, an undeclared one lists nothing; every
 //	                                      method of a declared capability is implemented (not -32601):
 //	                                      resources/templates/list, completion/complete, and at a legacy version
@@ -67,6 +69,17 @@
 //	malformed-frame                    F  a frame that is not JSON gets -32700 with id null, and the connection keeps
 //	                                      serving; skipped, before it starts anything, over stdio and HTTP, whose
 //	                                      transports will not send such a frame (JSON-RPC 2.0)
+//	required-meta                      F  at 2026-07-28, on a connection of its own: a request whose _meta names the
+//	                                      protocol version but not io.modelcontextprotocol/clientCapabilities is
+//	                                      rejected with -32602 (a list the server declares, or server/discover) (basic
+//	                                      at 2026-07-28, "_meta")
+//	invalid-log-level                  W  from a server that declares logging, on a connection of its own: a log level
+//	                                      that does not exist (logging/setLevel; at 2026-07-28 a request's _meta
+//	                                      logLevel) gets -32602 (server/utilities/logging, "Error Handling", SHOULD)
+//	invalid-cancellation               W  on a connection of its own: notifications/cancelled for a request id never
+//	                                      sent, for a request answered already, and with a requestId that is no id are
+//	                                      ignored: the next requests are answered as before
+//	                                      (basic/utilities/cancellation, "Error Handling", SHOULD)
 //	http/sessions                      F  over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id
 //	                                      the server never gave out is not served (basic/transports, "Session
 //	                                      Management"); W an answer other than 404; a session id shorter than 16
@@ -168,6 +181,20 @@
 //	                                      with inputResponses that hold none of what was asked, a new input_required
 //	                                      result asking again (SHOULD re-request) (multi round-trip requests at
 //	                                      2026-07-28 (SEP-2322))
+//	tools/malformed-input/<tool>       W  for each tool that answered input_required in tools/calls, retried raw: with
+//	                                      inputResponses that are not an InputResponses object, a JSON-RPC error; with
+//	                                      the answers it asked for plus one it never asked for, what the answers alone
+//	                                      get (the unknown one ignored) (multi round-trip requests at 2026-07-28,
+//	                                      "Error Handling", SHOULD)
+//	tools/request-state/<tool>         F  for each tool that answered input_required with a requestState in
+//	                                      tools/calls, retried raw with the input answered and requestStates it never
+//	                                      gave out (empty, not base64, cut-off JSON, JSON claiming privileges, an
+//	                                      unsigned token, 64 KiB): each gets an answer (an error, input_required or a
+//	                                      result), the server neither crashes nor stops answering, and a ping after
+//	                                      them succeeds. A forged state accepted is noted (whether that is a breach
+//	                                      depends on what the state holds: tools/input-required) (multi round-trip
+//	                                      requests at 2026-07-28: servers MUST treat requestState as
+//	                                      attacker-controlled input)
 //	tools/invalid-arguments/<tool>     F  a required property left out, a property of the wrong type: each rejected
 //	                                      before the handler runs, as an isError result or -32602 (noted), and never
 //	                                      crashing the handler. "Servers MUST validate all tool inputs" is read as:
@@ -199,8 +226,13 @@
 //	tasks/optional/<tool>              F  2025-11-25: a tool whose taskSupport is "optional" answers a plain call and
 //	                                      makes a task of a task-augmented one, which ends in time and is not
 //	                                      cancelled unasked (basic/utilities/tasks)
-//	tasks/unknown-task                 F  tasks/get of an id the server never gave out is -32602
-//	                                      (basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it)
+//	tasks/forbidden                    W  2025-11-25: a task-augmented call of the first tool that does not support
+//	                                      tasks (taskSupport absent or "forbidden") is refused with -32601
+//	                                      (basic/utilities/tasks, "Tool-Level Negotiation", SHOULD)
+//	tasks/unknown-task                 F  tasks/get of an id the server never gave out is -32602; so are, at
+//	                                      2025-11-25, tasks/result and tasks/cancel (basic/utilities/tasks, "Error
+//	                                      Handling"; the 2026-07-28 extension keeps it); W at 2026-07-28, tasks/cancel
+//	                                      or tasks/update of that id other than -32602 (SHOULD)
 //	tasks/cancel                       F  a task cancelled with tasks/cancel reaches a terminal status and keeps it;
 //	                                      2025-11-25: tasks/cancel answers the task cancelled, or -32602 for one that
 //	                                      has ended (cancelling it again once ended: -32602, status unchanged);
@@ -210,7 +242,36 @@
 //	                                      the call would have returned (2025-11-25: tasks/result): an isError result
 //	                                      or a JSON-RPC error, consistent with its status (2026-07-28: failed only for
 //	                                      a JSON-RPC error), no crash text (basic/utilities/tasks); W a JSON-RPC error
-//	                                      rather than an isError result, no related-task metadata on tasks/result
+//	                                      rather than an isError result, no related-task metadata on tasks/result, a
+//	                                      failed task without statusMessage
+//	tasks/created                      F  a second task of a tool that made one: at 2025-11-25 each CreateTaskResult
+//	                                      gives status working; no two tasks the checks made on the connection share
+//	                                      an id (basic/utilities/tasks, "Task Status Lifecycle", "Task ID
+//	                                      Requirements")
+//	tasks/result-blocks                F  2025-11-25: tasks/result sent as soon as a task is created answers only once
+//	                                      it has ended: tasks/get then reports a terminal status (skipped if no answer
+//	                                      came in time) (basic/utilities/tasks, "Result Retrieval")
+//	tasks/related-task                 F  tasks/get (2025-11-25: and tasks/result) with related-task metadata naming
+//	                                      another task answers for the task the taskId parameter names
+//	                                      (basic/utilities/tasks, "Associating Task-Related Messages"); W related-task
+//	                                      metadata on the tasks/get result (SHOULD NOT)
+//	tasks/list                         F  2025-11-25, tasks.list declared: every task the checks made that tasks/get
+//	                                      still reports is in tasks/list, following nextCursor; a cursor never given
+//	                                      out is -32602 (basic/utilities/tasks, "Listing Tasks"); W related-task
+//	                                      metadata on its pages (SHOULD NOT)
+//	tasks/no-extension                 F  2026-07-28: a tool call that made a task, sent without the tasks extension
+//	                                      declared, gets no CreateTaskResult: it is served, or refused with -32021
+//	                                      naming the extension; tasks/get, tasks/update and tasks/cancel of the task
+//	                                      without the extension are -32021 (tasks extension, "Capability Negotiation",
+//	                                      "Protocol Errors")
+//	tasks/listen                       F  2026-07-28: a task called with a progress token, its status listened to
+//	                                      (subscriptions/listen, taskIds): no progress or log notification on that
+//	                                      stream; the same listen without the extension declared is -32021 naming it.
+//	                                      Skipped when the server refuses the listen with the extension declared (task
+//	                                      notifications are optional) (tasks extension, "Task Status Notifications")
+//	tasks/param-ignored                F  2025-11-25, a server that does not declare tasks for tools/call (checked
+//	                                      there when it offers it): a tool call with params.task is answered as the
+//	                                      plain call was (basic/utilities/tasks, "Task Support and Handling")
 //	tasks/status-notifications         F  notifications/tasks/status (notifications/tasks) carry tasks, a terminal
 //	                                      status is never followed by another, the last agrees with tasks/get
 //	                                      (basic/utilities/tasks); W notifications about tasks other connections
@@ -229,6 +290,17 @@
 //	                                      -32602
 //	prompts/missing-argument/<prompt>  W  a required argument left out gets -32602 (server/prompts, SHOULD)
 //	prompts/unknown-prompt             W  -32602 (server/prompts, SHOULD)
+//	subscriptions/listen               F  at 2026-07-28, from a server that declares a listChanged or
+//	                                      resources.subscribe, on a connection of its own: subscriptions/listen asking
+//	                                      for each is acknowledged (notifications/subscriptions/acknowledged), then
+//	                                      closed; what comes on it is judged by monitor/subscription and
+//	                                      monitor/list-changed (basic/patterns/subscriptions at 2026-07-28)
+//	stateless                          F  at 2026-07-28: a request (a list the server declares, or server/discover)
+//	                                      sent as the first message of a new connection, with no server/discover
+//	                                      before it, is answered, and lists no tool the checks' connection was not
+//	                                      given (basic at 2026-07-28, "Statelessness"); W a page asked for, with its
+//	                                      cursor, on a connection other than the one given the cursor, refused (SHOULD
+//	                                      NOT require the same connection)
 //	messages                           F  every message the server sent in the checks before this one has the shape
 //	                                      its version's schema gives it: the JSON-RPC envelope, each result and
 //	                                      notification (required members and their types, the content blocks the
@@ -246,10 +318,16 @@
 //	                                      monitor/progress-after-response, monitor/log-level,
 //	                                      monitor/server-request-era, monitor/input-capability, monitor/list-changed,
 //	                                      monitor/cursor, monitor/resource-uri, monitor/result-type,
-//	                                      monitor/cancelled. A rule that saw nothing it judges is skipped (the section
-//	                                      each rule cites); W a SHOULD rule (monitor/cursor, monitor/resource-uri,
-//	                                      monitor/cancelled) or the SHOULD part of a MUST rule (a log below the level
-//	                                      set, an unannounced list change)
+//	                                      monitor/cancelled, monitor/meta-key, monitor/error-code,
+//	                                      monitor/server-request-id, monitor/server-cancelled, monitor/subscription,
+//	                                      monitor/server-info, monitor/cache-scope, monitor/list-order,
+//	                                      monitor/structured-text, monitor/embedded-resource, monitor/uri-syntax,
+//	                                      monitor/header-annotation, monitor/task-extension. A rule that saw nothing
+//	                                      it judges is skipped (the section each rule cites); W a SHOULD rule
+//	                                      (monitor/cursor, monitor/resource-uri, monitor/cancelled,
+//	                                      monitor/server-info, monitor/list-order, monitor/structured-text,
+//	                                      monitor/embedded-resource) or the SHOULD part of a MUST rule (a log below
+//	                                      the level set, an unannounced list change)
 //	lint/descriptions/<tool>           W  the tool's description is more than one word; a required parameter has a
 //	                                      description (warned), an optional one too, and none is one word (noted): the
 //	                                      descriptions are how a model picks the tool and fills its arguments (a tool
@@ -418,9 +496,9 @@
 // (https://github.com/mcptestkit/mcptestkit/blob/main/mcptest/servercheck/REQUIREMENTS.md);
 // a check's rules, for a report, are the rows that name it. Counted:
 //
-//	568 requirements, 220 judged by a check or monitor rule (22 by monitor rules
-//	alone), 348 with a reason (125 not observable, 39 needs a fixture, 34 needs
-//	authorization, 66 client rule, 10 transport layer, 74 not checked yet)
+//	568 requirements, 287 judged by a check or monitor rule (53 by monitor rules
+//	alone), 281 with a reason (127 not observable, 41 needs a fixture, 34 needs
+//	authorization, 66 client rule, 10 transport layer, 3 not checked yet)
 //
 // [Fuzzer] drives the same invariants from a fuzzer's bytes (mcptest.Fuzz
 // wraps it for go test -fuzz).

@@ -91,29 +91,7 @@ func (c *state) inputRequired(t *client.Tool, a asked) {
 	if !cn.modern() {
 		c.skipf("input_required is a 2026-07-28 result; the connection speaks %s", cn.cl.ProtocolVersion())
 	}
-	args := a.args
-	if len(args) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	call := func(n int, extra map[string]any) (*rpcAnswer, string) {
-		params := modernMeta()
-		params["name"] = t.Name
-		params["arguments"] = args
-		maps.Copy(params, extra)
-		id := fmt.Sprintf("%sir-%d", rawPrefix, n)
-		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
-		ctx, cancel := c.ctx()
-		defer cancel()
-		data, err := cn.tap.raw(ctx, msg, id)
-		if err != nil {
-			c.fatalf("sent %s; got no answer: %v", cut(string(msg), 300), err)
-		}
-		var ans rpcAnswer
-		if json.Unmarshal(data, &ans) != nil {
-			c.fatalf("sent %s; the answer is not JSON-RPC: %s", cut(string(msg), 300), cut(string(data), 300))
-		}
-		return &ans, fmt.Sprintf("called tool %q with arguments %s%s", t.Name, compactJSON(args), describeExtra(extra))
-	}
+	call := func(n int, extra map[string]any) (*rpcAnswer, string) { return c.retryRaw(cn, t, a, "ir", n, extra) }
 	first, sent := call(1, nil)
 	var ir struct {
 		ResultType    string                     `json:"resultType"`
@@ -156,6 +134,35 @@ func (c *state) inputRequired(t *client.Tool, a asked) {
 			"expected: a new input_required result asking again for what is missing (servers SHOULD re-request missing "+
 			"information rather than fail: SEP-2322, 2026-07-28)", sent, got)
 	}
+}
+
+// retryRaw sends, raw, the tools/call of t that answered input_required,
+// with extra params (inputResponses, requestState), and returns the answer
+// and a sentence saying what was sent. A call with no answer fails the
+// check: the server broke, or stopped answering, on a request a client can
+// send.
+func (c *state) retryRaw(cn *conn, t *client.Tool, a asked, tag string, n int, extra map[string]any) (*rpcAnswer, string) {
+	args := a.args
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	params := modernMeta()
+	params["name"] = t.Name
+	params["arguments"] = args
+	maps.Copy(params, extra)
+	id := fmt.Sprintf("%s%s-%d", rawPrefix, tag, n)
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+	ctx, cancel := c.ctx()
+	defer cancel()
+	data, err := cn.tap.raw(ctx, msg, id)
+	if err != nil {
+		c.fatalf("sent %s; got no answer: %v", cut(string(msg), 300), err)
+	}
+	var ans rpcAnswer
+	if json.Unmarshal(data, &ans) != nil {
+		c.fatalf("sent %s; the answer is not JSON-RPC: %s", cut(string(msg), 300), cut(string(data), 300))
+	}
+	return &ans, fmt.Sprintf("called tool %q with arguments %s%s", t.Name, compactJSON(args), describeExtra(extra))
 }
 
 // fakeInput answers an input request the way a client could: an

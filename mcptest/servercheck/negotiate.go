@@ -172,6 +172,47 @@ func (c *state) versionNegotiation() {
 			unknownVersion, init)
 	default:
 		c.notef("initialize at %s, a version that does not exist: the server answered with %s", unknownVersion, res.ProtocolVersion)
+		c.latestVersion(res.ProtocolVersion)
+	}
+}
+
+// latestVersion asks, on a connection each, for the legacy versions newer
+// than the one the server answered a version it does not support with:
+// that answer should be the latest it supports.
+func (c *state) latestVersion(answered string) {
+	if !client.IsLegacy(answered) {
+		return
+	}
+	versions := client.SupportedVersions()
+	slices.Sort(versions)
+	slices.Reverse(versions)
+	for _, v := range versions {
+		if !client.IsLegacy(v) || v <= answered {
+			continue
+		}
+		r, err := c.s.openRaw()
+		if err != nil {
+			c.fatalf("could not open a connection: %v", err)
+		}
+		c.use(r.conn)
+		ctx, cancel := c.ctx()
+		init, err := r.call(ctx, "initialize", map[string]any{
+			"protocolVersion": v,
+			"capabilities":    map[string]any{},
+			"clientInfo":      map[string]any{"name": "mcptestkit-check", "version": "0"},
+		})
+		cancel()
+		r.close()
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if err != nil || init.Error != nil || json.Unmarshal(init.Result, &res) != nil || res.ProtocolVersion != v {
+			continue
+		}
+		c.warnf("asked for %s, a version that does not exist, the server answered %s; asked for %s, it agreed to it\n"+
+			"expected: the version a server offers instead of one it does not support SHOULD be the latest it supports (basic/lifecycle, \"Version Negotiation\")",
+			unknownVersion, answered, v)
+		return
 	}
 }
 

@@ -61,7 +61,10 @@ func TestServerEverything(t *testing.T) {
 	// answered with an isError result whose text reads "MCP error -32601:
 	// ... requires task augmentation", where 2025-11-25 requires the
 	// JSON-RPC error -32601 itself.
-	assert.Equal(t, []string{"tasks/required/simulate-research-query"}, failed)
+	// And tasks/get with related-task metadata naming another task is never
+	// answered (the same tasks/get without it is at once), where receivers
+	// MUST ignore that metadata in favour of the taskId param.
+	assert.Equal(t, []string{"tasks/related-task", "tasks/required/simulate-research-query"}, failed)
 	want := []string{
 		// steps has no maximum; with 2^53 steps the tool runs past the
 		// timeout (a warning naming the value, not a hang)...
@@ -78,6 +81,12 @@ func TestServerEverything(t *testing.T) {
 		// A bad argument value is -32603, not -32602. (Its unknown-resource
 		// answer, -32602 without data.uri, is noted, not failed.)
 		"prompts/get/resource-prompt",
+		// logging/setLevel with a level that does not exist is -32603 (the
+		// schema library's message), not -32602 (Invalid params).
+		"invalid-log-level",
+		// A tool without taskSupport called as a task is -32602 ("Invalid
+		// task creation result"), where the server SHOULD answer -32601.
+		"tasks/forbidden",
 		// Once a client declares roots, sampling and elicitation (the checks'
 		// client does), it no longer exits when its stdin closes: by hand,
 		// initialize with those capabilities, close stdin, and the process
@@ -92,9 +101,13 @@ func TestServerMemory(t *testing.T) {
 	// The tools write the knowledge graph to this file.
 	t.Setenv("MEMORY_FILE_PATH", filepath.Join(t.TempDir(), "memory.jsonl"))
 	failed, warned := runNPM(t, "@modelcontextprotocol/server-memory@2026.8.31")
-	// Nothing fails or warns: its -32602 without data.uri for an unknown
-	// resource is resource not found (the message names the URI), which the
-	// check notes.
-	assert.Empty(t, failed)
+	// One MUST broken, the TypeScript SDK's: a tools/call with params.task
+	// to a server that declares no tasks is refused (-32603 "Server does not
+	// support task creation (required for tools/call)"), where 2025-11-25
+	// says a receiver that does not declare tasks for a request type MUST
+	// process it normally, ignoring the task metadata. Nothing warns: its
+	// -32602 without data.uri for an unknown resource is resource not found
+	// (the message names the URI), which the check notes.
+	assert.Equal(t, []string{"tasks/param-ignored"}, failed)
 	assert.Empty(t, warned)
 }

@@ -69,7 +69,8 @@ func checkTable() []family {
 				version the server supports or an error, never that version; a server that answers 2026-07-28 requests
 				(a result with resultType) answers server/discover (MUST implement it); asked even when server/discover lists
 				no legacy version, since a dual-era server may list only its newest`,
-			run: (*state).versionNegotiation},
+			warns: `a legacy version offered instead of the one asked for that is not the latest the server agrees to (SHOULD)`,
+			run:   (*state).versionNegotiation},
 		{name: "capabilities", level: Fail, spec: "basic/lifecycle: capabilities",
 			doc: `a declared capability's list answers, an undeclared one lists nothing; every method of a declared
 				capability is implemented (not -32601): resources/templates/list, completion/complete, and at a legacy version
@@ -97,6 +98,18 @@ func checkTable() []family {
 			doc: `a frame that is not JSON gets -32700 with id null, and the connection keeps serving; skipped, before it
 				starts anything, over stdio and HTTP, whose transports will not send such a frame`,
 			run: (*state).malformedFrame},
+		{name: "required-meta", level: Fail, spec: `basic at 2026-07-28, "_meta"`,
+			doc: `at 2026-07-28, on a connection of its own: a request whose _meta names the protocol version but not
+				io.modelcontextprotocol/clientCapabilities is rejected with -32602 (a list the server declares, or server/discover)`,
+			run: (*state).requiredMeta},
+		{name: "invalid-log-level", level: Warn, spec: `server/utilities/logging, "Error Handling", SHOULD`,
+			doc: `from a server that declares logging, on a connection of its own: a log level that does not exist (logging/setLevel;
+				at 2026-07-28 a request's _meta logLevel) gets -32602`,
+			run: (*state).invalidLogLevel},
+		{name: "invalid-cancellation", level: Warn, spec: `basic/utilities/cancellation, "Error Handling", SHOULD`,
+			doc: `on a connection of its own: notifications/cancelled for a request id never sent, for a request answered already,
+				and with a requestId that is no id are ignored: the next requests are answered as before`,
+			run: (*state).invalidCancellations},
 
 		{name: "http/sessions", level: Fail, spec: `basic/transports, "Session Management"`,
 			doc: "over streamable HTTP, in a legacy session: a request with an Mcp-Session-Id the server never gave out is not served",
@@ -217,6 +230,18 @@ func checkTable() []family {
 				not a complete result (the client can change the state, so a server protects it); with inputResponses that hold
 				none of what was asked, a new input_required result asking again (SHOULD re-request)`,
 			items: perAskingTool((*state).inputRequired)},
+		{name: "tools/malformed-input/<tool>", level: Warn, spec: `multi round-trip requests at 2026-07-28, "Error Handling", SHOULD`,
+			doc: `for each tool that answered input_required in tools/calls, retried raw: with inputResponses that are not an
+				InputResponses object, a JSON-RPC error; with the answers it asked for plus one it never asked for, what the
+				answers alone get (the unknown one ignored)`,
+			items: perAskingTool((*state).malformedInput)},
+		{name: "tools/request-state/<tool>", level: Fail, spec: "multi round-trip requests at 2026-07-28: servers MUST treat requestState as attacker-controlled input",
+			doc: `for each tool that answered input_required with a requestState in tools/calls, retried raw with the input
+				answered and requestStates it never gave out (empty, not base64, cut-off JSON, JSON claiming privileges, an
+				unsigned token, 64 KiB): each gets an answer (an error, input_required or a result), the server neither crashes
+				nor stops answering, and a ping after them succeeds. A forged state accepted is noted (whether that is a breach
+				depends on what the state holds: tools/input-required)`,
+			items: perAskingTool((*state).requestStateForged)},
 		{name: "tools/invalid-arguments/<tool>", level: Fail, spec: `server/tools, "Security Considerations": servers MUST validate all tool inputs`,
 			doc: `a required property left out, a property of the wrong type: each rejected before the handler runs, as an
 				isError result or -32602 (noted), and never crashing the handler. "Servers MUST validate all tool inputs" is
@@ -252,10 +277,16 @@ func checkTable() []family {
 			doc: `2025-11-25: a tool whose taskSupport is "optional" answers a plain call and makes a task of a
 				task-augmented one, which ends in time and is not cancelled unasked`,
 			items: perTaskTool(client.TaskSupportOptional, func(c *state, t *client.Tool) { c.taskOptional(tk, t) })},
+		{name: "tasks/forbidden", level: Warn, spec: `basic/utilities/tasks, "Tool-Level Negotiation", SHOULD`,
+			doc: `2025-11-25: a task-augmented call of the first tool that does not support tasks (taskSupport absent or
+				"forbidden") is refused with -32601`,
+			run: func(c *state) { c.taskForbidden(tk) }},
 		{name: "tasks/unknown-task", level: Fail,
 			spec: `basic/utilities/tasks, "Error Handling"; the 2026-07-28 extension keeps it`,
-			doc:  "tasks/get of an id the server never gave out is -32602",
-			run:  func(c *state) { c.unknownTask(tk) }},
+			doc: `tasks/get of an id the server never gave out is -32602; so are, at 2025-11-25, tasks/result and
+				tasks/cancel`,
+			warns: "at 2026-07-28, tasks/cancel or tasks/update of that id other than -32602 (SHOULD)",
+			run:   func(c *state) { c.unknownTask(tk) }},
 		{name: "tasks/cancel", level: Fail, spec: "basic/utilities/tasks",
 			doc: `a task cancelled with tasks/cancel reaches a terminal status and keeps it; 2025-11-25: tasks/cancel
 				answers the task cancelled, or -32602 for one that has ended (cancelling it again once ended: -32602, status unchanged);
@@ -266,8 +297,40 @@ func checkTable() []family {
 			doc: `a task made to fail (arguments that break the inputSchema) ends with what the call would have returned
 				(2025-11-25: tasks/result): an isError result or a JSON-RPC error, consistent with its status
 				(2026-07-28: failed only for a JSON-RPC error), no crash text`,
-			warns: "a JSON-RPC error rather than an isError result, no related-task metadata on tasks/result",
+			warns: "a JSON-RPC error rather than an isError result, no related-task metadata on tasks/result, a failed task without statusMessage",
 			run:   func(c *state) { c.failedTaskResult(tk) }},
+		{name: "tasks/created", level: Fail, spec: `basic/utilities/tasks, "Task Status Lifecycle", "Task ID Requirements"`,
+			doc: `a second task of a tool that made one: at 2025-11-25 each CreateTaskResult gives status working; no two
+				tasks the checks made on the connection share an id`,
+			run: func(c *state) { c.taskCreated(tk) }},
+		{name: "tasks/result-blocks", level: Fail, spec: `basic/utilities/tasks, "Result Retrieval"`,
+			doc: `2025-11-25: tasks/result sent as soon as a task is created answers only once it has ended: tasks/get then
+				reports a terminal status (skipped if no answer came in time)`,
+			run: func(c *state) { c.taskResultBlocks(tk) }},
+		{name: "tasks/related-task", level: Fail, spec: `basic/utilities/tasks, "Associating Task-Related Messages"`,
+			doc: `tasks/get (2025-11-25: and tasks/result) with related-task metadata naming another task answers for the task
+				the taskId parameter names`,
+			warns: "related-task metadata on the tasks/get result (SHOULD NOT)",
+			run:   func(c *state) { c.taskRelatedMeta(tk) }},
+		{name: "tasks/list", level: Fail, spec: `basic/utilities/tasks, "Listing Tasks"`,
+			doc: `2025-11-25, tasks.list declared: every task the checks made that tasks/get still reports is in tasks/list,
+				following nextCursor; a cursor never given out is -32602`,
+			warns: "related-task metadata on its pages (SHOULD NOT)",
+			run:   func(c *state) { c.taskList(tk) }},
+		{name: "tasks/no-extension", level: Fail, spec: `tasks extension, "Capability Negotiation", "Protocol Errors"`,
+			doc: `2026-07-28: a tool call that made a task, sent without the tasks extension declared, gets no CreateTaskResult:
+				it is served, or refused with -32021 naming the extension; tasks/get, tasks/update and tasks/cancel of the
+				task without the extension are -32021`,
+			run: func(c *state) { c.taskNoExtension(tk) }},
+		{name: "tasks/listen", level: Fail, spec: `tasks extension, "Task Status Notifications"`,
+			doc: `2026-07-28: a task called with a progress token, its status listened to (subscriptions/listen, taskIds): no
+				progress or log notification on that stream; the same listen without the extension declared is -32021 naming
+				it. Skipped when the server refuses the listen with the extension declared (task notifications are optional)`,
+			run: func(c *state) { c.taskListen(tk) }},
+		{name: "tasks/param-ignored", level: Fail, spec: `basic/utilities/tasks, "Task Support and Handling"`,
+			doc: `2025-11-25, a server that does not declare tasks for tools/call (checked there when it offers it): a tool
+				call with params.task is answered as the plain call was`,
+			run: (*state).taskParamIgnored},
 		{name: "tasks/status-notifications", level: Fail, spec: "basic/utilities/tasks",
 			doc: `notifications/tasks/status (notifications/tasks) carry tasks, a terminal status is never followed by
 				another, the last agrees with tasks/get`,
@@ -347,6 +410,18 @@ func checkTable() []family {
 		{name: "prompts/unknown-prompt", level: Warn, spec: "server/prompts, SHOULD", needs: "prompts",
 			doc: "-32602",
 			run: (*state).unknownPrompt},
+
+		{name: "subscriptions/listen", level: Fail, spec: `basic/patterns/subscriptions at 2026-07-28`,
+			doc: `at 2026-07-28, from a server that declares a listChanged or resources.subscribe, on a connection of its own:
+				subscriptions/listen asking for each is acknowledged (notifications/subscriptions/acknowledged), then closed;
+				what comes on it is judged by monitor/subscription and monitor/list-changed`,
+			run: (*state).listen},
+		{name: "stateless", level: Fail, spec: `basic at 2026-07-28, "Statelessness"`,
+			doc: `at 2026-07-28: a request (a list the server declares, or server/discover) sent as the first message of a new
+				connection, with no server/discover before it, is answered, and lists no tool the checks' connection was not given`,
+			warns: `a page asked for, with its cursor, on a connection other than the one given the cursor, refused (SHOULD NOT
+				require the same connection)`,
+			run: (*state).stateless},
 
 		{name: "messages", level: Fail, spec: "the specification's Schema Reference for the connection's version",
 			doc: `every message the server sent in the checks before this one has the shape its version's schema gives it:

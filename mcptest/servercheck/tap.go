@@ -99,8 +99,9 @@ type envelope struct {
 	Method string          `json:"method"`
 	Params struct {
 		Meta struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
+			ProgressToken  json.RawMessage `json:"progressToken"`
+			Version        string          `json:"io.modelcontextprotocol/protocolVersion"`
+			SubscriptionID json.RawMessage `json:"io.modelcontextprotocol/subscriptionId"`
 		} `json:"_meta"`
 		ProgressToken   json.RawMessage `json:"progressToken"`
 		ProtocolVersion string          `json:"protocolVersion"`
@@ -212,15 +213,17 @@ func (t *tap) Receive(ctx context.Context) ([]byte, error) {
 			}
 		}
 		var divert chan []byte
-		if env.Method == "" {
-			var id string
-			switch {
-			case json.Unmarshal(env.ID, &id) == nil && strings.HasPrefix(id, rawPrefix):
-				divert = t.waiters[id]
-				delete(t.waiters, id)
-			case string(env.ID) == "null" || (len(env.ID) == 0 && len(env.Error) > 0):
-				divert = t.nullID
-			}
+		var id string
+		switch {
+		case env.Method == "" && json.Unmarshal(env.ID, &id) == nil && strings.HasPrefix(id, rawPrefix):
+			divert = t.waiters[id]
+			delete(t.waiters, id)
+		case env.Method == "" && (string(env.ID) == "null" || (len(env.ID) == 0 && len(env.Error) > 0)):
+			divert = t.nullID
+		case env.Method == "notifications/subscriptions/acknowledged" &&
+			json.Unmarshal(env.Params.Meta.SubscriptionID, &id) == nil && strings.HasPrefix(id, rawPrefix):
+			divert = t.waiters[id] // a subscriptions/listen sent raw: acknowledged, not answered
+			delete(t.waiters, id)
 		}
 		t.mu.Unlock()
 		if divert != nil {

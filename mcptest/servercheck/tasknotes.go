@@ -147,3 +147,11 @@ func (t *tap) taskTraffic() (ours map[string]bool, notes []taskNote) {
 	}
 	return ours, slices.Clone(t.tasks.notes)
 }
+
+// since returns the messages from mark on, with their direction.
+func (t *tap) since(mark int) []frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	from := min(max(mark-t.dropped, 0), len(t.frames))
+	return slices.Clone(t.frames[from:])
+}

@@ -227,22 +227,6 @@ func (c *state) completedWithError(sent string, e *client.Error) {
 		"task has a result (specification 2025-11-25, basic/utilities/tasks)", sent, e.Code, e.Message)
 }
 
-// unknownTask checks that tasks/get of an id the server never gave out is
-// -32602.
-func (c *state) unknownTask(tk *tasks) {
-	cn := tk.conn(c)
-	const id = "mcptestkit-no-such-task"
-	ctx, cancel := c.ctx()
-	defer cancel()
-	got, err := cn.cl.GetTask(ctx, id)
-	c.noLeak("tasks/get "+id, got, err)
-	if e, ok := errorCode(err); !ok || e.Code != client.CodeInvalidParams {
-		c.breakf("sent tasks/get for task %q, which the server never gave out; got %s\n"+
-			"expected: JSON-RPC error -32602 (Invalid params): an unknown taskId MUST be -32602 "+
-			"(specification, basic/utilities/tasks, \"Error Handling\"; the 2026-07-28 tasks extension keeps the rule)", id, describe(got, err))
-	}
-}
-
 // taskTools returns the tools to make tasks of: those that support tasks
 // at 2025-11-25 (required first), every tool at 2026-07-28 (the server
 // decides).
@@ -267,7 +251,7 @@ const maxTaskTries = 5
 
 // anyTask starts a task of one of the server's tools with conforming
 // arguments, or skips the check.
-func (c *state) anyTask(tk *tasks, cn *conn) (*client.Tool, *client.Task) {
+func (c *state) anyTask(tk *tasks, cn *conn, opts ...client.CallOption) (*client.Tool, *client.Task) {
 	var tried []string
 	for _, t := range taskTools(cn, c.s.inv.tools) {
 		if len(tried) == maxTaskTries {
@@ -275,7 +259,7 @@ func (c *state) anyTask(tk *tasks, cn *conn) (*client.Tool, *client.Task) {
 		}
 		args := c.conformingArgs(t)
 		ctx, cancel := c.ctx()
-		task, err := cn.cl.CallToolAsTask(ctx, t.Name, args)
+		task, err := cn.cl.CallToolAsTask(ctx, t.Name, args, opts...)
 		cancel()
 		if brokeConnection(cn, err) {
 			c.fatalf("called tool %q as a task; the connection broke: %v", t.Name, err)
@@ -474,12 +458,28 @@ func (c *state) judgeFailedTask(cn *conn, t *client.Tool, task *client.Task, v v
 	default:
 		c.notef("task %s of tool %q ended %s with an isError result: %s", task.ID, t.Name, status, cut(res.Text(), 200))
 	}
+	if status == client.TaskFailed {
+		c.failedStatusMessage(cn, task.ID, sent)
+	}
 	if err == nil && !cn.modern() && relatedTask(res.Meta) != task.ID {
 		c.warnf("%s; tasks/result answered without _meta[\"io.modelcontextprotocol/related-task\"] = {\"taskId\": %q}\n"+
 			"expected: the related-task metadata on the result of tasks/result (specification 2025-11-25, "+
 			"basic/utilities/tasks, \"Related Task Metadata\")", sent, task.ID)
 	}
 	return true
+}
+
+// failedStatusMessage warns when tasks/get of a failed task gives no
+// statusMessage.
+func (c *state) failedStatusMessage(cn *conn, id, sent string) {
+	ctx, cancel := c.ctx()
+	got, err := cn.cl.GetTask(ctx, id)
+	cancel()
+	if err == nil && got.Status == client.TaskFailed && got.StatusMessage == "" {
+		c.warnf("%s; tasks/get reports the task failed, with no statusMessage\n"+
+			"expected: a statusMessage with diagnostic information about the failure: the tasks/get response SHOULD include "+
+			"one (specification 2025-11-25, basic/utilities/tasks, \"Task Execution Errors\"; the tasks extension keeps it)", sent)
+	}
 }
 
 // relatedTask returns the taskId of a result's related-task metadata.

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
 )
 

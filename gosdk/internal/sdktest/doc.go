@@ -1,6 +1,6 @@
 // Package sdktest is the go-sdk part of the test support for the adapter
 // (gosdk/gosdktest) and the crash guard (gosdk); what does not depend on the
-// SDK is in the root module's internal/adaptertest, shared with mcpgo. Their
+// SDK is in internal/adaptertest, which mcpgo has a copy of. Their
 // tests drive the server under test with the mcptestkit client (package
 // client) over a memtransport pair, so that the bytes on the wire are a real
 // client's and a test can choose its protocol version with every go-sdk

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
+	"github.com/mcptestkit/mcptestkit/gosdk/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/gosdk/internal/release"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/memtransport"
 )

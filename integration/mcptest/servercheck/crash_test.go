@@ -45,8 +45,8 @@ func TestCheckServerHTTPProcessDies(t *testing.T) {
 	case err := <-exited:
 		exited <- err // for the cleanup
 		assert.Error(t, err, "the server process exited on its own")
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server process is still running: the tool did not crash it")
+	case <-time.After(time.Minute): // a deadline for an exit that has begun: generous, so load cannot reach it
+		t.Fatal("the server process is still running a minute later: the tool did not crash it")
 	}
 
 	boom := results["tools/calls/boom"]

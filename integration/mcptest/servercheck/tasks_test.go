@@ -14,8 +14,8 @@ import (
 
 	"github.com/mcptestkit/mcptestkit/client"
 	"github.com/mcptestkit/mcptestkit/gosdk/gosdktest"
-	"github.com/mcptestkit/mcptestkit/internal/inmem"
 	"github.com/mcptestkit/mcptestkit/mcpgo/mcpgotest"
+	"github.com/mcptestkit/mcptestkit/mcptest"
 	"github.com/mcptestkit/mcptestkit/mcptest/servercheck"
 )
 
@@ -37,19 +37,20 @@ func mcpGoTaskServer(watchful bool) *mcpgoserver.MCPServer {
 		})
 	s.AddTool(mcpgo.NewTool("echo", mcpgo.WithDescription("Echo text."), mcpgo.WithTaskSupport(mcpgo.TaskSupportOptional), mcpgo.WithString("text")),
 		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-			if watchful {
-				select {
-				case <-ctx.Done():
-					return nil, ctx.Err()
-				case <-time.After(time.Millisecond):
-				}
+			if watchful && req.Params.Task != nil {
+				// Run as a task, it waits for its context alone: mcp-go
+				// v1.2.1 cancels that once the tools/call is answered, so
+				// the task ends cancelled however loaded the machine (a
+				// timer racing the cancellation would let it complete).
+				<-ctx.Done()
+				return nil, ctx.Err()
 			}
 			return mcpgo.NewToolResultText(req.GetString("text", "")), nil
 		})
 	return s
 }
 
-func runTaskChecks(t *testing.T, srv inmem.Server, version string) map[string]servercheck.Result {
+func runTaskChecks(t *testing.T, srv mcptest.Server, version string) map[string]servercheck.Result {
 	t.Helper()
 	results := map[string]servercheck.Result{}
 	_ = servercheck.Run(t.Context(), inMemory(srv), &servercheck.Options{
@@ -74,7 +75,8 @@ func requireResult(t *testing.T, results map[string]servercheck.Result, name str
 func TestTaskChecksMCPGo(t *testing.T) {
 	t.Parallel()
 	results := runTaskChecks(t, mcpgotest.Server(mcpGoTaskServer(false)), "")
-	for _, name := range []string{"tasks/required/count", "tasks/optional/echo", "tasks/unknown-task", "tasks/cancel", "tasks/failed-result", "tasks/status-notifications"} {
+	for _, name := range []string{"tasks/required/count", "tasks/optional/echo", "tasks/unknown-task", "tasks/cancel", "tasks/failed-result",
+		"tasks/created", "tasks/result-blocks", "tasks/related-task", "tasks/list", "tasks/status-notifications"} {
 		r := requireResult(t, results, name, servercheck.Pass)
 		assert.Contains(t, r.Detail, "checked at 2025-11-25: at 2026-07-28 the server does not declare the tasks extension (io.modelcontextprotocol/tasks), and declares there the 2025-11-25 tasks capability, which 2026-07-28 removed", name)
 	}
@@ -94,6 +96,20 @@ func TestTaskChecksMCPGo(t *testing.T) {
 		r := requireResult(t, results, name, servercheck.Skip)
 		assert.Equal(t, "at 2026-07-28 tasks are the io.modelcontextprotocol/tasks extension, which the server does not declare; it declares the 2025-11-25 tasks capability, which 2026-07-28 removed (check it at 2025-11-25)", r.Detail)
 	}
+}
+
+// mcp-go v1.2.1 runs a tool that does not support tasks, called as one, as
+// a plain call, where 2025-11-25 says it SHOULD refuse with -32601: a
+// warning.
+func TestTaskChecksMCPGoRunsAForbiddenTool(t *testing.T) {
+	t.Parallel()
+	s := mcpGoTaskServer(false)
+	s.AddTool(mcpgo.NewTool("plain", mcpgo.WithDescription("A plain tool.")), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultText("plain"), nil
+	})
+	results := runTaskChecks(t, mcpgotest.Server(s), client.Version20251125)
+	r := requireResult(t, results, "tasks/forbidden", servercheck.Warn)
+	assert.Contains(t, r.Detail, `called tool "plain", whose execution.taskSupport is "forbidden" (or absent), as a task (params.task), with arguments {}; the server ran it as a plain call`)
 }
 
 // mcp-go v1.2.1 runs a task under the context of the tools/call that made
@@ -119,7 +135,12 @@ func TestTaskChecksGoSDK(t *testing.T) {
 		r := requireResult(t, results, name, servercheck.Skip)
 		assert.Equal(t, "the server declares neither the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) nor, at 2025-11-25, the tasks capability for tools/call (capabilities.tasks.requests.tools.call)", r.Detail)
 	}
+	// At 2025-11-25 it ignores a task param, as a server that declares no
+	// tasks must.
+	r := requireResult(t, results, "tasks/param-ignored", servercheck.Pass)
+	assert.Contains(t, r.Detail, `tool "note": the task-augmented call was answered as a plain one`)
 	results = runTaskChecks(t, gosdktest.Server(s), client.Version20251125)
-	r := requireResult(t, results, "tasks/unknown-task", servercheck.Skip)
+	r = requireResult(t, results, "tasks/unknown-task", servercheck.Skip)
 	assert.Equal(t, "the server does not declare tasks for tools/call (capabilities.tasks.requests.tools.call, 2025-11-25)", r.Detail)
+	requireResult(t, results, "tasks/param-ignored", servercheck.Pass)
 }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
 	"github.com/mcptestkit/mcptestkit/logcapture"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/adaptertest"
 )
 
 // The guard's tests state JSON-RPC errors as the test kit's client sees

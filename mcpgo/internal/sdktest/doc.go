@@ -1,6 +1,6 @@
 // Package sdktest is the mcp-go part of the test support for the adapter
 // (mcpgo/mcpgotest) and the crash guard (mcpgo); what does not depend on the
-// SDK is in the root module's internal/adaptertest, shared with gosdk. Their
+// SDK is in internal/adaptertest, which gosdk has a copy of. Their
 // tests drive the server under test with the test kit's own client (package
 // client, directly or through mcptest.Connect) over a memtransport pair, so
 // that the bytes on the wire are a real client's and no other SDK is

@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcptestkit/mcptestkit/client"
-	"github.com/mcptestkit/mcptestkit/internal/adaptertest"
+	"github.com/mcptestkit/mcptestkit/mcpgo/internal/adaptertest"
 )
 
 // EachEra runs f in one parallel subtest per era ([adaptertest.Eras]); the

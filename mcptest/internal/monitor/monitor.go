@@ -67,16 +67,18 @@ type Monitor struct {
 	answered   map[string]bool     // idKeys answered
 	recent     [64]*request        // the requests answered last, to show a second response's
 	next       int
-	forgot     bool              // answered was reset: an unknown id is not judged
-	unreadable int               // client messages whose id could not be read
-	tokens     map[string]*token // by the token's JSON
-	cancelled  []*request        // cancelled and not yet answered
-	listens    []*request        // 2026-07-28 subscriptions/listen in flight
-	chains     map[string]*chain // by method and cursor given
-	listed     map[string]string // by method, the identities of the last complete listing
-	listAt     map[string]int    // by method, the notification count when it was asked for
-	notified   [3]int            // list_changed notifications by kind
+	forgot     bool                // answered was reset: an unknown id is not judged
+	unreadable int                 // client messages whose id could not be read
+	tokens     map[string]*token   // by the token's JSON
+	cancelled  []*request          // cancelled and not yet answered
+	listens    []*request          // 2026-07-28 subscriptions/listen in flight
+	chains     map[string]*chain   // by method and cursor given
+	listed     map[string]string   // by method, the identities of the last complete listing
+	listAt     map[string]int      // by method, the notification count when it was asked for
+	listCover  map[string]*request // by method, the listen stream for its kind open when it was asked for (2026-07-28)
+	notified   [3]int              // list_changed notifications by kind
 	unnotified []changeCandidate
+	more       more
 
 	findings []Finding
 	count    [numRules]int // findings by rule, kept or not

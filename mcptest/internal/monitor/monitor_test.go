@@ -16,6 +16,7 @@ const (
 < {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
 `
 	modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}`
+	serverInfo = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},`
 )
 
 func run(script string) *Monitor {
@@ -90,10 +91,10 @@ var cases = []struct {
 	{"monitor/log-level",
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `}}}
 < {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"x"}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}`,
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","content":[]}}`,
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `,"io.modelcontextprotocol/logLevel":"info"}}}
 < {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"x"}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}`, `no request in flight set _meta`},
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","content":[]}}`, `no request in flight set _meta`},
 	{"monitor/log-level",
 		legacyElicit + `< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"x"}}`,
 		legacyInit + `< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"x"}}`, `did not declare the logging capability`},
@@ -101,15 +102,15 @@ var cases = []struct {
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `}}}
 < {"jsonrpc":"2.0","id":"s1","method":"roots/list"}`,
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `}}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}`, `roots/list request on a 2026-07-28 connection`},
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","content":[]}}`, `roots/list request on a 2026-07-28 connection`},
 	{"monitor/input-capability",
 		legacyInit + `< {"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object"}}}`,
 		legacyElicit + `< {"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object"}}}`, `declared no elicitation`},
 	{"monitor/input-capability",
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",` + modernMeta + `}}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9}}}}}`,
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9}}}}}`,
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9}}}}}`, `inputRequests["k"]`},
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9}}}}}`, `inputRequests["k"]`},
 	{"monitor/list-changed",
 		legacyInit + `< {"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`,
 		legacyInit + `< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, `did not declare resources.listChanged`},
@@ -127,12 +128,24 @@ var cases = []struct {
 < {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, `new: "b"`},
 	{"monitor/list-changed",
 		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}
 < {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`,
 		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}
 > {"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + modernMeta + `}}}
-< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, `no subscriptions/listen in flight`},
+< {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":2}}}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":2}}}`, `no subscriptions/listen in flight`},
+	{"monitor/list-changed", // 2026-07-28: a change while a listen stream that asked for it was open
+		modernListen + ack + `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"}]}}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`,
+		modernListen + ack + `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"}]}}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed",` + onSub2 + `}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`,
+		`on the subscriptions/listen stream that asked for toolsListChanged`},
 	{"monitor/cursor",
 		legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}],"nextCursor":"p2"}}
@@ -153,7 +166,14 @@ var cases = []struct {
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}}
-< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}`, `has no resultType`},
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"complete","tools":[]}}`, `has no resultType`},
+	{"monitor/task-extension",
+		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow",` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"task","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}`,
+		`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+			`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}
+< {"jsonrpc":"2.0","id":1,"result":{` + serverInfo + `"resultType":"task","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}`,
+		`a CreateTaskResult (task "t1") to tools/call, whose request did not declare the io.modelcontextprotocol/tasks extension`},
 	{"monitor/cancelled",
 		legacyInit + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}
 > {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}
@@ -185,6 +205,31 @@ func TestRulesCatchAndPass(t *testing.T) {
 				t.Errorf("correct session: findings %v", fs)
 			}
 		})
+	}
+}
+
+// At 2026-07-28 a listing that changed is not judged unless one listen
+// stream asking for the change was open across both listings: without one,
+// the server had nowhere to announce it.
+func TestListChangedModernNeedsAListenAcrossBothListings(t *testing.T) {
+	listings := `> {"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":3,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"}]}}
+> {"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}}
+< {"jsonrpc":"2.0","id":4,"result":{` + serverInfo + `"resultType":"complete","tools":[{"name":"a"},{"name":"b"}]}}`
+	noListen := strings.Join(strings.Split(modernListen, "\n")[:2], "\n") + "\n" + listings
+	closedBetween := modernListen + strings.Replace(listings, `> {"jsonrpc":"2.0","id":4,`,
+		`< {"jsonrpc":"2.0","id":2,"result":{`+serverInfo+`"resultType":"complete"}}`+"\n"+`> {"jsonrpc":"2.0","id":4,`, 1)
+	for name, script := range map[string]string{"no listen": noListen, "listen closed between": closedBetween} {
+		m := run(script)
+		if fs := m.Findings(); len(fs) > 0 {
+			t.Errorf("%s: findings %v", name, fs)
+		}
+		if _, judged := m.Count("monitor/list-changed"); judged != 0 {
+			t.Errorf("%s: judged %d listing(s)", name, judged)
+		}
+	}
+	if _, judged := run(modernListen + listings).Count("monitor/list-changed"); judged != 1 {
+		t.Errorf("with a listen open across both listings: judged %d, want 1", judged)
 	}
 }
 

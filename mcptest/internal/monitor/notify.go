@@ -10,6 +10,9 @@ import (
 
 // serverRequest judges a JSON-RPC request the server sent.
 func (m *Monitor) serverRequest(msg *jsonrpc.Message, frame []byte) {
+	if m.initSent {
+		m.serverRequestID(msg, frame)
+	}
 	if m.modern || m.initSent {
 		m.judged[ruleServerRequestEra]++
 	}
@@ -97,6 +100,10 @@ func inputProblem(method string, params, caps []byte) string {
 
 // notification judges a notification the server sent.
 func (m *Monitor) notification(msg *jsonrpc.Message, frame []byte) {
+	if msg.Method == "notifications/tasks/status" || msg.Method == "notifications/tasks" {
+		m.taskStatus(msg.Params)
+	}
+	m.serverNotification(msg, frame)
 	switch msg.Method {
 	case "notifications/progress":
 		m.progress(msg.Params, frame)
@@ -131,8 +138,11 @@ func (m *Monitor) progress(params, frame []byte) {
 		return
 	}
 	m.judged[ruleProgressAfterResponse]++
-	if t.answered && !t.task {
+	switch {
+	case t.answered && !t.task:
 		m.add(ruleProgressAfterResponse, Must, fmt.Sprintf("progress for the token %s after the response to its request", tok), frame, m.seq, t.req)
+	case t.ended != "":
+		m.add(ruleProgressAfterResponse, Must, fmt.Sprintf("progress for the token %s after the server gave its task the terminal status %s", tok, t.ended), frame, m.seq, t.req)
 	}
 	p, err := strconv.ParseFloat(string(value), 64)
 	if err != nil {

@@ -34,9 +34,10 @@ type request struct {
 type token struct {
 	req      *request
 	last     float64
-	any      bool // a progress value came
-	answered bool // its request has its response
-	task     bool // the response created a task: the token lives on
+	any      bool   // a progress value came
+	answered bool   // its request has its response
+	task     bool   // the response created a task: the token lives on
+	ended    string // the terminal status the server gave the task, "" none yet
 }
 
 // chain is one listing: its pages, followed by the cursors the server gave.
@@ -44,7 +45,8 @@ type chain struct {
 	method   string
 	ids      []string
 	given    map[string]bool
-	notified int // list_changed notifications of its kind when it began
+	notified int    // list_changed notifications of its kind when it began
+	scope    string // the cacheScope of its first page (2026-07-28)
 }
 
 // changeCandidate is a listing that differs from the one before it; a
@@ -63,6 +65,7 @@ type serverCaps struct {
 	known       bool
 	listChanged [3]bool
 	logging     bool
+	resources   bool
 }
 
 // The list kinds, as their capabilities and notifications name them.
@@ -102,6 +105,7 @@ const (
 	metaVersion  = "io.modelcontextprotocol/protocolVersion"
 	metaLogLevel = "io.modelcontextprotocol/logLevel"
 	metaCaps     = "io.modelcontextprotocol/clientCapabilities"
+	extTasks     = "io.modelcontextprotocol/tasks"
 	modernFrom   = "2026-07-28"
 )
 
@@ -237,6 +241,7 @@ func (m *Monitor) serverMessage(data, frame []byte) {
 		m.add(ruleJSONRPC, Must, `a response with both "result" and "error"`, frame, m.seq, nil)
 		return
 	}
+	m.metaKeys(data, frame, 0, false)
 	switch {
 	case msg.IsResponse():
 		m.response(msg, frame)
@@ -329,6 +334,7 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		m.setLevels = remove(m.setLevels, r)
 		m.listens = remove(m.listens, r)
 	}
+	m.judgeAnswer(r, msg, frame)
 	res := msg.Result
 	if r.token != nil {
 		r.token.answered = true
@@ -369,6 +375,13 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		} else if str(resultType) == "input_required" {
 			m.inputRequests(r, member(res, "inputRequests"), frame)
 		}
+		if r.method == "tools/call" {
+			m.judged[ruleTaskExtension]++
+			if str(resultType) == "task" && member(member(r.caps, "extensions"), extTasks) == nil {
+				m.add(ruleTaskExtension, Must, fmt.Sprintf("a CreateTaskResult (task %s) to %s, whose request did not declare the %s extension",
+					member(res, "taskId"), r.method, extTasks), frame, m.seq, r)
+			}
+		}
 	}
 	switch r.method {
 	case "initialize", "server/discover":
@@ -381,6 +394,10 @@ func (m *Monitor) answer(r *request, msg *jsonrpc.Message, frame []byte) {
 		}
 	case "resources/read":
 		m.readURI(r, contents, frame)
+	case "resources/list":
+		m.resourceURIs(r, res, frame)
+	case "tools/list":
+		m.headerAnnotations(r, res, frame)
 	}
 	if isList && r.chain != nil {
 		m.listing(r, lm, items, next, hasNext, frame)
@@ -403,6 +420,7 @@ func parseServerCaps(caps []byte) serverCaps {
 		case "logging":
 			s.logging = !jsonscan.IsNull(v)
 		case "tools", "prompts", "resources":
+			s.resources = s.resources || string(k) == "resources" && !jsonscan.IsNull(v)
 			b, _ := jsonscan.Bool(member(v, "listChanged"))
 			for i, n := range kindNames {
 				if n == string(k) {
@@ -437,21 +455,44 @@ func (m *Monitor) listing(r *request, lm listMethod, items, next []byte, hasNext
 		m.chains[r.method+"\x00"+s] = c
 		return
 	}
+	m.listOrder(r, c.ids, frame)
 	got := sortedJoin(c.ids)
 	if m.listed == nil {
 		m.listed, m.listAt = map[string]string{}, map[string]int{}
 	}
 	prev, ok := m.listed[r.method]
-	if ok && !m.modern && m.server.listChanged[lm.kind] {
+	// At 2026-07-28 a change is announced only on a subscriptions/listen
+	// stream that asked for it: judged when one and the same such stream was
+	// open at both listings, so none of the change can have fallen outside it.
+	cover := m.listenFor(lm.kind)
+	if ok && m.server.listChanged[lm.kind] && (!m.modern || cover != nil && cover == m.listCover[r.method]) {
 		m.judged[ruleListChanged]++
 		if prev != got {
+			where := ""
+			if m.modern {
+				where = fmt.Sprintf(" on the subscriptions/listen stream that asked for %sListChanged", kindNames[lm.kind])
+			}
 			m.unnotified = append(m.unnotified, changeCandidate{kind: lm.kind, notified: m.listAt[r.method],
-				detail: fmt.Sprintf("%s changed since the last listing (%s), and the server, which declared %s.listChanged, sent no notifications/%s/list_changed",
-					r.method, describeChange(prev, got), kindNames[lm.kind], kindNames[lm.kind]),
+				detail: fmt.Sprintf("%s changed since the last listing (%s), and the server, which declared %s.listChanged, sent no notifications/%s/list_changed%s",
+					r.method, describeChange(prev, got), kindNames[lm.kind], kindNames[lm.kind], where),
 				msg: append([]byte(nil), frame...), seq: m.seq, req: r})
 		}
 	}
-	m.listed[r.method], m.listAt[r.method] = got, c.notified
+	if m.listCover == nil {
+		m.listCover = map[string]*request{}
+	}
+	m.listed[r.method], m.listAt[r.method], m.listCover[r.method] = got, c.notified, cover
+}
+
+// listenFor returns the oldest 2026-07-28 subscriptions/listen in flight
+// that asked for list changes of kind, or nil.
+func (m *Monitor) listenFor(kind int) *request {
+	for _, r := range m.listens {
+		if r.listen[kind] {
+			return r
+		}
+	}
+	return nil
 }
 
 func describeChange(prev, got string) string {

@@ -15,7 +15,10 @@
 //     guard contract means, for the cases the guards' tests list;
 //   - [BenchCallTool], so both adapters are measured the same way.
 //
-// It is here, in the root module, so that both adapter modules share one
-// copy; Go's internal rule lets packages under the module path import it.
-// It imports no MCP SDK, and only _test.go files import it.
+// It sits above client and mcptest, so it is not in the root module's
+// ground-floor internal/; and no other internal directory is one that both
+// adapter modules may import. So each keeps its own copy
+// (gosdk/internal/adaptertest, mcpgo/internal/adaptertest), which CI keeps
+// identical. It imports no MCP SDK; only the adapter modules' tests and
+// their internal/sdktest import it.
 package adaptertest

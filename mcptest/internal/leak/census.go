@@ -1,4 +1,4 @@
-package mcptest
+package leak
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // every goroutine the connection started, and every goroutine those
 // started, keeps the value's bytes reachable until it exits, when the
 // runtime drops the pointer. Each connection's value is an allocation of
-// its own (see newLeakLabel) that nothing of the harness, the adapters or
+// its own (see NewLabel) that nothing of the harness, the adapters or
 // the transports keeps once the connection has closed
 // (TestClosedConnectionsAreCollected), with a cleanup (runtime.AddCleanup): when the
 // cleanup runs, no goroutine carries the label, so the connection is clean.
@@ -59,24 +59,24 @@ import (
 // by reads (correct, slower). Connections still waiting when the test
 // binary exits are never checked; goleak.VerifyTestMain in TestMain, which
 // the package documentation asks for, sees their leaked goroutines.
-type census struct {
+type Census struct {
 	reading sync.Mutex // held while the profile is read and judged
 
-	// cheap: with at most this many goroutines in the process, a
+	// Cheap: with at most this many goroutines in the process, a
 	// connection is read for at once unless its count of goroutines
-	// vouches for it. maxDelay: how long a closed connection waits for the
+	// vouches for it. MaxDelay: how long a closed connection waits for the
 	// collector before a read.
-	cheap    int
-	maxDelay time.Duration
-	// goroutines counts the goroutines in the process:
+	Cheap    int
+	MaxDelay time.Duration
+	// Goroutines counts the goroutines in the process:
 	// runtime.NumGoroutine, or what a test makes it say.
-	goroutines func() int
-	// collector reports whether the garbage collector may clear
-	// connections (theSelfCheck.usable, or what a test makes it say); when
-	// it may not, only profile reads do. busy says that the process has
-	// more than cheap goroutines (reads are dear) or connections waiting
-	// (many tests have run).
-	collector func(busy bool) bool
+	Goroutines func() int
+	// Collector reports whether the garbage collector may clear
+	// connections (the process's self-check passed, or what a test makes
+	// it say); when it may not, only profile reads do. busy says that the
+	// process has more than Cheap goroutines (reads are dear) or
+	// connections waiting (many tests have run).
+	Collector func(busy bool) bool
 	// open counts the connections open; events, those made and closed. A
 	// connection made with none open, and that saw no other made or
 	// closed while it was open, was alone.
@@ -84,7 +84,7 @@ type census struct {
 	events atomic.Uint64
 
 	mu      sync.Mutex
-	pending map[uint64]*leakCheck // by id
+	pending map[uint64]*Pending // by id
 	lastID  uint64
 	nextDue time.Time // no connection waiting is due for a read before (zero: none waits)
 	// What the census did, for its tests: profile reads, connections the
@@ -92,87 +92,84 @@ type census struct {
 	reads, collected int
 }
 
-// theCensus is the test binary's census. It is process-wide state because
+// Shared is the test binary's census. It is process-wide state because
 // what it reads, the goroutine profile, is.
-var theCensus = newCensus()
+var Shared = New()
 
-// newCensus returns a census that reads at once with at most 64 goroutines
+// New returns a census that reads at once with at most 64 goroutines
 // in the process (a read then costs tens of microseconds), and otherwise
 // reads for a connection the collector has not cleared within a second.
-func newCensus() *census {
-	return &census{cheap: 64, maxDelay: time.Second, goroutines: runtime.NumGoroutine, collector: theSelfCheck.usable, pending: map[uint64]*leakCheck{}}
+func New() *Census {
+	return &Census{Cheap: 64, MaxDelay: time.Second, Goroutines: runtime.NumGoroutine, Collector: theSelfCheck.usable, pending: map[uint64]*Pending{}}
 }
 
-// newBubbleCensus returns the census of one connection made in a
-// testing/synctest bubble (see newHarness): it never uses the collector,
+// NewBubble returns the census of one connection made in a
+// testing/synctest bubble: it never uses the collector,
 // whose cleanups run outside the bubble, and starts no self-check.
-func newBubbleCensus() *census {
-	c := newCensus()
-	c.collector = func(bool) bool { return false }
+func NewBubble() *Census {
+	c := New()
+	c.Collector = func(bool) bool { return false }
 	return c
 }
 
-// leakCensus is the census the connection's leak check joins.
-func (c *config) leakCensus() *census {
-	if c.knobs.census != nil {
-		return c.knobs.census
-	}
-	return theCensus
+// Check is what the harness tells the census of a connection it checks.
+type Check struct {
+	Test   string        // the test's name, for a report made by another test
+	Ignore []string      // functions whose goroutines do not count (IgnoreLeaks)
+	Wait   time.Duration // how long its goroutines may take to end
+	Start  Start         // what Connecting returned
 }
 
-// leakCheck is one connection waiting for the census.
-type leakCheck struct {
-	id     uint64
-	label  string // a copy of the label's value, never the value itself, to find it in the profile
-	test   string // the test's name, for a report made by another test
-	ignore []string
-	wait   time.Duration // how long its goroutines may take to end
-	start  leakStart
-	closed time.Time
-	due    time.Time // when to read for it, if the collector has not cleared it
+// Pending is one connection waiting for the census.
+type Pending struct {
+	Check
+	ID     uint64
+	Label  string // a copy of the label's value, never the value itself, to find it in the profile
+	Closed time.Time
+	Due    time.Time // when to read for it, if the collector has not cleared it
 	active bool      // its own test is reading for it: a leak is its to report
 }
 
-// leakStart is what the census knows of the process when a connection is
+// Start is what the census knows of the process when a connection is
 // made.
-type leakStart struct {
+type Start struct {
 	goroutines int    // in the process
 	events     uint64 // census.events, this connection's making counted
 	others     bool   // other connections were open
 }
 
 // connecting tells the census that a connection is being made, before it
-// starts anything; every call is followed by one of check or closed.
-func (c *census) connecting() leakStart {
-	n := c.goroutines()
+// starts anything; every call is followed by one of Check or Closed.
+func (c *Census) Connecting() Start {
+	n := c.Goroutines()
 	// Goroutines that are about to exit (the last connection's, the last
 	// test's) would hide as many leaked ones: let them go first.
-	for i := 0; i < 3 && n <= c.cheap; i++ {
+	for i := 0; i < 3 && n <= c.Cheap; i++ {
 		runtime.Gosched()
-		m := c.goroutines()
+		m := c.Goroutines()
 		if m >= n {
 			break
 		}
 		n = m
 	}
-	return leakStart{goroutines: n, others: c.open.Add(1) > 1, events: c.events.Add(1)}
+	return Start{goroutines: n, others: c.open.Add(1) > 1, events: c.events.Add(1)}
 }
 
 // closed tells the census that a connection it will not check has closed.
-func (c *census) closed() {
+func (c *Census) Closed() {
 	c.open.Add(-1)
 	c.events.Add(1)
 }
 
-// leakReport is a leak the census found in another test's connection.
-type leakReport struct {
-	test   string
-	closed time.Duration // how long before it was found
-	report string
-	starts []string // the leaked goroutines' start functions
+// Report is a leak the census found.
+type Report struct {
+	Test   string        // the test of the connection (unset for the checking test's own)
+	After  time.Duration // how long after the connection closed it was found (unset likewise)
+	Text   string        // the leaked goroutines and their stacks; "" for none
+	Starts []string      // the leaked goroutines' start functions
 }
 
-// check adds the connection labelled label to the census and reads the
+// Check adds the connection labelled label to the census and reads the
 // profile at once when now is set, when reading is cheap and the count of
 // goroutines does not vouch for the connection, or when a connection
 // waiting is due. It returns the
@@ -182,15 +179,15 @@ type leakReport struct {
 // The caller must hold no reference to label's bytes after the call (the
 // census keeps a copy): the cleanup that clears the connection runs once
 // only goroutines could have held them, and none does.
-func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool) (leakReport, []leakReport) {
+func (c *Census) Check(ctx context.Context, label string, chk Check, now bool) (Report, []Report) {
 	c.open.Add(-1)
-	alone := c.events.Add(1) == lc.start.events+1 && !lc.start.others
-	n := c.goroutines()
-	if !now && n <= c.cheap {
+	alone := c.events.Add(1) == chk.Start.events+1 && !chk.Start.others
+	n := c.Goroutines()
+	if !now && n <= c.Cheap {
 		if alone {
 			// Other goroutines of the process coming and going make the
 			// count a hint only.
-			now = c.grew(lc.start.goroutines, n)
+			now = c.grew(chk.Start.goroutines, n)
 		} else {
 			// Other connections made or closed meanwhile make the count
 			// say nothing. Each read still costs a few hundred
@@ -200,29 +197,26 @@ func (c *census) check(ctx context.Context, label string, lc leakCheck, now bool
 			now = c.open.Load() == 0
 		}
 	}
-	lc.label = strings.Clone(label)
-	lc.closed = time.Now()
-	lc.due = lc.closed.Add(min(lc.wait, c.maxDelay))
-	lc.active = now
-	p := &lc
+	p := &Pending{Check: chk, Label: strings.Clone(label), Closed: time.Now(), active: now}
+	p.Due = p.Closed.Add(min(p.Wait, c.MaxDelay))
 	c.mu.Lock()
 	c.lastID++
-	p.id = c.lastID
-	c.pending[p.id] = p
-	if !now && (c.nextDue.IsZero() || p.due.Before(c.nextDue)) {
-		c.nextDue = p.due
+	p.ID = c.lastID
+	c.pending[p.ID] = p
+	if !now && (c.nextDue.IsZero() || p.Due.Before(c.nextDue)) {
+		c.nextDue = p.Due
 	}
-	due := now || c.dueLocked(p.closed)
-	busy := n > c.cheap || len(c.pending) > c.cheap
+	due := now || c.dueLocked(p.Closed)
+	busy := n > c.Cheap || len(c.pending) > c.Cheap
 	c.mu.Unlock()
 	// The cleanup is added once the connection waits, so that it finds it.
-	if label != "" && c.collector(busy) {
-		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.id)
+	if label != "" && c.Collector(busy) {
+		runtime.AddCleanup(unsafe.StringData(label), c.collect, p.ID)
 	}
 	if !due {
-		return leakReport{}, nil
+		return Report{}, nil
 	}
-	return c.read(ctx, p.id, now)
+	return c.read(ctx, p.ID, now)
 }
 
 // selfCheck runs labelsKeepValues once per process, in the background from
@@ -267,6 +261,10 @@ func (s *selfCheck) usable(busy bool) bool {
 	}
 }
 
+// RuntimeKeepsLabels waits for the process's self-check and reports
+// whether it passed: whether the collector may clear connections.
+func RuntimeKeepsLabels() bool { return theSelfCheck.wait() }
+
 // wait waits for the check and reports whether it passed.
 func (s *selfCheck) wait() bool {
 	s.start()
@@ -283,7 +281,7 @@ func (s *selfCheck) wait() bool {
 // connection for a clean one, or wait for nothing: it reads the profile
 // instead, as without the collector.
 func labelsKeepValues() bool {
-	value := newLeakLabel()
+	value := NewLabel()
 	collected := make(chan struct{})
 	runtime.AddCleanup(unsafe.StringData(value), func(ch chan struct{}) { close(ch) }, collected)
 	// A second allocation with nothing keeping it: once its cleanup has
@@ -295,7 +293,7 @@ func labelsKeepValues() bool {
 		return ran
 	}
 	running, stop, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	pprof.Do(context.Background(), pprof.Labels(leakLabel, value), func(context.Context) {
+	pprof.Do(context.Background(), pprof.Labels(Key, value), func(context.Context) {
 		go func() {
 			defer close(exited)
 			close(running)
@@ -354,20 +352,20 @@ func closedWithin(ch <-chan struct{}, d time.Duration) bool {
 // counted now, once the connection's own have had a few chances to exit:
 // Serve and the client's Close have returned, but a goroutine that has said
 // it is done may not have exited yet.
-func (c *census) grew(before, n int) bool {
+func (c *Census) grew(before, n int) bool {
 	for range 3 {
 		if n <= before {
 			return false
 		}
 		runtime.Gosched()
-		n = c.goroutines()
+		n = c.Goroutines()
 	}
 	return n > before
 }
 
 // collect is the cleanup of a connection's label: no goroutine carries it,
 // so the connection is clean.
-func (c *census) collect(id uint64) {
+func (c *Census) collect(id uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.pending[id]; ok {
@@ -376,8 +374,27 @@ func (c *census) collect(id uint64) {
 	}
 }
 
+// Pending returns the connections waiting, for the census's tests.
+func (c *Census) Pending() []Pending {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Pending, 0, len(c.pending))
+	for _, p := range c.pending {
+		out = append(out, *p)
+	}
+	return out
+}
+
+// Counts says what the census did, for its tests: profile reads, and
+// connections the collector showed clean.
+func (c *Census) Counts() (reads, collected int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads, c.collected
+}
+
 // dueLocked reports whether a connection waiting is due for a read at now.
-func (c *census) dueLocked(now time.Time) bool {
+func (c *Census) dueLocked(now time.Time) bool {
 	if c.nextDue.IsZero() || now.Before(c.nextDue) {
 		return false
 	}
@@ -388,11 +405,11 @@ func (c *census) dueLocked(now time.Time) bool {
 
 // earliestDue is when the first connection waiting (and not being read for
 // by its own test) is due; zero when none is.
-func (c *census) earliestDue() time.Time {
+func (c *Census) earliestDue() time.Time {
 	var t time.Time
 	for _, p := range c.pending {
-		if !p.active && (t.IsZero() || p.due.Before(t)) {
-			t = p.due
+		if !p.active && (t.IsZero() || p.Due.Before(t)) {
+			t = p.Due
 		}
 	}
 	return t
@@ -404,7 +421,7 @@ func (c *census) earliestDue() time.Time {
 // until every connection waiting is one or the other (a leak costs its
 // wait), for those of other tests no longer than own's wait; those still
 // running goroutines after that are read for again once their wait is over.
-func (c *census) read(ctx context.Context, own uint64, exact bool) (leakReport, []leakReport) {
+func (c *Census) read(ctx context.Context, own uint64, exact bool) (Report, []Report) {
 	// One read at a time, which may serve others waiting for the lock; but
 	// not held between reads, so that a leak waited out does not hold up
 	// every other test's check.
@@ -413,7 +430,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (leakReport, 
 	p, waiting := c.pending[own]
 	test, until := "", time.Time{}
 	if waiting {
-		test, until = p.test, p.closed.Add(p.wait)
+		test, until = p.Test, p.Closed.Add(p.Wait)
 	}
 	needed := exact && waiting || c.dueLocked(time.Now())
 	c.mu.Unlock()
@@ -421,13 +438,13 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (leakReport, 
 		// A read that began after it was added, or the collector, found
 		// it clean, and the others due.
 		c.reading.Unlock()
-		return leakReport{}, nil
+		return Report{}, nil
 	}
 	// The connections of the reading test: closed earlier in the same
 	// test, they wait for its reads too.
-	mine := func(id uint64, p *leakCheck) bool { return id == own || test != "" && p.test == test }
-	var ownReport leakReport // its test and closed unset: the caller knows them
-	var reports []leakReport
+	mine := func(id uint64, p *Pending) bool { return id == own || test != "" && p.Test == test }
+	var ownReport Report // its test and closed unset: the caller knows them
+	var reports []Report
 	delay := 50 * time.Microsecond
 	for {
 		// The connection's own goroutines have just been told to stop;
@@ -439,32 +456,32 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (leakReport, 
 		c.mu.Lock()
 		c.reads++
 		for id, p := range c.pending {
-			if p.closed.After(now) {
+			if p.Closed.After(now) {
 				continue // closed after the read began: for the next one
 			}
 			if exact && mine(id, p) {
 				p.active = true // others' reads between this one's leave it alone
 			}
-			groups := filterIgnored(labelled[p.label], p.ignore)
+			groups := filterIgnored(labelled[p.Label], p.Ignore)
 			switch {
 			case len(groups) == 0:
 				delete(c.pending, id)
 			case p.active && !mine(id, p):
 				// Its test is waiting to read; the leak is its to report.
-			case now.Sub(p.closed) >= p.wait || ctx.Err() != nil:
+			case now.Sub(p.Closed) >= p.Wait || ctx.Err() != nil:
 				delete(c.pending, id)
 				report, starts := describeLeaks(groups)
 				if !mine(id, p) {
-					reports = append(reports, leakReport{test: p.test, closed: now.Sub(p.closed), report: report, starts: starts})
+					reports = append(reports, Report{Test: p.Test, After: now.Sub(p.Closed), Text: report, Starts: starts})
 					break
 				}
-				if ownReport.report != "" {
-					report = ownReport.report + "\n\nAnother connection of this test: " + report
+				if ownReport.Text != "" {
+					report = ownReport.Text + "\n\nAnother connection of this test: " + report
 				}
-				ownReport.report = report
+				ownReport.Text = report
 				for _, fn := range starts {
-					if !slices.Contains(ownReport.starts, fn) {
-						ownReport.starts = append(ownReport.starts, fn)
+					if !slices.Contains(ownReport.Starts, fn) {
+						ownReport.Starts = append(ownReport.Starts, fn)
 					}
 				}
 			case exact && (mine(id, p) || now.Before(until)):
@@ -475,7 +492,7 @@ func (c *census) read(ctx context.Context, own uint64, exact bool) (leakReport, 
 			default:
 				// Its goroutines may still be ending: unless the collector
 				// clears it first, read again once it may be reported.
-				p.due = p.closed.Add(p.wait)
+				p.Due = p.Closed.Add(p.Wait)
 			}
 		}
 		c.nextDue = c.earliestDue()

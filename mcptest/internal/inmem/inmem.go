@@ -1,7 +1,7 @@
 // Package inmem serves an in-process MCP server on one end of an in-memory
-// connection and stops it: the one piece of code that mcptest's harness,
-// the mcptestkit command (its bundled server) and the kit's own tests of
-// servercheck use to run a server in memory.
+// connection and stops it: the one piece of code that runs a server in
+// memory, for mcptest's harness and for programs, through
+// servercheck.InProcess.
 package inmem
 
 import (
