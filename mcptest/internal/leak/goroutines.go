@@ -100,6 +100,11 @@ func readLabelled() map[string][]Group {
 //	#	0x4a0	pkg.fn+0x10	/path/file.go:12
 func parseGroup(block string) (Group, bool) {
 	var g Group
+	// The profile's first line, "goroutine profile: total N", heads the
+	// first block: the largest group, which a leak of many goroutines is.
+	if strings.HasPrefix(block, "goroutine profile:") {
+		_, block, _ = strings.Cut(block, "\n")
+	}
 	first, rest, _ := strings.Cut(block, "\n")
 	count, _, ok := strings.Cut(first, " @")
 	if !ok {
