@@ -91,19 +91,11 @@ func TestHTTPSessionIDPlanted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-				&mcp.StreamableHTTPOptions{JSONResponse: true})
+			var wrap func(http.Handler) http.Handler
 			if tc.fake != nil {
-				h = sessionIDs(h, tc.fake)
+				wrap = func(h http.Handler) http.Handler { return sessionIDs(h, tc.fake) }
 			}
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			t.Cleanup(func() {
-				for ss := range s.Sessions() {
-					_ = ss.Close()
-				}
-			})
-			got := runOnly(t, url(srv.URL), "http/sessions")["http/sessions"]
+			got := runOnly(t, url(serveGoSDK(t, s, &mcp.StreamableHTTPOptions{JSONResponse: true}, wrap)), "http/sessions")["http/sessions"]
 			assert.Equal(t, tc.status, got.Status, "%s", got)
 			assert.Contains(t, got.Detail, tc.detail)
 		})
@@ -303,19 +295,8 @@ func TestHTTPStreamsPlanted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-				&mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)})
-			if tc.wrap != nil {
-				h = tc.wrap(h)
-			}
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			t.Cleanup(func() {
-				for ss := range s.Sessions() {
-					_ = ss.Close()
-				}
-			})
-			got := runOnly(t, url(srv.URL), "http/streams")["http/streams"]
+			srvURL := serveGoSDK(t, s, &mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)}, tc.wrap)
+			got := runOnly(t, url(srvURL), "http/streams")["http/streams"]
 			assert.Equal(t, tc.status, got.Status, "%s", got)
 			assert.Contains(t, got.Detail, tc.detail)
 			if tc.status == servercheck.Pass {
@@ -360,20 +341,9 @@ func TestHTTPStreamEndsPlanted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28", "2025-11-25"}})
-			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-				&mcp.StreamableHTTPOptions{Stateless: tc.stateless, EventStore: mcp.NewMemoryEventStore(nil)})
-			if tc.wrap != nil {
-				h = tc.wrap(h)
-			}
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			t.Cleanup(func() {
-				for ss := range s.Sessions() {
-					_ = ss.Close()
-				}
-			})
+			srvURL := serveGoSDK(t, s, &mcp.StreamableHTTPOptions{Stateless: tc.stateless, EventStore: mcp.NewMemoryEventStore(nil)}, tc.wrap)
 			results := map[string]servercheck.Result{}
-			_ = servercheck.Run(t.Context(), url(srv.URL), &servercheck.Options{Run: "http/streams", Timeout: time.Second,
+			_ = servercheck.Run(t.Context(), url(srvURL), &servercheck.Options{Run: "http/streams", Timeout: 5 * time.Second,
 				OnResult: func(r servercheck.Result) { results[r.Name] = r }})
 			got := results["http/streams"]
 			assert.Equal(t, tc.status, got.Status, "%s", got)
@@ -403,14 +373,8 @@ func TestHTTPAssumesOldestPlanted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-				&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-			if tc.wrap != nil {
-				h = tc.wrap(h)
-			}
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			got := runOnly(t, url(srv.URL), "http/protocol-version")["http/protocol-version"]
+			srvURL := serveGoSDK(t, s, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}, tc.wrap)
+			got := runOnly(t, url(srvURL), "http/protocol-version")["http/protocol-version"]
 			assert.Equal(t, tc.status, got.Status, "%s", got)
 			if tc.status == servercheck.Warn {
 				assert.Contains(t, got.Detail, "sent ping without an MCP-Protocol-Version header to a stateless server")
@@ -495,19 +459,8 @@ func TestHTTPGetStreamPlanted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "v0"}, nil)
-			var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-				&mcp.StreamableHTTPOptions{JSONResponse: true})
-			if tc.wrap != nil {
-				h = tc.wrap(h)
-			}
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			t.Cleanup(func() {
-				for ss := range s.Sessions() {
-					_ = ss.Close()
-				}
-			})
-			got := runOnly(t, url(srv.URL), "http/get-stream")["http/get-stream"]
+			srvURL := serveGoSDK(t, s, &mcp.StreamableHTTPOptions{JSONResponse: true}, tc.wrap)
+			got := runOnly(t, url(srvURL), "http/get-stream")["http/get-stream"]
 			assert.Equal(t, tc.status, got.Status, "%s", got)
 			if tc.status == servercheck.Fail {
 				assert.Contains(t, got.Detail, "the GET stream carried its response")
@@ -517,4 +470,24 @@ func TestHTTPGetStreamPlanted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serveGoSDK serves s with go-sdk's streamable HTTP handler and opts, behind
+// wrap (the planted defect) if given, on 127.0.0.1 for the length of the
+// test, and returns its URL. The sessions the checks leave open are closed
+// at the end, so no handler goroutine outlives the test.
+func serveGoSDK(t *testing.T, s *mcp.Server, opts *mcp.StreamableHTTPOptions, wrap func(http.Handler) http.Handler) string {
+	t.Helper()
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		for ss := range s.Sessions() {
+			_ = ss.Close()
+		}
+	})
+	return srv.URL
 }
